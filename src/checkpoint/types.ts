@@ -1,0 +1,105 @@
+/**
+ * The checkpoint journal: `<state>/<job>/checkpoint.jsonl`, one event a line, append-only.
+ * A request that may reach the platform is preceded by an `attempt` (flushed to disk first);
+ * its outcome follows. Replay folds the events into one ContactState per phone.
+ */
+
+/** How a message went out: the first start-whatsapp, or a retry on the known conversation. */
+export type Via = 'start' | 'template' | 'message';
+
+/** What the planner chose for a contact. */
+export type ActionKind = 'template' | 'text';
+
+export type FollowupStep = 'media' | `tag:${string}` | 'custom_fields';
+
+export type CheckpointEvent =
+  | {
+      t: 'header';
+      /** Journal format version. */
+      v: 1;
+      job: string;
+      /** Hash of the message content of the job (template, text, media, variables). */
+      fingerprint: string;
+      /** The content the fingerprint was made from, to say what changed. */
+      content: Record<string, unknown>;
+      at: string;
+    }
+  | {
+      t: 'attempt';
+      phone: string;
+      via: Via;
+      action: ActionKind;
+      /** Set when the attempt goes to a known conversation. */
+      conversation_id?: string;
+      line?: number;
+      at: string;
+    }
+  | {
+      t: 'sent';
+      phone: string;
+      via: Via;
+      action: ActionKind;
+      conversation_id: string;
+      client_id: string;
+      message_id: string;
+      /** The media was planned but left out (template outside the window). */
+      media_left_out?: boolean;
+      at: string;
+    }
+  | {
+      t: 'failed';
+      phone: string;
+      via: Via;
+      action: ActionKind;
+      /** HTTP status, or 0 when no answer came. */
+      status: number;
+      retryable: boolean;
+      conversation_id?: string;
+      client_id?: string;
+      error: string;
+      at: string;
+    }
+  | {
+      t: 'in_doubt';
+      phone: string;
+      via: Via;
+      action: ActionKind;
+      conversation_id?: string;
+      client_id?: string;
+      error: string;
+      at: string;
+    }
+  | { t: 'skipped'; phone: string; reason: string; line?: number; at: string }
+  | {
+      t: 'followup';
+      phone: string;
+      step: FollowupStep;
+      ok: boolean;
+      error?: string;
+      at: string;
+    };
+
+export type ContactStatus = 'pending' | 'sent' | 'failed' | 'in_doubt' | 'skipped';
+
+/** One contact's state after replay. */
+export interface ContactState {
+  phone: string;
+  status: ContactStatus;
+  action?: ActionKind;
+  via?: Via;
+  line?: number;
+  conversationId?: string;
+  clientId?: string;
+  messageId?: string;
+  /** Number of `attempt` events for this phone. */
+  attempts: number;
+  /** Last error text (failed / in_doubt), or the skip reason. */
+  error?: string;
+  httpStatus?: number;
+  retryable?: boolean;
+  mediaLeftOut?: boolean;
+  /** Follow-up steps and whether each is done. */
+  followups: Record<string, boolean>;
+  /** ISO time of the last event. */
+  updatedAt?: string;
+}

@@ -1,0 +1,33 @@
+/** Exit codes shared by every command (the README lists them; cron jobs depend on them). */
+export const ExitCode = {
+  /** Everything went as planned. */
+  ok: 0,
+  /** Finished, but some contacts failed or are in doubt. */
+  failed: 1,
+  /** Invalid input or configuration: nothing was sent. */
+  invalid: 2,
+  /** Aborted: token refused, failure ratio exceeded, or interrupted. */
+  aborted: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * An error a user can meet and fix: printed as its one-sentence message, no stack trace.
+ * Other folders signal user errors with a `userError: true` property (they may not import cli/);
+ * `toCliError` turns either into this.
+ */
+export class CliError extends Error {
+  readonly userError = true;
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.invalid,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** True for errors meant for people (ours or any folder's `userError` errors). */
+export function isUserError(err: unknown): err is Error & { userError: true; exitCode?: ExitCode } {
+  return err instanceof Error && (err as { userError?: unknown }).userError === true;
+}
