@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
+import { registerChannels } from './channels.js';
+import { registerSim } from './sim.js';
+import { registerTemplates } from './templates.js';
 
-/** One line per command; each module adds its command to the program. */
+/** Every command, in the order `outreach --help` lists them. */
 export function registerCommands(program: Command): void {
-  void program;
+  registerChannels(program);
+  registerTemplates(program);
+  registerSim(program);
 }

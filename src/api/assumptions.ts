@@ -1,0 +1,59 @@
+/**
+ * Every client-side choice where the API document says "not shown", in one place.
+ * Each constant cites its number in docs/assumptions.md (A1…A29); the simulator decides the
+ * same questions independently in src/sim/assumptions.ts.
+ */
+
+/** A1, A2: any 2xx is success; the body's `success: true` is still required. */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** A19: a refused token. 403 is treated exactly like 401. */
+export const AUTH_STATUSES: readonly number[] = [401, 403];
+
+/** A20: rate limited, nothing done; `Retry-After` in seconds or as an HTTP date. */
+export const RATE_LIMITED_STATUS = 429;
+
+/**
+ * A3, A7, A22: a send the provider refused (or the web-session service down). On start-whatsapp
+ * the body carries the ids in `data.conversation_id`/`data.client_id` whatever `success` says,
+ * or at the top level.
+ */
+export const SEND_FAILED_STATUS = 502;
+
+/** A21: unknown conversation, client, field or tag. */
+export const NOT_FOUND_STATUS = 404;
+
+/** A21: a malformed body or missing field. Other 4xx (400, 409, …) are read the same way. */
+export const VALIDATION_STATUS = 422;
+
+/**
+ * A4, A18: every id in a path is an integer: conversation and client ids (start-whatsapp returns
+ * them as strings of digits, accepted as they are), companyId, fieldId, tagId and entityId.
+ */
+export const PATH_ID_PATTERN = /^[0-9]+$/;
+
+/** A5: wba-send-template takes start-whatsapp's template fields and answers `{success, data: Message}`. */
+export const WBA_SEND_TEMPLATE_FIELDS = ['template_name', 'language', 'variables'] as const;
+
+/** A9: the conversation statuses `PUT /status` accepts. */
+export const CONVERSATION_STATUSES = ['automated', 'open', 'pending', 'closed'] as const;
+
+/** A9: take-over takes no body. */
+export const TAKE_OVER_HAS_BODY = false;
+
+/** The document: messages `limit` defaults to 50, maximum 200 (A28: above is capped). */
+export const MESSAGES_MAX_LIMIT = 200;
+
+/** A12: the conversations listing pages by `page`/`per_page` (max 200), oldest change first, `updated_at >=`. */
+export const CONVERSATIONS_MAX_PER_PAGE = 200;
+
+/** A13: the clients listing takes `page` (from 1), `per_page` (max 200) and `phone` (exact E.164). */
+export const CLIENTS_QUERY_KEYS = ['page', 'per_page', 'phone'] as const;
+
+/** A25: message `deliveryStatus` values. */
+export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+
+/** A27: channel `status` 1 is active, 0 inactive. */
+export const CHANNEL_ACTIVE_STATUS = 1;

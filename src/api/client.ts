@@ -1,0 +1,165 @@
+import { Pool, type Dispatcher } from 'undici';
+import { isSuccessStatus } from './assumptions.js';
+import { type ConnectionFailure, toConnectionError } from './connection-error.js';
+import { type Answer, parseBody, successEnvelope } from './envelope.js';
+import { errorFromResponse } from './errors.js';
+import { type Query, queryString } from './paths.js';
+import { trackStart } from './track-start.js';
+
+export interface ApiClientOptions {
+  /** `https://host[:port][/prefix]`; every endpoint path is appended to it. */
+  baseUrl: string;
+  /** The integration token, sent as `Authorization: Bearer`. Never appears in an error. */
+  token: string;
+  /** Sockets to the platform: the run's concurrency. Default 4. */
+  connections?: number;
+  /** Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Time to the answer's headers. Default 30 s. */
+  headersTimeoutMs?: number;
+  /** Longest silence while reading the answer's body. Default 30 s. */
+  bodyTimeoutMs?: number;
+  userAgent?: string;
+  /** For tests (e.g. undici's MockAgent): used instead of a Pool, and not closed by close(). */
+  dispatcher?: Dispatcher;
+}
+
+interface Settings {
+  origin: string;
+  prefix: string;
+  token: string;
+  connections: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  userAgent: string;
+  dispatcher: Dispatcher | undefined;
+}
+
+const DEFAULTS = {
+  connections: 4,
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 30_000,
+  bodyTimeoutMs: 30_000,
+  userAgent: 'outreach',
+};
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Call {
+  method: Method;
+  /** Path under the base URL, starting with '/'. */
+  path: string;
+  query?: Query;
+  /** Sent as JSON when defined. */
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+/** Sends one request and returns its success envelope, or throws the ApiError it amounts to. */
+export interface Transport {
+  send(call: Call): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** Options merged over the defaults once, and checked. */
+function settle(options: ApiClientOptions): Settings {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl "${options.baseUrl}" is not a URL; write it as https://host[:port][/path]`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`baseUrl "${options.baseUrl}" must start with http:// or https://`);
+  }
+  if (url.search || url.hash) throw new TypeError(`baseUrl "${options.baseUrl}" must not carry a query or fragment`);
+  if (!/^[\x21-\x7e]+$/.test(options.token)) {
+    throw new TypeError('token must be one line of visible ASCII characters, without spaces');
+  }
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const merged = { ...DEFAULTS, ...defined } as typeof DEFAULTS & ApiClientOptions;
+  for (const key of ['connections', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyTimeoutMs'] as const) {
+    const v = merged[key];
+    if (!Number.isSafeInteger(v) || v <= 0) throw new TypeError(`${key} must be a positive integer, got ${v}`);
+  }
+  return {
+    origin: url.origin,
+    prefix: url.pathname.replace(/\/+$/, ''),
+    token: options.token,
+    connections: merged.connections,
+    connectTimeoutMs: merged.connectTimeoutMs,
+    headersTimeoutMs: merged.headersTimeoutMs,
+    bodyTimeoutMs: merged.bodyTimeoutMs,
+    userAgent: merged.userAgent,
+    dispatcher: options.dispatcher,
+  };
+}
+
+export function createTransport(options: ApiClientOptions): Transport {
+  const s = settle(options);
+  const dispatcher: Dispatcher =
+    s.dispatcher ??
+    new Pool(s.origin, {
+      connections: s.connections,
+      pipelining: 1,
+      connect: { timeout: s.connectTimeoutMs },
+      headersTimeout: s.headersTimeoutMs,
+      bodyTimeout: s.bodyTimeoutMs,
+    });
+  const redact = (text: string): string => text.replaceAll(s.token, '[redacted]');
+
+  async function send(call: Call): Promise<Answer> {
+    const { method, path, signal } = call;
+    // Our Pool reports when it starts writing the request; an injected dispatcher may not, so
+    // for it "not started" stays unknown (undefined) rather than false.
+    const failure: ConnectionFailure = { method, path, signal, started: s.dispatcher ? undefined : false };
+    if (signal?.aborted) throw toConnectionError(signal.reason, { ...failure, started: false });
+
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${s.token}`,
+      accept: 'application/json',
+      'user-agent': s.userAgent,
+    };
+    let payload: string | undefined;
+    if (call.body !== undefined) {
+      payload = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await dispatcher.compose(trackStart(() => (failure.started = true))).request({
+        origin: s.origin,
+        path: `${s.prefix}${path}${queryString(call.query)}`,
+        method,
+        headers,
+        body: payload,
+        signal,
+      });
+    } catch (err) {
+      throw toConnectionError(err, failure);
+    }
+
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (err) {
+      response.body.destroy();
+      throw toConnectionError(err, { ...failure, started: true });
+    }
+
+    const body = parseBody(redact(text));
+    if (!isSuccessStatus(response.statusCode)) {
+      throw errorFromResponse(response.statusCode, body, response.headers, method, path);
+    }
+    return successEnvelope(response.statusCode, body, method, path);
+  }
+
+  return {
+    send,
+    async close() {
+      if (!s.dispatcher) await dispatcher.close();
+    },
+  };
+}

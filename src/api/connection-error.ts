@@ -1,0 +1,68 @@
+import { ConnectionError } from './errors.js';
+
+/** Failures that happen before any byte of the request can have reached the platform. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const DESCRIPTIONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed for now',
+  EAI_FAIL: 'DNS lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer within the headers timeout',
+  UND_ERR_BODY_TIMEOUT: 'the answer stalled past the body timeout',
+  UND_ERR_SOCKET: 'the connection closed before the answer',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection broke while sending',
+  UND_ERR_ABORTED: 'aborted',
+  UND_ERR_CLOSED: 'the client is closed',
+  UND_ERR_DESTROYED: 'the client is destroyed',
+};
+
+export interface ConnectionFailure {
+  method: string;
+  path: string;
+  /** Whether undici began writing the request onto a socket (undefined when unknown). */
+  started: boolean | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** Turns a failure without an HTTP answer into a ConnectionError that says whether it may have been sent. */
+export function toConnectionError(err: unknown, f: ConnectionFailure): ConnectionError {
+  const aborted = f.signal?.aborted === true;
+  const code = errorCode(err);
+  const sent = code !== undefined && NOT_SENT_CODES.has(code) ? false : f.started !== false;
+  const what = aborted ? 'aborted by the caller' : (code && DESCRIPTIONS[code]) || describe(err);
+  const fate = sent ? 'it may have reached the platform' : 'it was not sent';
+  return new ConnectionError(
+    `${f.method} ${f.path}: no answer, ${what}${code && !aborted ? ` (${code})` : ''}; ${fate}`,
+    { method: f.method, path: f.path },
+    { sent, aborted, code, cause: err },
+  );
+}
+
+/** The code of a system or undici error, looking through `cause` and an AggregateError's first error. */
+export function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
+    if (typeof e !== 'object') return undefined;
+    const { code, cause, errors } = e as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string') return code;
+    e = Array.isArray(errors) && errors.length > 0 ? errors[0] : cause;
+  }
+  return undefined;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}

@@ -1,0 +1,133 @@
+/**
+ * Every server-side choice the API document leaves "not shown", in one place.
+ * Numbers A1..A29 are those of docs/assumptions.md; S1.. are the simulator's own finer choices
+ * (listed in the simulator's report so they can be added to docs/assumptions.md).
+ */
+
+/** The only company of the simulated platform (A18: ids are integers). */
+export const COMPANY_ID = 1;
+
+/** A1: success status of sends, stage, status, take-over, client update, client tags, values. */
+export const STATUS_OK = 200;
+/** A2 (tags), custom fields (documented), S1 (clients): a created record answers 201. */
+export const STATUS_CREATED = 201;
+/** A21, S2: malformed JSON, a body that is not an object, a missing or mistyped field → 422. */
+export const STATUS_INVALID = 422;
+/** A3, A7, A22, A27: a provider refusal or an injected send failure. */
+export const STATUS_SEND_FAILED = 502;
+/** A20: over the rate limit, nothing done. */
+export const STATUS_RATE_LIMITED = 429;
+/** A19: missing or wrong token. */
+export const STATUS_UNAUTHENTICATED = 401;
+export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
+/** A21: unknown route, conversation, client, field or tag. */
+export const STATUS_NOT_FOUND = 404;
+/** S3: a known path with another method answers 405 with the failure envelope. */
+export const STATUS_METHOD_NOT_ALLOWED = 405;
+/** S4: a body above this many bytes answers 413 with the failure envelope. */
+export const MAX_BODY_BYTES = 1_048_576;
+export const STATUS_TOO_LARGE = 413;
+
+/** A9: conversation statuses; `automated` is documented. */
+export const CONVERSATION_STATUSES = ['automated', 'open', 'pending', 'closed'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+/** Documented: start-whatsapp creates conversations as `automated`. */
+export const STARTED_CONVERSATION_STATUS: ConversationStatus = 'automated';
+/** S5: a conversation an inbound message has to create (none open for the client) starts as `open`. */
+export const INBOUND_CONVERSATION_STATUS: ConversationStatus = 'open';
+/** A10: statuses that count as "open" for reuse (everything but closed). */
+export function isOpenStatus(status: ConversationStatus): boolean {
+  return status !== 'closed';
+}
+
+/** A23: the free-text window after the client's last inbound message. */
+export const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A28: message listing page size. */
+export const MESSAGES_DEFAULT_LIMIT = 50;
+export const MESSAGES_MAX_LIMIT = 200;
+/** A12, A13: conversation and client listings. */
+export const PAGE_DEFAULT_SIZE = 50;
+export const PAGE_MAX_SIZE = 200;
+
+/** A29: text limit (start-whatsapp `text`, messages `content`). */
+export const MAX_TEXT_LENGTH = 4096;
+
+/**
+ * S6: a phone is E.164: `+`, a non-zero first digit, 7 to 15 digits in all.
+ * Anything else is a 422 on start-whatsapp, client create and client update.
+ */
+export const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
+/** S21: a client's email must look like one (422 otherwise); a phone belongs to one client only (422 on a duplicate). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** S7: `language` must have the documented form `xx_XX` (422 otherwise); a well-formed unknown one is a refusal (A22). */
+export const LANGUAGE_PATTERN = /^[a-z]{2}_[A-Z]{2}$/;
+/** Documented content types (A6); a full MIME type is `type/subtype`. */
+export const MEDIA_CONTENT_TYPES = ['image', 'video', 'audio', 'document'] as const;
+export const MIME_PATTERN = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*$/i;
+/** S8: a custom-field key is lower snake case; a new field's `type` defaults to `text`. */
+export const FIELD_KEY_PATTERN = /^[a-z][a-z0-9_]*$/;
+export const DEFAULT_FIELD_TYPE = 'text';
+
+/** A25: message fields of API sends and inbound messages. */
+export const OUTBOUND_SENDER_TYPE = 'user';
+export const INBOUND_SENDER_TYPE = 'client';
+export const OUTBOUND_DELIVERY_STATUS = 'sent';
+/**
+ * S25: an inbound message goes into the client's newest open conversation (on the channel given, if one is),
+ * else into a new one on the given channel, else on this channel.
+ */
+export const DEFAULT_INBOUND_CHANNEL_ID = 10;
+/** S9: an inbound message is stored with deliveryStatus `delivered`. */
+export const INBOUND_DELIVERY_STATUS = 'delivered';
+/** S10: a template send is stored with contentType `template` and its rendered text as body/content. */
+export const TEMPLATE_CONTENT_TYPE = 'template';
+/** A25: client_type of created clients. */
+export const DEFAULT_CLIENT_TYPE = 'pf';
+
+/** Webhook (documented: 10 s timeout, no retry). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_EVENT = 'chat.message';
+export const SIGNATURE_HEADER = 'x-service-signature';
+
+/** A20, S11: the 429 answer's message; Retry-After is whole seconds until the window frees, at least 1. */
+export const RATE_LIMITED_MESSAGE = 'Too Many Attempts.';
+/** S12: the rate limit is a sliding one-second window over accepted API requests (401/404 included, /__sim/ excluded). */
+export const RATE_WINDOW_MS = 1000;
+
+/** S13: how many request-log entries and webhook deliveries are kept; the oldest half is dropped beyond it. */
+export const DEFAULT_REQUEST_LOG_LIMIT = 200_000;
+export const WEBHOOK_LOG_LIMIT = 100_000;
+
+/** Control routes for tests, outside the API's namespace (no auth, no faults, not logged). */
+export const CONTROL_PREFIX = '/__sim/';
+
+/**
+ * A3, A22, A27 and the 24-hour window: reasons carried in `meta.reason` of a start-whatsapp 502,
+ * and (as text) in `message` of a messages / wba-send-template 502.
+ */
+export const REFUSAL_MESSAGES = {
+  channel_inactive: 'The channel is inactive; the provider refused the message.',
+  web_session_down: 'The web-session service is unavailable.',
+  outside_window:
+    'Re-engagement message: more than 24 hours have passed since the recipient last replied; only a template can be sent.',
+  template_not_found: 'Template name does not exist in the translation.',
+  template_not_approved: 'Template is not approved and cannot be sent.',
+  template_parameters: 'Number of parameters does not match the expected number of params.',
+  injected_failure: 'The provider failed to deliver the message (injected fault).',
+} as const;
+export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
+
+/**
+ * Choices with no constant of their own (the code that makes each cites it):
+ * - S26 start-whatsapp leaves an existing client's name and lastname as they are (found by phone, not updated);
+ *   a reused conversation keeps its topic and pipeline.
+ * - S27 a message into a closed conversation is sent and leaves its status unchanged.
+ * - S28 `client_message_id` is stored and echoed, never used to deduplicate.
+ * - S29 an inactive channel refuses messages and wba-send-template too (502, A7 / A22 shape).
+ * - S30 a field sent as JSON null counts as absent (so `file_url: null` on wba is not a 422).
+ * - S31 message records: `updatedAt` = `createdAt`, `reply_to_message_id` = `reply_to_id` or 0, `edited_at` null,
+ *   `call` = {direction: '', outcome: '', duration: 0}, `reactions` [], `file_type` = the media content type.
+ * - S32 per_page above 200 is capped at 200 (like A28's limit); page or per_page below 1 is a 422.
+ * - S33 the 401 check comes after route matching: an unknown path is a 404 even without a token.
+ */

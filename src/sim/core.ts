@@ -1,0 +1,14 @@
+import type { SimClock } from './clock.js';
+import type { Faults } from './faults.js';
+import type { Store } from './model.js';
+import type { RequestLog } from './request-log.js';
+import type { WebhookEmitter } from './webhook.js';
+
+/** Everything a route may use: the data, the clock, the faults, the webhook and the log. */
+export interface SimCore {
+  readonly store: Store;
+  readonly clock: SimClock;
+  readonly faults: Faults;
+  readonly webhook: WebhookEmitter;
+  readonly log: RequestLog;
+}

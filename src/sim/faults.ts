@@ -1,0 +1,77 @@
+import { seededRandom } from './random.js';
+import type { SimFaults } from './types.js';
+
+/** The faults in force, with every field filled. */
+export type ActiveFaults = Required<SimFaults>;
+
+const NO_FAULTS: ActiveFaults = {
+  failRate: 0,
+  wwDown: false,
+  rateLimitPerSecond: 0,
+  latencyMs: 0,
+  dropRate: 0,
+  dropAfterProcessing: false,
+};
+
+/** Throws a RangeError naming the first invalid field. */
+export function validateFaults(partial: SimFaults): void {
+  const share = (name: string, v: unknown) => {
+    if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1)))
+      throw new RangeError(`faults.${name} must be a number from 0 to 1`);
+  };
+  const nonNegative = (name: string, v: unknown) => {
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0))
+      throw new RangeError(`faults.${name} must be a number of 0 or more`);
+  };
+  const flag = (name: string, v: unknown) => {
+    if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`faults.${name} must be true or false`);
+  };
+  share('failRate', partial.failRate);
+  share('dropRate', partial.dropRate);
+  if (
+    partial.rateLimitPerSecond !== undefined &&
+    (typeof partial.rateLimitPerSecond !== 'number' || !Number.isSafeInteger(partial.rateLimitPerSecond) || partial.rateLimitPerSecond < 0)
+  )
+    throw new RangeError('faults.rateLimitPerSecond must be a whole number of 0 or more (0 = no limit)');
+  nonNegative('latencyMs', partial.latencyMs);
+  flag('wwDown', partial.wwDown);
+  flag('dropAfterProcessing', partial.dropAfterProcessing);
+}
+
+/**
+ * Fault state and its random draws. Send failures and drops draw from two streams of the same seed,
+ * so turning one on does not shift the other's sequence.
+ */
+export class Faults {
+  private current: ActiveFaults = { ...NO_FAULTS };
+  private readonly failRandom: () => number;
+  private readonly dropRandom: () => number;
+
+  constructor(seed: number, initial: SimFaults = {}) {
+    this.failRandom = seededRandom(seed);
+    this.dropRandom = seededRandom(seed ^ 0x5bd1e995);
+    this.set(initial);
+  }
+
+  get(): ActiveFaults {
+    return this.current;
+  }
+
+  set(partial: SimFaults): void {
+    validateFaults(partial);
+    const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
+    this.current = { ...this.current, ...defined };
+  }
+
+  /** Whether this send fails by injection (failRate). */
+  drawSendFailure(): boolean {
+    const rate = this.current.failRate;
+    return rate > 0 && (rate >= 1 || this.failRandom() < rate);
+  }
+
+  /** Whether this API request is dropped (dropRate). */
+  drawDrop(): boolean {
+    const rate = this.current.dropRate;
+    return rate > 0 && (rate >= 1 || this.dropRandom() < rate);
+  }
+}

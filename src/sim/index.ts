@@ -1,0 +1,109 @@
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_REQUEST_LOG_LIMIT } from './assumptions.js';
+import { SimClock } from './clock.js';
+import type { SimCore } from './core.js';
+import { Faults } from './faults.js';
+import { Store } from './model.js';
+import { RequestLog } from './request-log.js';
+import { seedData } from './seed.js';
+import { createSimServer } from './server.js';
+import { createState } from './state.js';
+import type { RunningSimulator, SimOptions, WebhookConfig } from './types.js';
+import { WebhookEmitter } from './webhook.js';
+
+export type {
+  CustomFieldValue,
+  InboundResult,
+  RequestLogEntry,
+  RunningSimulator,
+  SimChannel,
+  SimClient,
+  SimConversation,
+  SimCounters,
+  SimCustomField,
+  SimFaults,
+  SimMessage,
+  SimOptions,
+  SimState,
+  SimTag,
+  SimTemplate,
+  SimTemplateComponent,
+  WebhookConfig,
+  WebhookDelivery,
+} from './types.js';
+export { signedEvent } from './webhook.js';
+
+export const DEFAULT_SIM_TOKEN = 'sim-token';
+export const DEFAULT_SIM_HOST = '127.0.0.1';
+
+interface Settings {
+  port: number;
+  host: string;
+  token: string;
+  webhook: WebhookConfig | undefined;
+  seed: number;
+  startTime: number;
+  logRequests: boolean;
+  requestLogLimit: number;
+}
+
+/** Options folded once over the defaults; a bad value is a RangeError naming it. */
+function settle(options: SimOptions): Settings {
+  const s: Settings = {
+    port: options.port ?? 0,
+    host: options.host ?? DEFAULT_SIM_HOST,
+    token: options.token ?? DEFAULT_SIM_TOKEN,
+    webhook: options.webhook,
+    seed: options.seed ?? Date.now(),
+    startTime: options.startTime ?? Date.now(),
+    logRequests: options.logRequests ?? true,
+    requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
+  };
+  if (!Number.isInteger(s.port) || s.port < 0 || s.port > 65535) throw new RangeError(`port ${s.port} is not 0..65535`);
+  if (!s.token || /\s/.test(s.token)) throw new RangeError('token must be a non-empty string without spaces');
+  if (!Number.isFinite(s.seed)) throw new RangeError('seed must be a number');
+  if (!Number.isFinite(s.startTime)) throw new RangeError('startTime must be epoch milliseconds');
+  if (!Number.isInteger(s.requestLogLimit) || s.requestLogLimit < 2) throw new RangeError('requestLogLimit must be 2 or more');
+  return s;
+}
+
+/** Starts the platform simulator on a loopback port (ephemeral by default) and resolves once it listens. */
+export async function startSimulator(options: SimOptions = {}): Promise<RunningSimulator> {
+  const settings = settle(options);
+  const log = new RequestLog(settings.logRequests, settings.requestLogLimit);
+  const webhook = new WebhookEmitter(undefined);
+  webhook.configure(settings.webhook);
+  webhook.onAttempt = () => log.counters.webhookAttempts++;
+  const core: SimCore = {
+    store: new Store(seedData()),
+    clock: new SimClock(settings.startTime),
+    faults: new Faults(settings.seed, options.faults),
+    webhook,
+    log,
+  };
+  const { server, shutdown } = createSimServer(core, settings.token);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    token: settings.token,
+    state: createState(core),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        shutdown();
+        webhook.abortAll();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { COMPANY_ID } from '../assumptions.js';
+import { notFound } from '../http.js';
+import type { RouteContext } from '../router.js';
+import type { SimClient, SimConversation } from '../types.js';
+
+/** Path look-ups shared by the routes: a missing record is a 404 (A21). */
+
+export function conversationOf(ctx: RouteContext): SimConversation {
+  return ctx.core.store.conversations.get(Number(ctx.params.id)) ?? notFound('Conversation');
+}
+
+export function clientOf(ctx: RouteContext, name = 'id'): SimClient {
+  return ctx.core.store.clients.get(Number(ctx.params[name])) ?? notFound('Client');
+}
+
+/** The simulated platform has one company (A18). */
+export function requireCompany(ctx: RouteContext): void {
+  if (Number(ctx.params.companyId) !== COMPANY_ID) notFound('Company');
+}

@@ -1,0 +1,43 @@
+import type { SimCore } from './core.js';
+import { receiveInbound } from './inbound.js';
+import type { SimMessage, SimState } from './types.js';
+
+/** Tests' and benches' direct window on the simulator: live references, not copies. */
+export function createState(core: SimCore): SimState {
+  const { store, clock, faults, webhook, log } = core;
+  return {
+    requests: log.entries,
+    counters: log.counters,
+    maxRequestsInWindow: (windowMs, options) => log.maxRequestsInWindow(windowMs, options),
+    requestsPerSecond: () => log.requestsPerSecond(),
+    clients: store.clients,
+    conversations: store.conversations,
+    messages: store.messages,
+    templates: store.templates,
+    channels: store.channels,
+    tags: store.tags,
+    customFields: store.customFields,
+    webhookDeliveries: webhook.deliveries,
+    faults: () => ({ ...faults.get() }),
+    inbound: (phoneOrClientId, text, channelId) => receiveInbound(core, phoneOrClientId, text, channelId),
+    advanceClock: (ms) => clock.advance(ms),
+    now: () => clock.now(),
+    setFaults: (partial) => faults.set(partial),
+    setWebhook: (config) => webhook.configure(config),
+    startWhatsappCount: (phone) => log.startWhatsappCount(phone),
+    messageCount(phone, direction = 'outbound') {
+      const client = store.clientByPhone(phone);
+      if (!client) return 0;
+      const senderType = direction === 'outbound' ? 'user' : 'client';
+      let count = 0;
+      for (const c of store.conversations.values())
+        if (c.clientId === client.id)
+          for (const id of c.messageIds) if (store.messages.get(id)!.senderType === senderType) count++;
+      return count;
+    },
+    clientByPhone: (phone) => store.clientByPhone(phone),
+    messagesOf: (conversationId) =>
+      (store.conversations.get(conversationId)?.messageIds ?? []).map((id) => store.messages.get(id) as SimMessage),
+    webhookIdle: () => webhook.idle(),
+  };
+}

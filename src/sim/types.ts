@@ -1,0 +1,239 @@
+import type { ConversationStatus } from './assumptions.js';
+
+/** Faults the simulator can inject; every field may change at run time (`setFaults`, POST /__sim/faults). */
+export interface SimFaults {
+  /** 0..1 share of sends (start-whatsapp, messages, wba-send-template) that fail with 502 after client+conversation exist. */
+  failRate?: number;
+  /** Web-session service down: every send on a `ww` channel 502s (ids returned on start-whatsapp). */
+  wwDown?: boolean;
+  /** Request-rate limit across all API requests (not /__sim/): over it → 429 + Retry-After, nothing done. 0 or absent = none. */
+  rateLimitPerSecond?: number;
+  /** Added latency before answering. */
+  latencyMs?: number;
+  /** 0..1 share of API requests whose socket is destroyed with no answer. */
+  dropRate?: number;
+  /** Drop after doing the work (so the send happened) instead of before. */
+  dropAfterProcessing?: boolean;
+}
+
+export interface WebhookConfig {
+  url: string;
+  secret: string;
+}
+
+export interface SimOptions {
+  /** 0 = ephemeral. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 'sim-token'. */
+  token?: string;
+  webhook?: WebhookConfig;
+  faults?: SimFaults;
+  /** Deterministic randomness for faults. */
+  seed?: number;
+  /** Epoch ms the simulated clock starts at; default Date.now(). */
+  startTime?: number;
+  /** Default true. */
+  logRequests?: boolean;
+  /** Entries of the request log kept (oldest half dropped beyond it); default 200,000. */
+  requestLogLimit?: number;
+}
+
+export interface SimChannel {
+  id: number;
+  name: string;
+  type: 'wba' | 'whatsapp' | 'ww';
+  status: number;
+}
+
+export interface SimTemplateComponent {
+  type: 'HEADER' | 'BODY' | 'FOOTER';
+  format?: 'TEXT';
+  text: string;
+}
+
+export interface SimTemplate {
+  id: number;
+  name: string;
+  language: string;
+  category: string;
+  status: 'APPROVED' | 'PENDING' | 'REJECTED';
+  components: SimTemplateComponent[];
+}
+
+export interface SimTag {
+  id: number;
+  name: string;
+  color: string;
+  description: string;
+}
+
+export interface SimCustomField {
+  id: number;
+  company_id: number;
+  name: string;
+  key: string;
+  type: string;
+  required: boolean;
+  options: string[];
+  active: boolean;
+}
+
+export type CustomFieldValue = string | number | boolean;
+
+export interface SimClient {
+  id: number;
+  name: string;
+  lastname: string;
+  email: string;
+  phone: string;
+  image: string;
+  client_type: string;
+  assigned_to: number;
+  /** Sim-clock ms. */
+  createdAt: number;
+  updatedAt: number;
+  tagIds: number[];
+  customFields: Map<string, CustomFieldValue>;
+  /** Sim-clock ms of the last inbound message (A23), or null. */
+  lastInboundAt: number | null;
+}
+
+export interface SimConversation {
+  id: number;
+  clientId: number;
+  channelId: number;
+  status: ConversationStatus;
+  topic: string | null;
+  pipelineId: number | null;
+  pipelineStageId: number | null;
+  createdAt: number;
+  updatedAt: number;
+  lastMessageId: number | null;
+  /** Ids of its messages, ascending. */
+  messageIds: number[];
+}
+
+export interface SimMessage {
+  id: number;
+  conversationId: number;
+  body: string;
+  contentType: string;
+  content: string;
+  senderType: 'user' | 'client' | 'system';
+  senderId: number | null;
+  file_url: string | null;
+  file_name: string | null;
+  file_size: number;
+  file_type: string;
+  read: boolean;
+  read_at: string | null;
+  deliveryStatus: string;
+  failureReason: string;
+  /** Sim-clock ms. */
+  createdAt: number;
+  reply_to_id: number | null;
+  client_message_id: string | null;
+  /** Template sends: the template's name and language. */
+  template?: { name: string; language: string };
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query?: Record<string, string>;
+  /** Parsed JSON body, or undefined (none, unparsable, or never read). */
+  body: unknown;
+  /** HTTP status answered; 0 when the socket was dropped before processing. */
+  status: number;
+  /** The route pattern, e.g. 'POST /chat/conversations/{id}/messages', or 'unknown'. */
+  endpoint: string;
+  /** Sim-clock ms at arrival. */
+  at: number;
+  /** Date.now() at arrival. */
+  wall: number;
+  /** True when no answer was sent (dropRate). */
+  dropped?: true;
+}
+
+export interface SimCounters {
+  /** API requests that reached the simulator (/__sim/ excluded). */
+  total: number;
+  byEndpoint: Record<string, number>;
+  byStatus: Record<string, number>;
+  rateLimited: number;
+  dropped: number;
+  /** Messages stored, by direction. */
+  messagesOutbound: number;
+  messagesInbound: number;
+  webhookAttempts: number;
+}
+
+export interface WebhookDelivery {
+  messageId: number;
+  direction: 'inbound' | 'outbound';
+  url: string;
+  /** The exact raw body sent. */
+  body: string;
+  /** Date.now() when sent. */
+  startedAt: number;
+  /** HTTP status of the receiver's answer, when one came. */
+  status?: number;
+  /** Error text, when no answer came (refused, timeout). */
+  error?: string;
+  /** True while the attempt is in flight. */
+  pending: boolean;
+  durationMs?: number;
+}
+
+export interface InboundResult {
+  client_id: number;
+  conversation_id: number;
+  message_id: number;
+}
+
+/** Direct access for tests and benches (same process as the simulator). */
+export interface SimState {
+  readonly requests: readonly RequestLogEntry[];
+  readonly counters: Readonly<SimCounters>;
+  /** Most API requests that arrived in any window of `windowMs` wall ms (default 1000); `acceptedOnly` leaves out 429s. */
+  maxRequestsInWindow(windowMs?: number, options?: { acceptedOnly?: boolean }): number;
+  /** API requests per wall-clock second (key: epoch second). */
+  requestsPerSecond(): Map<number, number>;
+  readonly clients: ReadonlyMap<number, SimClient>;
+  readonly conversations: ReadonlyMap<number, SimConversation>;
+  readonly messages: ReadonlyMap<number, SimMessage>;
+  readonly templates: readonly SimTemplate[];
+  readonly channels: readonly SimChannel[];
+  readonly tags: ReadonlyMap<number, SimTag>;
+  readonly customFields: ReadonlyMap<number, SimCustomField>;
+  readonly webhookDeliveries: readonly WebhookDelivery[];
+  /** A copy of the faults in force. */
+  faults(): SimFaults;
+  /** A client sends a message (opens the 24-hour window, emits the webhook as inbound); creates client/conversation if needed. */
+  inbound(phoneOrClientId: string | number, text: string, channelId?: number): InboundResult;
+  /** Moves the simulated clock forward; returns the new now(). */
+  advanceClock(ms: number): number;
+  /** Simulated clock, epoch ms. */
+  now(): number;
+  setFaults(partial: SimFaults): void;
+  setWebhook(config: WebhookConfig | undefined): void;
+  /** start-whatsapp requests processed (authorised, parsed) that carried this phone, whatever their answer. */
+  startWhatsappCount(phone: string): number;
+  /** Messages stored for the client with this phone, by direction (default outbound). */
+  messageCount(phone: string, direction?: 'inbound' | 'outbound'): number;
+  clientByPhone(phone: string): SimClient | undefined;
+  /** Messages of a conversation, ascending. */
+  messagesOf(conversationId: number): SimMessage[];
+  /** Resolves when no webhook delivery is in flight. */
+  webhookIdle(): Promise<void>;
+}
+
+export interface RunningSimulator {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  token: string;
+  close(): Promise<void>;
+  state: SimState;
+}

@@ -1,0 +1,97 @@
+import { Writable } from 'node:stream';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { registerSim, runSim, simOptionsFromFlags } from '../../src/cli/commands/sim.js';
+
+const defaults = { port: '8787', host: '127.0.0.1', token: 'sim-token' };
+
+function program(): Command {
+  const p = new Command();
+  p.exitOverride();
+  p.configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  registerSim(p);
+  return p;
+}
+
+describe('outreach sim', () => {
+  it('registers the sim command with its one-line description', () => {
+    const sim = program().commands.find((c) => c.name() === 'sim')!;
+    expect(sim.description()).toBe('Run the platform simulator locally (for trying jobs without a real platform)');
+    expect(sim.options.map((o) => o.long)).toEqual(
+      expect.arrayContaining(['--port', '--host', '--token', '--webhook-url', '--webhook-secret', '--fail-rate', '--ww-down', '--rate-limit', '--latency', '--drop-rate', '--seed']),
+    );
+  });
+
+  it('folds flags into simulator options', () => {
+    expect(
+      simOptionsFromFlags({
+        ...defaults,
+        port: '0',
+        failRate: '0.1',
+        wwDown: true,
+        rateLimit: '20',
+        latency: '50',
+        dropRate: '0.05',
+        seed: '7',
+        webhookUrl: 'http://127.0.0.1:9000/hook',
+        webhookSecret: 's3cret',
+      }),
+    ).toEqual({
+      port: 0,
+      host: '127.0.0.1',
+      token: 'sim-token',
+      seed: 7,
+      webhook: { url: 'http://127.0.0.1:9000/hook', secret: 's3cret' },
+      faults: { failRate: 0.1, wwDown: true, rateLimitPerSecond: 20, latencyMs: 50, dropRate: 0.05 },
+    });
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port/],
+    [['--port', '70000'], /--port/],
+    [['--fail-rate', '2'], /--fail-rate/],
+    [['--drop-rate', 'half'], /--drop-rate/],
+    [['--rate-limit', '-1'], /--rate-limit/],
+    [['--latency', '1.5'], /--latency/],
+    [['--webhook-url', 'http://x/'], /--webhook-secret/],
+    [['--webhook-url', 'ftp://x/', '--webhook-secret', 's'], /--webhook-url/],
+  ])('refuses %j with a user error naming the flag', async (args, message) => {
+    const error = await program()
+      .parseAsync(['node', 'outreach', 'sim', ...(args as string[])])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as { userError?: boolean }).userError).toBe(true);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('prints the base URL and token, serves, and closes when stopped', async () => {
+    let out = '';
+    const sink = new Writable({ write: (chunk, _e, cb) => ((out += String(chunk)), cb()) });
+    const stop = new AbortController();
+    const running = runSim(simOptionsFromFlags({ ...defaults, port: '0' }), { out: sink, stop: stop.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    const url = /simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    expect(out).toContain('token: sim-token');
+    expect(out).toContain(`export OUTREACH_BASE_URL=${url} OUTREACH_TOKEN=sim-token`);
+    const res = await fetch(`${url}/company/1/channels`, { headers: { authorization: 'Bearer sim-token' } });
+    expect(res.status).toBe(200);
+    stop.abort();
+    await running;
+    expect(out).toContain('simulator stopped');
+    await expect(fetch(`${url}/company/1/channels`)).rejects.toThrow();
+  });
+
+  it('explains a port already in use', async () => {
+    const stop = new AbortController();
+    let out = '';
+    const sink = new Writable({ write: (chunk, _e, cb) => ((out += String(chunk)), cb()) });
+    const first = runSim(simOptionsFromFlags({ ...defaults, port: '0' }), { out: sink, stop: stop.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    const port = /:(\d+)\n/.exec(out)![1]!;
+    const error = await runSim(simOptionsFromFlags({ ...defaults, port }), { out: sink, stop: stop.signal }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/already in use/);
+    expect((error as { userError?: boolean }).userError).toBe(true);
+    stop.abort();
+    await first;
+  });
+});
