@@ -1,0 +1,8 @@
+/** The job file: its schema, loading and validation with messages for people, and its message fingerprint. */
+export { jobSchema, type Job, type JobInput } from './schema.js';
+export { parseJob, type ParseResult } from './parse.js';
+export { loadJob, type LoadedJob } from './load.js';
+export { resolveContactFiles } from './contact-files.js';
+export { JobError } from './errors.js';
+export { messageFingerprint, describeChange, canonicalJson } from './fingerprint.js';
+export { jobJsonSchema } from './json-schema.js';

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { JobError } from './errors.js';
+import { findJsonSyntaxError } from './json-syntax.js';
+import { parseJob } from './parse.js';
+import type { Job } from './schema.js';
+
+/** A validated job and where it came from. */
+export interface LoadedJob {
+  /** Every default filled; `contacts` are absolute paths or globs, resolved against `baseDir`. */
+  job: Job;
+  /** Absolute path of the job file. */
+  jobFile: string;
+  /** Its folder: relative paths in the job are relative to it. */
+  baseDir: string;
+}
+
+/** Reads, parses and validates a job file; throws a JobError listing every problem. */
+export async function loadJob(file: string): Promise<LoadedJob> {
+  const jobFile = path.resolve(file);
+  const text = await readJobFile(file, jobFile);
+  const raw = parseJson(file, text);
+  const result = parseJob(raw);
+  if (!result.ok) throw new JobError(file, result.problems);
+  const baseDir = path.dirname(jobFile);
+  return {
+    job: { ...result.job, contacts: result.job.contacts.map((p) => path.resolve(baseDir, p)) },
+    jobFile,
+    baseDir,
+  };
+}
+
+async function readJobFile(file: string, absolute: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? `no such file (looked for ${absolute}); check the path, e.g. jobs/black-friday.json`
+        : code === 'EISDIR'
+          ? 'is a folder; name the job\'s .json file inside it'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'cannot be read (permission denied); make the file readable'
+            : `cannot be read (${code ?? String(err)}); check the file`;
+    throw new JobError(file, [why]);
+  }
+  text = text.replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new JobError(file, ['the file is empty; a job is a JSON object, see jobs/black-friday.json']);
+  return text;
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const where = findJsonSyntaxError(text);
+    const problem = where
+      ? `line ${where.line}, column ${where.column}: ${where.what}`
+      : `is not valid JSON (${(err as Error).message}); fix the syntax`;
+    throw new JobError(file, [problem]);
+  }
+}

@@ -1,0 +1,21 @@
+/** The planner: what to send each contact, and the checks of a job before any send. Pure: no I/O, no clock. */
+export type {
+  Action,
+  ActionKindOf,
+  ChannelInfo,
+  ChannelType,
+  Media,
+  PlannedMedia,
+  PlanRejectReason,
+  RenderedTemplate,
+  SkipReason,
+  TemplateInfo,
+  WindowInfo,
+} from './types.js';
+export { decide, renderCustomFields, MAX_TEXT_LENGTH, type PlanJob } from './decide.js';
+export { columnsUsed } from './columns.js';
+export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
+export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
+export { preflight, type PreflightJob, type PreflightResult } from './preflight.js';
+export { templatePositions } from './template-check.js';
+export { actionLabel, countAction, countActions, type PlanCounts } from './label.js';

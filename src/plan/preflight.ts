@@ -1,0 +1,116 @@
+import type { Job } from '../job/index.js';
+import { MAX_TEXT_LENGTH } from './decide.js';
+import { checkTemplate } from './template-check.js';
+import type { ChannelInfo, ChannelType, TemplateInfo } from './types.js';
+
+export interface PreflightResult {
+  /** The job's channel. Meaningful only when `problems` is empty (otherwise a stand-in with the job's id). */
+  channel: ChannelInfo;
+  /** Each one stops the job before any send (exit 2). */
+  problems: string[];
+  warnings: string[];
+}
+
+export type PreflightJob = Pick<Job, 'company_id' | 'channel_id' | 'message'>;
+
+/**
+ * Checks a job against what the caller fetched from the platform, before anything is sent. Pure.
+ * `channels` / `templates` undefined = offline: the channel type must then come from
+ * `offlineChannelType` (--channel-type) and the template is not checked.
+ */
+export function preflight(
+  job: PreflightJob,
+  channels: readonly ChannelInfo[] | undefined,
+  templates: readonly TemplateInfo[] | undefined,
+  offlineChannelType?: ChannelType,
+): PreflightResult {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const found = findChannel(job, channels, offlineChannelType, problems, warnings);
+  const channel = found ?? { id: job.channel_id, type: offlineChannelType ?? 'wba' };
+  if (!found) return { channel, problems, warnings };
+
+  const { template, text, media } = job.message;
+  if (text !== undefined) {
+    const fixedPart = text.replace(/\{\{[^{}]*\}\}/g, '');
+    if (fixedPart.length > MAX_TEXT_LENGTH) {
+      problems.push(
+        `message.text: is ${fixedPart.length} characters before its placeholders are filled; the platform takes at most ${MAX_TEXT_LENGTH.toLocaleString('en-US')}: shorten it`,
+      );
+    }
+  }
+
+  if (channel.type === 'ww') {
+    if (text === undefined) {
+      problems.push(
+        `message.text: is missing, and channel ${channel.id} is a ww channel, which sends text only (no templates); add "text": "…"`,
+      );
+    } else if (template) {
+      warnings.push(`message.template is not used: channel ${channel.id} is a ww channel, which sends text only`);
+    }
+    return { channel, problems, warnings };
+  }
+
+  if (template) {
+    if (templates) {
+      problems.push(...checkTemplate(template, templates));
+    } else {
+      warnings.push(
+        `templates not checked (offline): make sure ${template.name} (${template.language}) is APPROVED and has exactly the placeholders ${
+          Object.keys(template.variables).map((n) => `{{${n}}}`).join(', ') || '(none)'
+        }`,
+      );
+    }
+  } else {
+    warnings.push(
+      `message.text only reaches contacts inside the 24-hour window on ${channel.type} channels; with no message.template, the others are skipped`,
+    );
+  }
+  if (media) {
+    warnings.push(
+      'message.media goes only to contacts inside the 24-hour window, as a follow-up message after the first one; contacts who get the template get no media',
+    );
+  }
+  return { channel, problems, warnings };
+}
+
+function findChannel(
+  job: PreflightJob,
+  channels: readonly ChannelInfo[] | undefined,
+  offlineChannelType: ChannelType | undefined,
+  problems: string[],
+  warnings: string[],
+): ChannelInfo | undefined {
+  if (!channels) {
+    if (!offlineChannelType) {
+      problems.push(
+        `channel_id ${job.channel_id}: its type is unknown offline; pass --channel-type wba, whatsapp or ww (the type of channel ${job.channel_id})`,
+      );
+      return undefined;
+    }
+    return { id: job.channel_id, type: offlineChannelType };
+  }
+  const channel = channels.find((c) => c.id === job.channel_id);
+  if (!channel) {
+    const list = channels.length ? `channels are: ${channels.map(describeChannel).join(', ')}` : 'the company has no channels';
+    problems.push(
+      `channel_id ${job.channel_id} is not a channel of company ${job.company_id}; ${list}; run \`outreach channels --company-id ${job.company_id}\``,
+    );
+    return undefined;
+  }
+  if (offlineChannelType && offlineChannelType !== channel.type) {
+    warnings.push(`--channel-type ${offlineChannelType} is ignored: the platform says channel ${channel.id} is ${channel.type}`);
+  }
+  if (channel.status === 0) {
+    warnings.push(
+      `channel ${describeChannel(channel)} is inactive (status 0); the platform may refuse every send: activate it or choose another channel`,
+    );
+  }
+  return channel;
+}
+
+function describeChannel(c: ChannelInfo): string {
+  const details = [c.type, c.name, c.status === 0 ? 'inactive' : undefined].filter(Boolean).join(', ');
+  return `${c.id} (${details})`;
+}
+

@@ -1,0 +1,70 @@
+import type { Job } from '../job/index.js';
+import type { TemplateInfo } from './types.js';
+
+type JobTemplate = NonNullable<Job['message']['template']>;
+
+/** The distinct `{{n}}` positions of a template, in order, from every string of its components (text, buttons, …). */
+export function templatePositions(template: Pick<TemplateInfo, 'components'>): number[] {
+  const found = new Set<number>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const m of value.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) found.add(Number(m[1]));
+    } else if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(template.components);
+  return [...found].sort((a, b) => a - b);
+}
+
+/**
+ * Problems with the job's template against the account's templates: it exists with that name, in
+ * that language, APPROVED, and the job's variables are exactly its placeholders.
+ */
+export function checkTemplate(wanted: JobTemplate, templates: readonly TemplateInfo[]): string[] {
+  const sameName = templates.filter((t) => t.name === wanted.name);
+  if (sameName.length === 0) {
+    return [`message.template.name: there is no template "${wanted.name}" on this account; ${listTemplates(templates)}`];
+  }
+  const match = sameName.find((t) => t.language === wanted.language);
+  if (!match) {
+    const languages = sameName.map((t) => `${t.language} (${t.status})`).join(', ');
+    return [
+      `message.template.language: template ${wanted.name} has no ${wanted.language} version; it exists in ${languages}: set the language to one of those`,
+    ];
+  }
+  const problems: string[] = [];
+  if (match.status !== 'APPROVED') {
+    problems.push(
+      `message.template: ${wanted.name} (${wanted.language}) is ${match.status}, not APPROVED; only approved templates can be sent: wait for the approval or choose another template`,
+    );
+  }
+  const expected = templatePositions(match);
+  const given = Object.keys(wanted.variables)
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (expected.join(',') !== given.join(',')) {
+    const has = expected.length ? `has placeholders ${expected.map((n) => `{{${n}}}`).join(', ')}` : 'has no placeholders';
+    const gives = given.length ? given.join(', ') : 'none';
+    const fix = expected.length
+      ? `give exactly one variable for each, keyed ${expected.map((n) => `"${n}"`).join(', ')}`
+      : 'remove message.template.variables';
+    problems.push(`message.template.variables: template ${wanted.name} (${wanted.language}) ${has}; the job gives ${gives}; ${fix}`);
+  }
+  return problems;
+}
+
+function listTemplates(templates: readonly TemplateInfo[]): string {
+  if (templates.length === 0) return 'the account has no templates (create and approve one in the platform first)';
+  const byName = new Map<string, string[]>();
+  for (const t of templates) {
+    const entry = t.status === 'APPROVED' ? t.language : `${t.language} ${t.status}`;
+    byName.set(t.name, [...(byName.get(t.name) ?? []), entry]);
+  }
+  const names = [...byName.keys()].sort();
+  const shown = names.slice(0, 15).map((n) => `${n} (${byName.get(n)!.join(', ')})`);
+  const more = names.length > 15 ? `, and ${names.length - 15} more` : '';
+  return `its templates are: ${shown.join(', ')}${more}`;
+}

@@ -1,0 +1,78 @@
+/** The planner's vocabulary: channels, window knowledge, and the action chosen for one contact. */
+
+export type ChannelType = 'wba' | 'whatsapp' | 'ww';
+
+export interface ChannelInfo {
+  id: number;
+  type: ChannelType;
+  name?: string;
+  /** 1 active, 0 inactive (A27). */
+  status?: number;
+}
+
+/**
+ * Window knowledge for one contact: the latest of contact.lastInboundAt and the window store's
+ * value (epoch ms); undefined = unknown = outside. `decide` takes the later of this and the
+ * contact's own `lastInboundAt` anyway.
+ */
+export interface WindowInfo {
+  lastInboundAt?: number;
+}
+
+export interface RenderedTemplate {
+  name: string;
+  language: string;
+  /** Position → value, positions in order. */
+  variables: Record<string, string>;
+}
+
+export interface Media {
+  url: string;
+  content_type: string;
+  file_name?: string;
+}
+
+/** Media sent inside start-whatsapp (ww) or as a message after it (wba/whatsapp, window open only). */
+export interface PlannedMedia<P extends 'inline' | 'followup' = 'inline' | 'followup'> {
+  media: Media;
+  placement: P;
+}
+
+/** Why a contact gets nothing, though the contact itself is fine. */
+export type SkipReason =
+  /** wba/whatsapp, the 24-hour window is closed (or unknown) and the job has no template. */
+  | 'outside_24h_window'
+  /** ww sends text only and the job has no text (preflight refuses such a job first). */
+  | 'no_text_for_ww';
+
+/** Why a contact can never get this job's message (written to rejects.csv). */
+export type PlanRejectReason = `missing_variable:${string}` | 'text_too_long';
+
+export type Action =
+  | {
+      kind: 'template';
+      template: RenderedTemplate;
+      /** wba/whatsapp with the window open: the job's media as a follow-up message. */
+      media?: PlannedMedia<'followup'>;
+      /** The job has media but the window is closed on wba/whatsapp, so it is not sent. */
+      mediaLeftOut: boolean;
+    }
+  | {
+      kind: 'text';
+      text: string;
+      media?: PlannedMedia;
+      /** wba/whatsapp: the template to send instead if the provider says the window has closed after all. */
+      fallbackTemplate?: RenderedTemplate;
+    }
+  | { kind: 'skip'; reason: SkipReason }
+  | { kind: 'reject'; reason: PlanRejectReason; detail: string };
+
+export type ActionKindOf<K extends Action['kind']> = Extract<Action, { kind: K }>;
+
+/** A template as the platform lists it (GET /wba/templates). */
+export interface TemplateInfo {
+  name: string;
+  language: string;
+  status: string;
+  components: Array<{ type?: string; text?: string; [k: string]: unknown }>;
+}
