@@ -98,8 +98,18 @@ export interface ContactState {
   httpStatus?: number;
   retryable?: boolean;
   mediaLeftOut?: boolean;
-  /** Follow-up steps and whether each is done. */
+  /** Follow-up steps and whether each is done. A step once done stays done. */
   followups: Record<string, boolean>;
+  /** Last error of each follow-up step that is not done (absent when none failed). */
+  followupErrors?: Record<string, string>;
+  /** ISO time of the `sent` event (replies are counted after it). */
+  sentAt?: string;
   /** ISO time of the last event. */
   updatedAt?: string;
 }
+
+/** The first line of a journal: which job and which message content it belongs to. */
+export type HeaderEvent = Extract<CheckpointEvent, { t: 'header' }>;
+
+/** Every event about one contact (all but the header). */
+export type ContactEvent = Exclude<CheckpointEvent, { t: 'header' }>;

@@ -1,0 +1,165 @@
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { fsyncDir } from './fsync-dir.js';
+import { readJournal, replay } from './replay.js';
+import type { ContactEvent, ContactState, FollowupStep } from './types.js';
+
+export interface CompactionResult {
+  eventsBefore: number;
+  eventsAfter: number;
+  contacts: number;
+  /** Unreadable lines of the old file, not carried over. */
+  tornLinesDropped: number;
+  /** Contacts whose state no short sequence reproduces: their original events were kept. */
+  keptVerbatim: number;
+}
+
+/** The run's rule of thumb: compact when the journal holds over 5 events per contact. */
+export function shouldCompact(events: number, contacts: number, ratio = 5): boolean {
+  return events > ratio * contacts;
+}
+
+/**
+ * Rewrites the journal as its header plus a short synthetic event sequence per contact that
+ * replays to the very same state. Written to a temp file, fsync'd, read back and checked against
+ * the old replay, then renamed over the journal (and the folder fsync'd): a crash at any moment
+ * leaves either the old journal or the new one. The caller holds the job lock and has no journal
+ * open on the file.
+ */
+export async function compactJournal(file: string): Promise<CompactionResult> {
+  const contents = await readJournal(file);
+  const before = replay(contents.events);
+  const original = groupByPhone(contents.events);
+
+  const lines: string[] = [];
+  if (contents.header) lines.push(JSON.stringify(contents.header));
+  let eventsAfter = 0;
+  let keptVerbatim = 0;
+  for (const [phone, state] of before) {
+    let events = synthesize(state);
+    if (!isDeepStrictEqual(replay(events).get(phone), state)) {
+      events = original.get(phone) ?? [];
+      keptVerbatim += 1;
+    }
+    for (const e of events) lines.push(JSON.stringify(e));
+    eventsAfter += events.length;
+  }
+
+  const temp = `${file}.compact-${process.pid}.tmp`;
+  try {
+    await writeDurably(temp, lines);
+    const check = await readJournal(temp);
+    if (
+      check.tornLines > 0 ||
+      !isDeepStrictEqual(check.header, contents.header) ||
+      !isDeepStrictEqual(replay(check.events), before)
+    ) {
+      throw new Error(`compacting ${file} would change its state; the journal was left as it was`);
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(path.dirname(file));
+
+  return {
+    eventsBefore: contents.events.length,
+    eventsAfter,
+    contacts: before.size,
+    tornLinesDropped: contents.tornLines,
+    keptVerbatim,
+  };
+}
+
+/** The shortest usual sequence reaching `s`; the caller checks it and falls back when it does not. */
+function synthesize(s: ContactState): ContactEvent[] {
+  const { phone } = s;
+  const at = s.updatedAt ?? '';
+  const via = s.via ?? 'start';
+  const action = s.action ?? 'template';
+  const ids = {
+    ...(s.conversationId !== undefined && { conversation_id: s.conversationId }),
+    ...(s.clientId !== undefined && { client_id: s.clientId }),
+  };
+  const out: ContactEvent[] = [];
+
+  // A sent contact: `sent` first (at sentAt), then its attempts, which no longer change the status,
+  // so the last event can carry updatedAt. Others: attempts first, the outcome last.
+  const attempts = (when: string): void => {
+    for (let i = 0; i < s.attempts; i++) {
+      out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && s.line !== undefined && { line: s.line }) });
+    }
+  };
+  if (s.status !== 'sent') attempts(at);
+  switch (s.status) {
+    case 'pending':
+      break;
+    case 'sent':
+      out.push({
+        t: 'sent',
+        phone,
+        via,
+        action,
+        conversation_id: s.conversationId ?? '',
+        client_id: s.clientId ?? '',
+        message_id: s.messageId ?? '',
+        ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
+        at: s.sentAt ?? at,
+      });
+      attempts(at);
+      break;
+    case 'failed':
+      out.push({
+        t: 'failed',
+        phone,
+        via,
+        action,
+        status: s.httpStatus ?? 0,
+        retryable: s.retryable ?? false,
+        ...ids,
+        error: s.error ?? '',
+        at,
+      });
+      break;
+    case 'in_doubt':
+      out.push({ t: 'in_doubt', phone, via, action, ...ids, error: s.error ?? '', at });
+      break;
+    case 'skipped':
+      // Ids and the action of an earlier attempt ride on a failed event the skip then covers.
+      if (s.via !== undefined) {
+        out.push({ t: 'failed', phone, via, action, status: 0, retryable: false, ...ids, error: '', at });
+      }
+      out.push({ t: 'skipped', phone, reason: s.error ?? '', ...(s.line !== undefined && { line: s.line }), at });
+      break;
+  }
+  for (const [step, ok] of Object.entries(s.followups)) {
+    const error = s.followupErrors?.[step];
+    out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(error !== undefined && { error }), at });
+  }
+  return out;
+}
+
+function groupByPhone(events: readonly ContactEvent[]): Map<string, ContactEvent[]> {
+  const byPhone = new Map<string, ContactEvent[]>();
+  for (const e of events) {
+    const list = byPhone.get(e.phone);
+    if (list) list.push(e);
+    else byPhone.set(e.phone, [e]);
+  }
+  return byPhone;
+}
+
+async function writeDurably(file: string, lines: readonly string[]): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    const chunk = 2000;
+    for (let i = 0; i < lines.length; i += chunk) {
+      await handle.writeFile(lines.slice(i, i + chunk).join('\n') + '\n');
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The webhook's event log, `<stateDir>/events.jsonl`: one accepted `chat.message` a line, append-only,
+ * shared by every job of the state folder and by every process writing it (the receiver and `sync`).
+ *
+ * - A message id is recorded once: `record` answers whether the event was new.
+ * - Appends are durable before `record` resolves (one write + fdatasync per batch: group commit).
+ * - A torn last line (a crash mid-write) is skipped on reading and never glued to the next record.
+ * - Before each batch the log reads what other processes appended since, so two writers rarely
+ *   record the same message twice; readers dedupe anyway.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fsyncDir } from './fsync-dir.js';
+
+export type EventDirection = 'inbound' | 'outbound';
+export type EventSource = 'webhook' | 'sync';
+
+/** One message as the log stores it (snake_case, as on the wire of the webhook). */
+export interface RecordedEvent {
+  message_id: string;
+  conversation_id: string;
+  client_id: string;
+  direction: EventDirection;
+  /** `client`, `user`, `system`, … as the platform says. */
+  sender_type: string;
+  content?: string;
+  /** The message's own time (ISO). */
+  created_at: string;
+  /** When this process accepted it (ISO). */
+  received_at: string;
+  source: EventSource;
+  /** The client's E.164 phone, when known at recording time. */
+  phone?: string;
+}
+
+export interface EventsLog {
+  readonly file: string;
+  /** Records the event unless its message id is already in the log; true when it was new. */
+  record(event: RecordedEvent): Promise<boolean>;
+  has(messageId: string): boolean;
+  /** Distinct message ids known (loaded and recorded). */
+  readonly size: number;
+  /** Waits for pending writes, then closes the file. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  event: RecordedEvent;
+  resolve: (isNew: boolean) => void;
+  reject: (err: unknown) => void;
+}
+
+const CHUNK = 64 * 1024;
+
+export interface OpenEventsLogOptions {
+  /** Called for each event already in the log when it is opened (e.g. to rebuild the window store). */
+  onLoad?: (event: RecordedEvent) => void;
+}
+
+export async function openEventsLog(file: string, options: OpenEventsLogOptions = {}): Promise<EventsLog> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const handle = await open(file, 'a+');
+
+  const seen = new Set<string>();
+  /** Bytes of the file read so far, always just after a newline (or 0). */
+  let offset = 0;
+  /** The file ends with bytes that are not a complete line. */
+  let tornTail = false;
+  const inFlight = new Map<string, Promise<boolean>>();
+  let queue: Pending[] = [];
+  let pumping: Promise<void> | undefined;
+  let closed = false;
+
+  async function catchUp(onEvent?: (event: RecordedEvent) => void): Promise<void> {
+    const { size } = await handle.stat();
+    if (size <= offset) {
+      tornTail = false;
+      return;
+    }
+    const read = await scanCompleteLines(handle, offset, size, (line) => {
+      const event = parseEventLine(line);
+      if (event === undefined || seen.has(event.message_id)) return;
+      seen.add(event.message_id);
+      onEvent?.(event);
+    });
+    offset = read;
+    tornTail = read < size;
+  }
+
+  async function writeBatch(batch: Pending[]): Promise<void> {
+    const fresh: Pending[] = [];
+    try {
+      await catchUp();
+      for (const p of batch) {
+        if (seen.has(p.event.message_id)) p.resolve(false);
+        else {
+          seen.add(p.event.message_id);
+          fresh.push(p);
+        }
+      }
+      if (fresh.length === 0) return;
+      const text = (tornTail ? '\n' : '') + fresh.map((p) => JSON.stringify(p.event) + '\n').join('');
+      // One write call per batch, so another process's lines never land inside ours.
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+      await handle.datasync();
+      // Our own lines are read again by the next catch-up (harmless: their ids are already seen).
+      tornTail = false;
+      for (const p of fresh) p.resolve(true);
+    } catch (err) {
+      for (const p of fresh) seen.delete(p.event.message_id);
+      for (const p of batch) p.reject(err);
+    }
+  }
+
+  function pump(): Promise<void> {
+    pumping ??= (async () => {
+      while (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        await writeBatch(batch);
+      }
+      pumping = undefined;
+    })();
+    return pumping;
+  }
+
+  try {
+    if ((await handle.stat()).size === 0) await fsyncDir(path.dirname(file));
+    await catchUp(options.onLoad);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+
+  return {
+    file,
+    get size() {
+      return seen.size;
+    },
+    has: (messageId) => seen.has(messageId),
+    record(event) {
+      if (closed) return Promise.reject(new Error(`events log ${file} is closed`));
+      const id = event.message_id;
+      // A copy being written: answer once it is durable.
+      const running = inFlight.get(id);
+      if (running) return running.then(() => false);
+      if (seen.has(id)) return Promise.resolve(false);
+      const promise = new Promise<boolean>((resolve, reject) => {
+        queue.push({ event, resolve, reject });
+      }).finally(() => inFlight.delete(id));
+      inFlight.set(id, promise);
+      void pump();
+      return promise;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      while (pumping) await pumping;
+      await handle.close();
+    },
+  };
+}
+
+/** Streams the events of the log, each message once, skipping torn or foreign lines. A missing file is empty. */
+export async function* readEvents(file: string): AsyncGenerator<RecordedEvent> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const seen = new Set<string>();
+  try {
+    for await (const line of lines) {
+      const event = parseEventLine(line);
+      if (!event || seen.has(event.message_id)) continue;
+      seen.add(event.message_id);
+      yield event;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+/** What `repliesFor` needs to know of one contact of a job (keyed by its E.164 phone). */
+export interface SentContact {
+  /** When the job's message went out (ISO). */
+  sentAt: string;
+  clientId?: string;
+  conversationId?: string;
+}
+
+/**
+ * For each contact who wrote to the company after the job's message to them, the time (ISO) of the
+ * first such inbound message. A message matches a contact by client id, conversation id or phone;
+ * `phoneOfClient` (the window store's links) adds matches for events recorded before the phone was known.
+ */
+export async function repliesFor(
+  eventsFile: string,
+  contacts: ReadonlyMap<string, SentContact>,
+  phoneOfClient?: (clientId: string) => string | undefined,
+): Promise<Map<string, string>> {
+  const byClient = new Map<string, string[]>();
+  const byConversation = new Map<string, string[]>();
+  const sentAt = new Map<string, number>();
+  for (const [phone, c] of contacts) {
+    const at = Date.parse(c.sentAt);
+    if (Number.isNaN(at)) continue;
+    sentAt.set(phone, at);
+    if (c.clientId) push(byClient, c.clientId, phone);
+    if (c.conversationId) push(byConversation, c.conversationId, phone);
+  }
+  const replies = new Map<string, number>();
+  for await (const e of readEvents(eventsFile)) {
+    if (e.direction !== 'inbound') continue;
+    const at = Date.parse(e.created_at);
+    if (Number.isNaN(at)) continue;
+    const candidates = new Set<string>([
+      ...(byClient.get(e.client_id) ?? []),
+      ...(byConversation.get(e.conversation_id) ?? []),
+    ]);
+    const linked = e.phone ?? phoneOfClient?.(e.client_id);
+    if (linked !== undefined && sentAt.has(linked)) candidates.add(linked);
+    for (const phone of candidates) {
+      const sent = sentAt.get(phone);
+      if (sent === undefined || at <= sent) continue;
+      const first = replies.get(phone);
+      if (first === undefined || at < first) replies.set(phone, at);
+    }
+  }
+  return new Map([...replies].map(([phone, at]) => [phone, new Date(at).toISOString()]));
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** A line of the log as an event, or undefined when it is torn or not ours. */
+export function parseEventLine(line: string): RecordedEvent | undefined {
+  if (line.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const e = value as Partial<RecordedEvent>;
+  if (
+    typeof e.message_id !== 'string' ||
+    typeof e.conversation_id !== 'string' ||
+    typeof e.client_id !== 'string' ||
+    (e.direction !== 'inbound' && e.direction !== 'outbound') ||
+    typeof e.created_at !== 'string'
+  ) {
+    return undefined;
+  }
+  return e as RecordedEvent;
+}
+
+/**
+ * Reads [start, end) of the file and calls `onLine` for each complete line;
+ * returns the offset just after the last newline read.
+ */
+async function scanCompleteLines(
+  handle: FileHandle,
+  start: number,
+  end: number,
+  onLine: (line: string) => void,
+): Promise<number> {
+  let position = start;
+  let consumed = start;
+  let carry: Buffer = Buffer.alloc(0);
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  while (position < end) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position), position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
+      onLine(data.toString('utf8', from, nl));
+      consumed += nl + 1 - from;
+      from = nl + 1;
+    }
+    carry = Buffer.from(data.subarray(from));
+  }
+  return consumed;
+}

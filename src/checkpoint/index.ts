@@ -1,0 +1,16 @@
+export type * from './types.js';
+export { jobStatePaths, globalStatePaths, ensureDir, JobNameError } from './paths.js';
+export type { JobStatePaths, GlobalStatePaths } from './paths.js';
+export { openJournal, JournalWriteError } from './journal.js';
+export type { Journal, JournalFile, JournalOptions, JournalStats } from './journal.js';
+export { applyEvent, NO_ANSWER } from './apply-event.js';
+export { readJournal, replay, JournalVersionError } from './replay.js';
+export type { JournalContents } from './replay.js';
+export { openCheckpoint } from './checkpoint.js';
+export type { Checkpoint } from './checkpoint.js';
+export { compactJournal, shouldCompact } from './compact.js';
+export type { CompactionResult } from './compact.js';
+export { acquireLock, isProcessAlive, LockedError } from './lock.js';
+export type { Lock, LockInfo, LockOwner } from './lock.js';
+export * from './events-log.js';
+export * from './window-store.js';

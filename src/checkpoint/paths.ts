@@ -1,0 +1,65 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Every file of one job's state folder, `<stateDir>/<job>/`. */
+export interface JobStatePaths {
+  dir: string;
+  checkpoint: string;
+  lock: string;
+  runLog: string;
+  report: string;
+  rejects: string;
+  summary: string;
+}
+
+/** The files shared by every job of a state folder (the webhook's). */
+export interface GlobalStatePaths {
+  events: string;
+  window: string;
+  sync: string;
+}
+
+/** An error a user can fix (the job name), printed without a stack trace. */
+export class JobNameError extends Error {
+  readonly userError = true;
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobNameError';
+  }
+}
+
+export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths {
+  assertFolderName(jobName);
+  const dir = path.join(stateDir, jobName);
+  return {
+    dir,
+    checkpoint: path.join(dir, 'checkpoint.jsonl'),
+    lock: path.join(dir, 'lock'),
+    runLog: path.join(dir, 'run.log'),
+    report: path.join(dir, 'report.csv'),
+    rejects: path.join(dir, 'rejects.csv'),
+    summary: path.join(dir, 'summary.json'),
+  };
+}
+
+export function globalStatePaths(stateDir: string): GlobalStatePaths {
+  return {
+    events: path.join(stateDir, 'events.jsonl'),
+    window: path.join(stateDir, 'window.json'),
+    sync: path.join(stateDir, 'sync.json'),
+  };
+}
+
+/** Creates the folder (and its parents) when missing. */
+export async function ensureDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+}
+
+/** The job name becomes a folder: it must stay one folder inside the state folder. */
+function assertFolderName(jobName: string): void {
+  if (jobName === '' || jobName === '.' || jobName === '..' || /[/\\\0]/.test(jobName)) {
+    throw new JobNameError(
+      `job name "${jobName}" cannot be used as a folder name; use letters, digits, "-" or "_"`,
+    );
+  }
+}

@@ -1,0 +1,8 @@
+import type { ContactState } from '../checkpoint/types.js';
+
+/** The report's action: `template` / `text`, `+media` when a media follow-up exists, or `skip:<reason>`. */
+export function actionLabel(s: ContactState): string {
+  if (s.status === 'skipped') return `skip:${s.error ?? ''}`;
+  if (!s.action) return '';
+  return 'media' in s.followups ? `${s.action}+media` : s.action;
+}

@@ -1,0 +1,18 @@
+import { stringify } from 'csv-stringify/sync';
+
+const ROWS_PER_CHUNK = 500;
+
+/** CSV text for rows of cells, a few hundred rows at a time (never the whole file in memory). */
+export async function* csvChunks(
+  rows: Iterable<string[]> | AsyncIterable<string[]>,
+): AsyncGenerator<string> {
+  let batch: string[][] = [];
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length === ROWS_PER_CHUNK) {
+      yield stringify(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield stringify(batch);
+}

@@ -1,0 +1,10 @@
+export { safeCell } from './csv-safe.js';
+export { writeRejects, openRejectsWriter, REJECT_COLUMNS } from './rejects.js';
+export type { RejectsWriter } from './rejects.js';
+export { reportRows } from './report-rows.js';
+export type { ReportRow, ReportExtra } from './report-rows.js';
+export { writeReport, REPORT_COLUMNS } from './report.js';
+export type { ReportFormat } from './report.js';
+export { actionLabel } from './action-label.js';
+export { summarise, formatSummary, formatDuration } from './summary.js';
+export type { Summary, SummaryOptions } from './summary.js';

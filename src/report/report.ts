@@ -1,0 +1,57 @@
+import { csvChunks } from './csv-chunks.js';
+import { safeCell } from './csv-safe.js';
+import type { ReportRow } from './report-rows.js';
+import { writeFileAtomic } from './write-atomic.js';
+
+/** The report's CSV columns, in this order. */
+export const REPORT_COLUMNS = [
+  'phone',
+  'status',
+  'action',
+  'conversation_id',
+  'client_id',
+  'message_id',
+  'attempts',
+  'error',
+  'replied_at',
+  'line',
+  'updated_at',
+  'sent_at',
+  'media_left_out',
+  'followups_pending',
+  'http_status',
+] as const satisfies readonly (keyof ReportRow)[];
+
+export type ReportFormat = 'csv' | 'json';
+
+/**
+ * Streams the per-contact report to `file` (atomically): CSV with REPORT_COLUMNS, text cells
+ * formula-safe and unknown values empty; or JSON, an array of the row objects.
+ */
+export async function writeReport(
+  file: string,
+  rows: Iterable<ReportRow> | AsyncIterable<ReportRow>,
+  format: ReportFormat,
+): Promise<void> {
+  await writeFileAtomic(file, format === 'csv' ? csvChunks(csvRows(rows)) : jsonChunks(rows));
+}
+
+async function* csvRows(rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<string[]> {
+  yield [...REPORT_COLUMNS];
+  for await (const row of rows) yield REPORT_COLUMNS.map((c) => cell(row[c]));
+}
+
+function cell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? safeCell(value) : String(value);
+}
+
+async function* jsonChunks(rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<string> {
+  let first = true;
+  yield '[';
+  for await (const row of rows) {
+    yield (first ? '\n' : ',\n') + JSON.stringify(row);
+    first = false;
+  }
+  yield first ? ']\n' : '\n]\n';
+}

@@ -1,0 +1,129 @@
+import type { ContactState, ContactStatus } from '../checkpoint/types.js';
+import { actionLabel } from './action-label.js';
+
+export interface Summary {
+  /** Contacts of the checkpoint, plus `pending` ones of the list it has not seen. */
+  total: number;
+  byStatus: Record<ContactStatus, number>;
+  /** Per report action (`template`, `text+media`, `skip:<reason>` …). */
+  byAction: Record<string, number>;
+  durationMs?: number;
+  sentThisRun?: number;
+  /** Sent this run per second of this run. */
+  ratePerSec?: number;
+  /** The five most frequent errors of failed and in-doubt contacts. */
+  topErrors: Array<{ error: string; count: number }>;
+  /** Sent contacts that replied, and their share of the sent. */
+  replies?: { count: number; rate: number };
+}
+
+export interface SummaryOptions {
+  startedAt?: Date | string;
+  finishedAt?: Date | string;
+  sentThisRun?: number;
+  /** Phones that replied (to ISO time). */
+  replies?: ReadonlyMap<string, string>;
+  /** Contacts of the list not in the checkpoint yet. */
+  pending?: number;
+}
+
+const STATUSES: readonly ContactStatus[] = ['sent', 'failed', 'in_doubt', 'skipped', 'pending'];
+
+/** Counts the job's state. Pure. */
+export function summarise(states: ReadonlyMap<string, ContactState>, opts: SummaryOptions = {}): Summary {
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<ContactStatus, number>;
+  const byAction: Record<string, number> = {};
+  const errors = new Map<string, number>();
+  let replied = 0;
+
+  for (const s of states.values()) {
+    byStatus[s.status] += 1;
+    const action = actionLabel(s);
+    if (action) byAction[action] = (byAction[action] ?? 0) + 1;
+    if ((s.status === 'failed' || s.status === 'in_doubt') && s.error) {
+      errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
+    }
+    if (s.status === 'sent' && opts.replies?.has(s.phone)) replied += 1;
+  }
+  byStatus.pending += opts.pending ?? 0;
+
+  const summary: Summary = {
+    total: states.size + (opts.pending ?? 0),
+    byStatus,
+    byAction,
+    topErrors: [...errors]
+      .map(([error, count]) => ({ error, count }))
+      .sort((a, b) => b.count - a.count || a.error.localeCompare(b.error))
+      .slice(0, 5),
+  };
+  if (opts.startedAt !== undefined && opts.finishedAt !== undefined) {
+    summary.durationMs = Math.max(0, toMs(opts.finishedAt) - toMs(opts.startedAt));
+  }
+  if (opts.sentThisRun !== undefined) {
+    summary.sentThisRun = opts.sentThisRun;
+    if (summary.durationMs) summary.ratePerSec = opts.sentThisRun / (summary.durationMs / 1000);
+  }
+  if (opts.replies) {
+    summary.replies = { count: replied, rate: byStatus.sent > 0 ? replied / byStatus.sent : 0 };
+  }
+  return summary;
+}
+
+const LABELS: Record<ContactStatus, string> = {
+  sent: 'sent',
+  failed: 'failed',
+  in_doubt: 'in doubt',
+  skipped: 'skipped',
+  pending: 'pending',
+};
+
+/** A few aligned lines for the terminal. */
+export function formatSummary(summary: Summary): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const width = Math.max(...[summary.total, ...Object.values(summary.byStatus)].map((x) => n(x).length));
+  const lines = [`contacts    ${n(summary.total).padStart(width)}`];
+  for (const status of STATUSES) {
+    const count = summary.byStatus[status];
+    let line = `  ${LABELS[status].padEnd(10)}${n(count).padStart(width)}`;
+    if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: check before sending again';
+    if (status === 'failed' && count > 0) line += '   see report for why';
+    lines.push(line);
+  }
+  const actions = Object.entries(summary.byAction).sort((a, b) => b[1] - a[1]);
+  if (actions.length > 0) {
+    lines.push(`actions     ${actions.map(([a, c]) => `${a} ${n(c)}`).join(', ')}`);
+  }
+  if (summary.durationMs !== undefined) {
+    let line = `time        ${formatDuration(summary.durationMs)}`;
+    if (summary.sentThisRun !== undefined) line += `, ${n(summary.sentThisRun)} sent this run`;
+    if (summary.ratePerSec !== undefined) line += ` (${formatRate(summary.ratePerSec)})`;
+    lines.push(line);
+  }
+  if (summary.replies) {
+    lines.push(`replies     ${n(summary.replies.count)} (${(summary.replies.rate * 100).toFixed(1)}% of sent)`);
+  }
+  if (summary.topErrors.length > 0) {
+    lines.push('top errors');
+    const w = Math.max(...summary.topErrors.map((e) => n(e.count).length));
+    for (const e of summary.topErrors) lines.push(`  ${n(e.count).padStart(w)}  ${e.error}`);
+  }
+  return lines.join('\n');
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m ${s}s` : `${m}m ${s}s`;
+}
+
+/** Per second, or per minute when under one a second. */
+function formatRate(perSec: number): string {
+  return perSec >= 1 || perSec === 0 ? `${perSec.toFixed(1)}/s` : `${(perSec * 60).toFixed(1)}/min`;
+}
+
+function toMs(t: Date | string): number {
+  return typeof t === 'string' ? Date.parse(t) : t.getTime();
+}

@@ -1,0 +1,25 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import type { ContactState } from '../../src/checkpoint/index.js';
+
+const dirs: string[] = [];
+
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'outreach-report-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+export function state(phone: string, extra: Partial<ContactState> = {}): ContactState {
+  return { phone, status: 'sent', attempts: 1, followups: {}, ...extra };
+}
+
+export function states(...list: ContactState[]): Map<string, ContactState> {
+  return new Map(list.map((s) => [s.phone, s]));
+}
