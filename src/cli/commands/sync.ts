@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import type { Logger } from 'pino';
+import { ApiError, AuthError, ConnectionError, createApiClient } from '../../api/index.js';
+import { sync, type SyncResult } from '../../webhook/index.js';
+import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
+import { CliError, ExitCode } from '../exit.js';
+import { stderrLogger } from '../logger.js';
+import { jobPhones } from './webhook.js';
+
+interface SyncFlags {
+  since?: string;
+  stateDir?: string;
+  baseUrl?: string;
+  tokenFile?: string;
+  json?: boolean;
+}
+
+export interface SyncSettings {
+  baseUrl: string;
+  token: string;
+  stateDir: string;
+  since?: string;
+  json: boolean;
+}
+
+export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = process.env): Promise<SyncSettings> {
+  if (flags.since !== undefined && Number.isNaN(Date.parse(flags.since))) {
+    throw new CliError(`--since "${flags.since}" is not a date-time; write it as 2025-03-01T00:00:00Z`);
+  }
+  return {
+    baseUrl: resolveBaseUrl(flags.baseUrl, env),
+    token: await resolveToken(flags.tokenFile, env),
+    stateDir: resolveStateDir(flags.stateDir, env),
+    ...(flags.since !== undefined ? { since: new Date(Date.parse(flags.since)).toISOString() } : {}),
+    json: flags.json === true,
+  };
+}
+
+/** One sync pass; prints what it recorded (one JSON object with --json). */
+export async function runSync(
+  settings: SyncSettings,
+  io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
+): Promise<SyncResult> {
+  const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
+  const phones = jobPhones(settings.stateDir, io.logger);
+  await phones.load();
+  let result: SyncResult;
+  try {
+    result = await sync({
+      api,
+      stateDir: settings.stateDir,
+      logger: io.logger,
+      knownPhones: (clientId) => phones.get(clientId),
+      ...(settings.since !== undefined ? { since: settings.since } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+  } catch (err) {
+    throw asCliError(err, settings.baseUrl);
+  } finally {
+    await api.close();
+  }
+  if (settings.json) {
+    io.out.write(`${JSON.stringify(result)}\n`);
+  } else {
+    io.out.write(
+      `sync: ${result.conversations} conversation(s) changed since ${result.since}; ` +
+        `${result.messagesSeen} message(s) read, ${result.recorded} new recorded (${result.inboundRecorded} inbound)\n` +
+        `next sync starts from ${result.until}\n`,
+    );
+  }
+  return result;
+}
+
+/** Platform failures as one sentence each; progress so far is kept by sync itself. */
+function asCliError(err: unknown, baseUrl: string): unknown {
+  if (err instanceof AuthError) {
+    return new CliError(
+      `the platform refused the token (${err.status}); check OUTREACH_TOKEN or --token-file (progress so far is kept)`,
+      ExitCode.aborted,
+    );
+  }
+  if (err instanceof ConnectionError) {
+    if (err.aborted) return new CliError('sync interrupted; progress so far is kept, run it again to finish', ExitCode.aborted);
+    return new CliError(
+      `cannot reach the platform at ${baseUrl} (${err.code ?? 'no answer'}); progress so far is kept, run sync again later`,
+      ExitCode.aborted,
+    );
+  }
+  if (err instanceof ApiError) {
+    return new CliError(
+      `the platform answered ${err.status} to ${err.method} ${err.path}${err.platformMessage ? `: ${err.platformMessage}` : ''}; progress so far is kept, run sync again later`,
+      ExitCode.aborted,
+    );
+  }
+  return err;
+}
+
+export function registerSync(program: Command): void {
+  program
+    .command('sync')
+    .description('Poll the platform for messages the webhook missed')
+    .option('--since <iso>', 'list conversations changed since this date-time instead of since the last sync')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
+    .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN)')
+    .option('--json', 'print the result as one JSON object')
+    .action(async (flags: SyncFlags) => {
+      const settings = await syncSettings(flags);
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        await runSync(settings, { out: process.stdout, logger: stderrLogger(), signal: controller.signal });
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+    });
+}

@@ -1,0 +1,171 @@
+import { readdir } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Logger } from 'pino';
+import { createApiClient, type ApiClient } from '../../api/index.js';
+import { jobStatePaths, readJournal } from '../../checkpoint/index.js';
+import { startReceiver, type ReceiverStats } from '../../webhook/index.js';
+import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
+import { CliError } from '../exit.js';
+import { stderrLogger } from '../logger.js';
+
+/** Not the simulator's 8787, so `outreach sim` and `outreach webhook` run side by side with their defaults. */
+export const DEFAULT_WEBHOOK_PORT = 8788;
+
+interface WebhookFlags {
+  port: string;
+  host: string;
+  stateDir?: string;
+  baseUrl?: string;
+  tokenFile?: string;
+}
+
+export interface WebhookSettings {
+  port: number;
+  host: string;
+  secret: string;
+  stateDir: string;
+  /** Absent: no phone look-ups (phones come from jobs' checkpoints only). */
+  platform?: { baseUrl: string; token: string };
+}
+
+/** Flags and environment folded once into the receiver's settings; a bad value is a one-sentence CliError. */
+export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEnv = process.env): Promise<WebhookSettings> {
+  const secret = env.OUTREACH_WEBHOOK_SECRET;
+  if (!secret) {
+    throw new CliError(
+      'OUTREACH_WEBHOOK_SECRET is not set: copy the signing secret shown under Integrations in the platform settings',
+    );
+  }
+  if (!/^\d+$/.test(flags.port) || Number(flags.port) > 65535) {
+    throw new CliError(`--port ${flags.port}: give a port number from 0 to 65535`);
+  }
+  if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
+  const token = flags.tokenFile ? await resolveToken(flags.tokenFile, env) : env.OUTREACH_TOKEN?.trim() || undefined;
+  return {
+    port: Number(flags.port),
+    host: flags.host,
+    secret,
+    stateDir: resolveStateDir(flags.stateDir, env),
+    ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
+  };
+}
+
+/**
+ * Client id → phone from every job's checkpoint in the state folder (sent, failed and in-doubt
+ * records carry the client id). Read at start; a client id it does not know triggers a new read,
+ * at most every 30 s, so phones of a job running meanwhile are found too.
+ */
+export function jobPhones(stateDir: string, logger?: Logger): { get(clientId: string): string | undefined; load(): Promise<void> } {
+  let phones = new Map<string, string>();
+  let loadedAt = 0;
+  let loading: Promise<void> | undefined;
+  async function load(): Promise<void> {
+    loadedAt = Date.now();
+    const next = new Map<string, string>();
+    let entries: string[];
+    try {
+      entries = (await readdir(stateDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    } catch {
+      entries = [];
+    }
+    for (const name of entries) {
+      try {
+        const { events } = await readJournal(jobStatePaths(stateDir, name).checkpoint);
+        for (const e of events) {
+          if ('client_id' in e && typeof e.client_id === 'string' && e.client_id) next.set(e.client_id, e.phone);
+        }
+      } catch (err) {
+        logger?.warn({ job: name, err: err instanceof Error ? err.message : String(err) }, 'job checkpoint not readable for phones');
+      }
+    }
+    phones = next;
+  }
+  return {
+    load: () => (loading ??= load().finally(() => (loading = undefined))),
+    get(clientId) {
+      const phone = phones.get(clientId);
+      if (phone === undefined && !loading && Date.now() - loadedAt > 30_000) {
+        loading = load().finally(() => (loading = undefined));
+      }
+      return phone;
+    },
+  };
+}
+
+/** Runs the receiver until `stop` aborts; prints where it listens and, at the end, what it did. */
+export async function runWebhook(
+  settings: WebhookSettings,
+  io: { out: NodeJS.WritableStream; logger: Logger; stop: AbortSignal },
+): Promise<ReceiverStats> {
+  const { logger } = io;
+  let api: ApiClient | undefined;
+  if (settings.platform) {
+    api = createApiClient(settings.platform);
+  } else {
+    logger.warn(
+      'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows are known by client id only',
+    );
+  }
+  const phones = jobPhones(settings.stateDir, logger);
+  await phones.load();
+  let receiver;
+  try {
+    receiver = await startReceiver({
+      port: settings.port,
+      host: settings.host,
+      secret: settings.secret,
+      stateDir: settings.stateDir,
+      logger,
+      knownPhones: (clientId) => phones.get(clientId),
+      ...(api ? { api } : {}),
+    });
+  } catch (err) {
+    await api?.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new CliError(`port ${settings.port} is already in use; pass --port with a free port, or --port 0 for any`);
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new CliError(`--host ${settings.host}: cannot listen on that address; use 127.0.0.1 or 0.0.0.0`);
+    }
+    throw err;
+  }
+  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${settings.stateDir}\npress Ctrl+C to stop\n`);
+  if (!io.stop.aborted) {
+    await new Promise<void>((resolve) => io.stop.addEventListener('abort', () => resolve(), { once: true }));
+  }
+  await receiver.close();
+  await api?.close();
+  const s = receiver.stats;
+  const refused = s.unauthorized + s.badRequest + s.tooLarge + s.methodNotAllowed + s.storeFailures;
+  io.out.write(`webhook receiver stopped: ${s.recorded} recorded, ${s.duplicates} repeated, ${refused} refused\n`);
+  return s;
+}
+
+export function registerWebhook(program: Command): void {
+  program
+    .command('webhook')
+    .description("Receive the platform's signed chat.message webhooks: replies and 24-hour windows")
+    .option('--port <n>', 'port to listen on (0 = any free port)', String(DEFAULT_WEBHOOK_PORT))
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option('--base-url <url>', 'platform address for phone look-ups (default $OUTREACH_BASE_URL)')
+    .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN); without one, no phone look-ups')
+    .addHelpText(
+      'after',
+      '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET. Register http://<this host>:<port>/ as the\nwebhook URL under Integrations; run `outreach sync` now and then for anything it missed.',
+    )
+    .action(async (flags: WebhookFlags) => {
+      const settings = await webhookSettings(flags);
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        await runWebhook(settings, { out: process.stdout, logger: stderrLogger(), stop: controller.signal });
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+    });
+}

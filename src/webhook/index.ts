@@ -1,0 +1,14 @@
+/** The webhook receiver and the polling safety net; they write through checkpoint/. */
+export { verifySignature, signBody, SIGNATURE_HEADER } from './signature.js';
+export { parseChatMessage, type ChatMessageEvent, type ParsedEvent } from './parse-event.js';
+export {
+  startReceiver,
+  MAX_BODY_BYTES,
+  type Receiver,
+  type ReceiverOptions,
+  type ReceiverStats,
+} from './receiver.js';
+export { createPhoneLookup, type PhoneLookup, type PhoneLookupOptions } from './phone-lookup.js';
+export { sync, FIRST_SYNC_SINCE, SyncSinceError, type SyncOptions, type SyncResult } from './sync.js';
+export { loadSyncBook, SyncStateError, type SyncBook } from './sync-state.js';
+export type { ClientReader, ConversationReader, SyncApi } from './platform.js';

@@ -1,0 +1,144 @@
+/**
+ * The safety net of the API document: the platform never retries a webhook, so `sync` polls
+ * `GET /chat/conversations?updated_at=<mark>` and reads each changed conversation's messages after
+ * the newest one already recorded, recording what the webhook missed exactly as the receiver does
+ * (same log, same dedupe by message id, same window update). Direction comes from `senderType`:
+ * `client` is inbound, anything else (`user`, `system`) outbound (A25, A26).
+ *
+ * Bookkeeping (sync.json): the conversation listing's high-water mark, advanced only past
+ * conversations fully read (the listing is oldest change first and `>=`, A12), and per conversation
+ * the newest message id recorded. A sync cut short resumes from the last save.
+ */
+import { pino, type Logger } from 'pino';
+import type { Conversation, Message } from '../api/index.js';
+import { createIngest, type IncomingMessage } from './ingest.js';
+import { createPhoneLookup } from './phone-lookup.js';
+import type { SyncApi } from './platform.js';
+import { loadSyncBook, saveSyncBook } from './sync-state.js';
+import { openWebhookState } from './state.js';
+
+/** The start of the very first sync when no --since is given: the whole history. */
+export const FIRST_SYNC_SINCE = '1970-01-01T00:00:00.000Z';
+/** sync.json is saved after this many conversations (and at the end). */
+const SAVE_EVERY = 50;
+/** Messages recorded together (one fsync). */
+const BATCH = 200;
+
+export interface SyncOptions {
+  api: SyncApi;
+  stateDir: string;
+  /** ISO date-time: list conversations changed since then instead of since the last sync. */
+  since?: string;
+  logger?: Logger;
+  /** Phones known from jobs' checkpoints, by client id. */
+  knownPhones?: (clientId: string) => string | undefined;
+  signal?: AbortSignal;
+}
+
+export interface SyncResult {
+  /** The `updated_at` the listing started from. */
+  since: string;
+  /** Changed conversations read. */
+  conversations: number;
+  /** Messages read from the platform. */
+  messagesSeen: number;
+  /** Of those, messages the log did not have yet. */
+  recorded: number;
+  /** Of those, inbound ones. */
+  inboundRecorded: number;
+  /** The mark the next sync starts from. */
+  until: string;
+}
+
+export async function sync(options: SyncOptions): Promise<SyncResult> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) {
+    throw new SyncSinceError(`--since "${options.since}" is not a date-time; write it as 2025-03-01T00:00:00Z`);
+  }
+  const state = await openWebhookState(options.stateDir);
+  try {
+    const book = await loadSyncBook(state.paths.sync);
+    const phones = createPhoneLookup({
+      api: options.api,
+      stored: (clientId) => state.window.phoneOf(clientId),
+      ...(options.knownPhones ? { knownPhones: options.knownPhones } : {}),
+      logger,
+    });
+    const ingest = createIngest(state, phones);
+    const since = options.since ?? book.updatedAt ?? FIRST_SYNC_SINCE;
+    const result: SyncResult = { since, conversations: 0, messagesSeen: 0, recorded: 0, inboundRecorded: 0, until: since };
+    const paging = options.signal ? { signal: options.signal } : {};
+
+    async function save(): Promise<void> {
+      book.updatedAt = result.until;
+      book.lastRun = new Date().toISOString();
+      await state.window.flush();
+      await saveSyncBook(state.paths.sync, book);
+    }
+
+    async function recordBatch(conversation: Conversation, batch: Message[]): Promise<void> {
+      const clientId = String(conversation.client_id);
+      const messages = batch.map((m) => toIncoming(m, conversation));
+      // Phone first, so the records and the window carry it (one look-up per client).
+      if (messages.some((m) => m.direction === 'inbound') && !phones.known(clientId)) await ingest.linkPhone(clientId);
+      const outcomes = await Promise.all(messages.map((m) => ingest.record(m, 'sync')));
+      outcomes.forEach(({ isNew }, i) => {
+        if (!isNew) return;
+        result.recorded += 1;
+        if (messages[i]!.direction === 'inbound') result.inboundRecorded += 1;
+      });
+      const newest = Math.max(...batch.map((m) => m.id));
+      book.conversations.set(String(conversation.id), Math.max(book.conversations.get(String(conversation.id)) ?? 0, newest));
+    }
+
+    try {
+      for await (const conversation of options.api.allConversationsSince(since, paging)) {
+        result.conversations += 1;
+        const after = book.conversations.get(String(conversation.id)) ?? 0;
+        let batch: Message[] = [];
+        for await (const message of options.api.allMessagesAfter(conversation.id, after, paging)) {
+          result.messagesSeen += 1;
+          batch.push(message);
+          if (batch.length >= BATCH) {
+            await recordBatch(conversation, batch);
+            batch = [];
+          }
+        }
+        if (batch.length > 0) await recordBatch(conversation, batch);
+        if (Date.parse(conversation.updated_at) > Date.parse(result.until)) result.until = conversation.updated_at;
+        if (result.conversations % SAVE_EVERY === 0) await save();
+      }
+    } catch (err) {
+      // Keep what was recorded before the failure (or Ctrl+C): the next sync resumes from there.
+      await save().catch((saveErr: unknown) => logger.error({ err: saveErr }, 'sync could not save its progress'));
+      throw err;
+    }
+    await save();
+    logger.debug(result, 'sync finished');
+    return result;
+  } finally {
+    await state.close();
+  }
+}
+
+function toIncoming(m: Message, conversation: Conversation): IncomingMessage {
+  const at = Date.parse(m.createdAt);
+  return {
+    messageId: String(m.id),
+    conversationId: String(conversation.id),
+    clientId: String(conversation.client_id),
+    direction: m.senderType === 'client' ? 'inbound' : 'outbound',
+    senderType: m.senderType,
+    ...(typeof m.content === 'string' ? { content: m.content } : {}),
+    createdAt: Number.isNaN(at) ? m.createdAt : new Date(at).toISOString(),
+  };
+}
+
+/** A --since a person must fix. */
+export class SyncSinceError extends Error {
+  readonly userError = true;
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncSinceError';
+  }
+}
