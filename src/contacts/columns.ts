@@ -1,0 +1,101 @@
+/** Column mapping: which cell holds each field, and the keys the row's cells take in `vars`. */
+import { InputError } from './errors.js';
+import { FIELDS, type Field, type Settings } from './options.js';
+
+export interface Mapping {
+  /** The headers as written in the file, in file order. */
+  headers: readonly string[];
+  /** For each column, its key in `vars` (header trimmed and lower-cased), or undefined for an empty or repeated header. */
+  varKeys: readonly (string | undefined)[];
+  /** Index of each field's column, -1 when the file has none. */
+  phone: number;
+  name: number;
+  lastname: number;
+  email: number;
+  lastInboundAt: number;
+}
+
+export function mapColumns(headers: readonly string[], settings: Settings): Mapping {
+  const varKeys: (string | undefined)[] = [];
+  const firstIndex = new Map<string, number>();
+  for (let i = 0; i < headers.length; i++) {
+    const key = headers[i]!.trim().toLowerCase();
+    if (key === '' || firstIndex.has(key)) {
+      varKeys.push(undefined);
+    } else {
+      firstIndex.set(key, i);
+      varKeys.push(key);
+    }
+  }
+  const find = (field: Field): number => firstIndex.get(settings.columns[field].key) ?? -1;
+  return {
+    headers,
+    varKeys,
+    phone: find('phone'),
+    name: find('name'),
+    lastname: find('lastname'),
+    email: find('email'),
+    lastInboundAt: find('last_inbound_at'),
+  };
+}
+
+const INDEX_OF: Record<Field, (m: Mapping) => number> = {
+  phone: (m) => m.phone,
+  name: (m) => m.name,
+  lastname: (m) => m.lastname,
+  email: (m) => m.email,
+  last_inbound_at: (m) => m.lastInboundAt,
+};
+
+/**
+ * Throws InputError when the phone column is missing, or a column the caller named
+ * explicitly (`fromJson` skips those: JSON objects may leave out empty keys).
+ */
+export function checkColumns(mapping: Mapping, settings: Settings, file: string, line: number, fromJson = false): void {
+  for (const field of FIELDS) {
+    if (field !== 'phone' && (fromJson || !settings.columns[field].explicit)) continue;
+    if (INDEX_OF[field](mapping) >= 0) continue;
+    const wanted = settings.columns[field].header;
+    const listed = listColumns(mapping.headers);
+    const what = fromJson ? 'key' : 'column';
+    let fix = `set columns.${field} in the job to the right ${fromJson ? 'key' : 'header'}`;
+    if (field === 'phone') {
+      const likely = mapping.headers.find((h) => PHONE_LIKE.test(h) && h.trim() !== '');
+      if (!fromJson && looksLikeData(mapping.headers)) {
+        fix = 'the first line looks like a contact rather than a header, so add a header line such as phone,name';
+      } else if (likely !== undefined) {
+        fix += `, perhaps "${likely.trim()}"`;
+      }
+    } else {
+      fix += ' or leave it out';
+    }
+    const place = fromJson ? `${file} line ${line}` : file;
+    throw new InputError(`${place}: no ${what} "${wanted}" (${what}s are: ${listed}); ${fix}`, file, line);
+  }
+}
+
+const PHONE_LIKE = /phone|fone|tel|cel|mobile|m[oó]vil|whats|zap|handy|n[uú]mero|number/i;
+
+function looksLikeData(headers: readonly string[]): boolean {
+  return headers.some((h) => (h.match(/\d/g)?.length ?? 0) >= 8);
+}
+
+function listColumns(headers: readonly string[]): string {
+  const shown = headers.slice(0, 20).map((h) => (h.trim() === '' ? '""' : h.trim()));
+  if (headers.length === 0) return '(none)';
+  return headers.length > 20 ? `${shown.join(', ')}, … ${headers.length - 20} more` : shown.join(', ');
+}
+
+/**
+ * The row as the file had it, header → cell in file order: cells beyond the header (or under
+ * an empty or repeated header) are "column N"; headers beyond a short row's cells are left out.
+ */
+export function rawOf(headers: readonly string[], cells: readonly string[]): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (let i = 0; i < cells.length; i++) {
+    let key = i < headers.length ? headers[i]! : '';
+    if (key === '' || Object.hasOwn(raw, key)) key = `column ${i + 1}`;
+    raw[key] = cells[i]!;
+  }
+  return raw;
+}

@@ -1,0 +1,182 @@
+/** CSV and TSV: the header, then a stream of rows with the line each starts on. */
+import { pipeline } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import { batches } from './batches.js';
+import { type Delimiter, detectDelimiter, excelSeparator, firstLine } from './detect.js';
+import { InputError } from './errors.js';
+import { type Source, asInputError, csvInput } from './source.js';
+
+/** A row longer than this is a runaway quote or not a CSV; it stops the load instead of eating memory. */
+export const MAX_RECORD_CHARS = 1_000_000;
+
+export interface CsvLayout {
+  delimiter: Delimiter;
+  /** 1-based line of the header: 1, or 2 after Excel's `sep=;` line or a blank first line. */
+  headerLine: number;
+  headers: string[];
+}
+
+/**
+ * Reads the header from the start of the file: skips an Excel `sep=` line and blank lines,
+ * takes the delimiter from the caller, the `sep=` line, the .tsv extension or the header
+ * line itself (the commonest of `,` `;` tab).
+ */
+export function readHeader(source: Source, delimiter: Delimiter | undefined): CsvLayout {
+  const { file } = source;
+  let text = source.sample;
+  let headerLine = 1;
+  const sep = excelSeparator(firstLine(text));
+  if (sep !== undefined) {
+    text = text.slice(text.indexOf('\n') + 1);
+    headerLine++;
+  }
+  const blank = /^(?:[ \t]*\r?\n)*/.exec(text)![0];
+  if (blank !== '') {
+    headerLine += blank.split('\n').length - 1;
+    text = text.slice(blank.length);
+  }
+  if (!source.complete && !text.includes('\n')) {
+    throw new InputError(
+      `${file} line ${headerLine}: the header row is longer than 64 KB; check that the file is a CSV with a header row naming the columns`,
+      file,
+      headerLine,
+    );
+  }
+  const chosen = delimiter ?? sep ?? (source.format === 'tsv' ? '\t' : detectDelimiter(firstLine(text)));
+
+  let records: string[][];
+  try {
+    records = parseSync(text, {
+      delimiter: chosen,
+      to: 1,
+      relax_column_count: true,
+      relax_quotes: true,
+      max_record_size: MAX_RECORD_CHARS,
+    });
+  } catch (err) {
+    if (err instanceof CsvError && err.code === 'CSV_QUOTE_NOT_CLOSED' && !source.complete) {
+      throw new InputError(
+        `${file} line ${headerLine}: the header row does not end within the first 64 KB, most likely because a quote opens in it and never closes; close it or remove it`,
+        file,
+        headerLine,
+      );
+    }
+    throw csvInputError(err, file, headerLine);
+  }
+  const headers = records[0];
+  if (headers === undefined || headers.every((h) => h.trim() === '')) {
+    throw new InputError(
+      `${file} line ${headerLine}: the header row is empty; the first line must name the columns, such as phone,name`,
+      file,
+      headerLine,
+    );
+  }
+  return { delimiter: chosen, headerLine, headers };
+}
+
+/** Data rows in the order of the file: `lines[i]` is the 1-based line where `rows[i]` starts. */
+export interface CsvBatch {
+  rows: string[][];
+  lines: number[];
+}
+
+/**
+ * The data rows after the header, streamed (backpressure kept) a batch at a time. Blank lines
+ * and rows of only empty cells are skipped. A row's line is where it starts: a row spans one
+ * line plus one for each line break inside its quoted cells.
+ */
+export async function* csvBatches(source: Source, layout: CsvLayout): AsyncGenerator<CsvBatch> {
+  const { file } = source;
+  const parser = parse({
+    delimiter: layout.delimiter,
+    bom: true,
+    from_line: layout.headerLine,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: false, // an empty line is a record [''] here, so every line is counted
+    max_record_size: MAX_RECORD_CHARS,
+  });
+  pipeline(csvInput(source), parser, () => {
+    // errors surface through the iteration below
+  });
+  let next = layout.headerLine;
+  let headerSeen = false;
+  try {
+    for await (const records of batches<string[]>(parser)) {
+      const rows: string[][] = [];
+      const lines: number[] = [];
+      for (let r = 0; r < records.length; r++) {
+        const cells = records[r]!;
+        const line = next;
+        next += 1 + lineBreaks(cells);
+        if (!headerSeen) {
+          headerSeen = true; // already read by readHeader
+        } else if (!isBlank(cells)) {
+          rows.push(cells);
+          lines.push(line);
+        }
+      }
+      if (rows.length > 0) yield { rows, lines };
+    }
+  } catch (err) {
+    // Every record before the error has been counted, so `next` is where the broken one starts.
+    throw csvInputError(asInputError(err, file), file, headerSeen ? next : layout.headerLine);
+  }
+}
+
+function lineBreaks(cells: string[]): number {
+  let n = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    let at = cell.indexOf('\n');
+    while (at >= 0) {
+      n++;
+      at = cell.indexOf('\n', at + 1);
+    }
+  }
+  return n;
+}
+
+/** A row of nothing but empty or blank cells: an empty line, spaces, or ";;;". */
+function isBlank(cells: string[]): boolean {
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    if (cell !== '' && cell.trim() !== '') return false;
+  }
+  return true;
+}
+
+/** A csv-parse error as one sentence for the user; other errors unchanged. `start` is the line the broken row starts on. */
+export function csvInputError(err: unknown, file: string, start: number): unknown {
+  if (!(err instanceof CsvError)) return err;
+  const where = typeof err.lines === 'number' ? err.lines : start;
+  switch (err.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return new InputError(`${file} line ${start}: a quote opens here and never closes; close it or remove it`, file, start, { cause: err });
+    case 'CSV_MAX_RECORD_SIZE':
+      return new InputError(
+        `${file} line ${start}: this row runs past ${MAX_RECORD_CHARS.toLocaleString('en')} characters, most likely because a quote opens here and never closes; close it or remove it`,
+        file,
+        start,
+        { cause: err },
+      );
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE': {
+      const opened = start < where ? ` (its quote opens on line ${start})` : '';
+      return new InputError(
+        `${file} line ${where}: a quoted cell${opened} has more text after its closing quote; quote the whole cell and double any quote inside it ("")`,
+        file,
+        where,
+        { cause: err },
+      );
+    }
+    default:
+      return new InputError(
+        `${file} line ${where}: this is not valid CSV (${err.message}); fix the row or export the file again`,
+        file,
+        where,
+        { cause: err },
+      );
+  }
+}

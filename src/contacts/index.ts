@@ -1,0 +1,8 @@
+/** contacts/: contact lists (CSV, TSV, JSON, NDJSON) as a stream of contacts and rejects. */
+export type { Contact, Reject, RejectReason } from './types.js';
+export type { LoaderOptions } from './options.js';
+export type { LoadItem, LoadCounts, LoadWarning } from './items.js';
+export type { PhoneResult } from './phone.js';
+export { loadContacts } from './load.js';
+export { normalisePhone } from './phone.js';
+export { InputError } from './errors.js';

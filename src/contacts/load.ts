@@ -1,0 +1,117 @@
+/** The loader: every file in order, each row through the same checks, deduped together. */
+import { resolve } from 'node:path';
+import { type Mapping, checkColumns, mapColumns } from './columns.js';
+import { type CsvLayout, csvBatches, readHeader } from './csv.js';
+import { Dedupe } from './dedupe.js';
+import type { LoadCounts, LoadItem, LoadWarning } from './items.js';
+import { type JsonEntry, jsonEntries as jsonArrayEntries } from './json.js';
+import { ndjsonEntries } from './ndjson.js';
+import { type LoaderOptions, type Settings, resolveOptions } from './options.js';
+import { entryItem, objectsState } from './objects.js';
+import { type RowContext, rowItem } from './row.js';
+import { type Source, openSource, textChunks } from './source.js';
+
+/**
+ * Streams all files in the given order, deduped together on E.164 (the first row wins).
+ * Before the first row, every file is opened and every CSV header checked, so a wrong path
+ * or column in the last file stops the load before anything is sent. Iterating throws
+ * InputError for fatal input errors; `counts` fills in as the items are read.
+ */
+export function loadContacts(files: string[], options: LoaderOptions): { items: AsyncIterable<LoadItem>; counts: LoadCounts } {
+  const counts: LoadCounts = { rows: 0, contacts: 0, rejected: 0, byReason: {}, warnings: 0 };
+  return { items: load(files, options, counts), counts };
+}
+
+interface Prepared {
+  source: Source;
+  /** CSV and TSV only. */
+  layout: CsvLayout | undefined;
+  mapping: Mapping | undefined;
+}
+
+async function* load(files: string[], options: LoaderOptions, counts: LoadCounts): AsyncGenerator<LoadItem> {
+  const settings = resolveOptions(options);
+  const unique = uniquePaths(files);
+  const prepared: Prepared[] = [];
+  for (const file of unique) prepared.push(await prepare(file, settings));
+
+  const dedupe = new Dedupe(unique);
+  const warnings: LoadWarning[] = [];
+  for (let i = 0; i < prepared.length; i++) {
+    const { source, layout, mapping } = prepared[i]!;
+    const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe };
+    if (layout !== undefined && mapping !== undefined) {
+      for await (const { rows, lines } of csvBatches(source, layout)) {
+        for (let r = 0; r < rows.length; r++) {
+          const item = rowItem(ctx, mapping, lines[r]!, rows[r]!, warnings);
+          if (warnings.length > 0) yield* flush(warnings, counts);
+          tally(counts, item);
+          yield item;
+        }
+      }
+    } else {
+      const state = objectsState();
+      for await (const entry of jsonEntries(source)) {
+        const item = entryItem(ctx, state, entry, warnings);
+        if (warnings.length > 0) yield* flush(warnings, counts);
+        tally(counts, item);
+        yield item;
+      }
+    }
+  }
+}
+
+/** The warnings of a row, before its contact. */
+function* flush(warnings: LoadWarning[], counts: LoadCounts): Generator<LoadWarning> {
+  for (const warning of warnings) {
+    tally(counts, warning);
+    yield warning;
+  }
+  warnings.length = 0;
+}
+
+async function prepare(file: string, settings: Settings): Promise<Prepared> {
+  const source = await openSource(file, settings.format);
+  if (source.format !== 'csv' && source.format !== 'tsv') return { source, layout: undefined, mapping: undefined };
+  const layout = readHeader(source, settings.delimiter);
+  const mapping = mapColumns(layout.headers, settings);
+  checkColumns(mapping, settings, file, layout.headerLine);
+  return { source, layout, mapping };
+}
+
+function jsonEntries(source: Source): AsyncGenerator<JsonEntry> {
+  const chunks = textChunks(source);
+  return source.format === 'json' ? jsonArrayEntries(chunks, source.file) : ndjsonEntries(chunks, source.file);
+}
+
+function tally(counts: LoadCounts, item: LoadItem): void {
+  switch (item.kind) {
+    case 'contact':
+      counts.rows++;
+      counts.contacts++;
+      return;
+    case 'reject':
+      counts.rows++;
+      counts.rejected++;
+      counts.byReason[item.reject.reason] = (counts.byReason[item.reject.reason] ?? 0) + 1;
+      return;
+    case 'warning':
+      counts.warnings++;
+      return;
+    default: {
+      const never: never = item;
+      throw new Error(`unknown item ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The files in order, a path given twice (say by two overlapping globs) read once. */
+function uniquePaths(files: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return files.filter((file) => {
+    const key = resolve(file);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

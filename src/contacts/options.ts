@@ -1,0 +1,67 @@
+/** What the caller may set, and the complete settings the loader works from. */
+import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
+import type { Delimiter, Format } from './detect.js';
+import { InputError } from './errors.js';
+
+export type Field = 'phone' | 'name' | 'lastname' | 'email' | 'last_inbound_at';
+export const FIELDS: readonly Field[] = ['phone', 'name', 'lastname', 'email', 'last_inbound_at'];
+
+export interface LoaderOptions {
+  /** The header of each field's column; each defaults to the field's own name. Matched case-insensitively, trimmed. */
+  columns?: { phone?: string; name?: string; lastname?: string; email?: string; last_inbound_at?: string };
+  /** Country whose rules read numbers written without a country code, e.g. 'BR'. Without it only international forms are valid. */
+  defaultCountry?: CountryCode;
+  /** Otherwise from the extension: .csv .tsv .json .ndjson .jsonl (and, failing that, from the first character). */
+  format?: Format;
+  /** Otherwise detected from the header line (an Excel `sep=` line wins). */
+  delimiter?: Delimiter;
+  /** Reject numbers the metadata knows to be fixed-line (FIXED_LINE_OR_MOBILE passes). */
+  requireMobile?: boolean;
+}
+
+export interface ColumnChoice {
+  /** The header as the caller wrote it (for messages). */
+  header: string;
+  /** trimmed, lower-cased: what headers are compared on. */
+  key: string;
+  /** Renamed by the caller (a header other than the field's own name): a missing column is then an error. */
+  explicit: boolean;
+}
+
+export interface Settings {
+  columns: Record<Field, ColumnChoice>;
+  defaultCountry: CountryCode | undefined;
+  format: Format | undefined;
+  delimiter: Delimiter | undefined;
+  requireMobile: boolean;
+}
+
+/** Folds the caller's options over the defaults, once. Throws InputError for a country code libphonenumber does not know. */
+export function resolveOptions(options: LoaderOptions): Settings {
+  const columns = {} as Record<Field, ColumnChoice>;
+  for (const field of FIELDS) {
+    const given = options.columns?.[field];
+    const header = given !== undefined && given.trim() !== '' ? given : field;
+    const key = header.trim().toLowerCase();
+    // A job fills every column with its default, so only a header other than the field's own name counts as chosen.
+    columns[field] = { header, key, explicit: key !== field };
+  }
+  let defaultCountry: CountryCode | undefined;
+  if (options.defaultCountry !== undefined) {
+    const code = String(options.defaultCountry).trim().toUpperCase();
+    if (!isSupportedCountry(code)) {
+      throw new InputError(
+        `default_country "${options.defaultCountry}" is not a country code; use a two-letter ISO code such as BR, US or PT`,
+        'job',
+      );
+    }
+    defaultCountry = code;
+  }
+  return {
+    columns,
+    defaultCountry,
+    format: options.format,
+    delimiter: options.delimiter,
+    requireMobile: options.requireMobile ?? false,
+  };
+}
