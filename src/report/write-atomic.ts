@@ -1,17 +1,20 @@
 import { createWriteStream } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /**
  * Streams chunks into `<file>.<pid>.tmp`, fsyncs it and renames it over `file`: a reader never
- * sees half a report, and an interrupted write leaves the previous one.
+ * sees half a report, and an interrupted write leaves the previous one. The folder is made if missing
+ * (a `plan` writes rejects for a job that never ran).
  */
 export async function writeFileAtomic(
   file: string,
   chunks: Iterable<string> | AsyncIterable<string>,
 ): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
+  await mkdir(path.dirname(file), { recursive: true });
   try {
     await pipeline(Readable.from(chunks), createWriteStream(temp));
     const handle = await open(temp, 'r+');

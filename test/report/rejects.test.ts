@@ -70,3 +70,11 @@ describe('writeRejects', () => {
     expect((await rows(file))[0]).toEqual(['file', 'line', 'raw_phone', 'reason', 'detail', 'phone', 'name', 'city']);
   });
 });
+
+describe('writeRejects into a job folder that does not exist yet', () => {
+  it('makes the folder and writes the file', async () => {
+    const file = path.join(await tempDir(), 'state', 'new-job', 'rejects.csv');
+    await writeRejects(file, []);
+    expect((await readFile(file, 'utf8')).split('\n')[0]).toBe('file,line,raw_phone,reason,detail');
+  });
+});

@@ -1,15 +1,25 @@
 import type { Command } from 'commander';
 import { registerChannels } from './channels.js';
+import { registerDemo } from './demo.js';
+import { registerPlan } from './plan.js';
+import { registerReport } from './report.js';
+import { registerRun } from './run.js';
 import { registerSim } from './sim.js';
+import { registerStatus } from './status.js';
 import { registerSync } from './sync.js';
 import { registerTemplates } from './templates.js';
 import { registerWebhook } from './webhook.js';
 
-/** Every command, in the order `outreach --help` lists them. */
+/** Every command, in the order `outreach --help` lists them: the campaign's way first, then the tools around it. */
 export function registerCommands(program: Command): void {
+  registerPlan(program);
+  registerRun(program); // run and resume
+  registerStatus(program);
+  registerReport(program);
   registerChannels(program);
   registerTemplates(program);
   registerWebhook(program);
   registerSync(program);
   registerSim(program);
+  registerDemo(program);
 }

@@ -1,0 +1,45 @@
+import type { ContactState } from '../checkpoint/index.js';
+import { globalStatePaths, repliesFor } from '../checkpoint/index.js';
+import { loadContacts } from '../contacts/index.js';
+import { resolveContactFiles, type LoadedJob } from '../job/index.js';
+import { reportRows, type ReportRow } from '../report/index.js';
+import { loaderOptions } from './prepare.js';
+
+/**
+ * The usable contacts of the job's list, read locally (no platform): the ones not in the checkpoint
+ * are reported as pending. A list that is gone or unreadable gives none, with the reason.
+ */
+export async function listedContacts(loaded: LoadedJob): Promise<{ listed: Array<{ phone: string; line: number }>; problem?: string }> {
+  const listed: Array<{ phone: string; line: number }> = [];
+  try {
+    const files = await resolveContactFiles(loaded);
+    const { items } = loadContacts(files, loaderOptions(loaded.job));
+    for await (const item of items) if (item.kind === 'contact') listed.push({ phone: item.contact.phone, line: item.contact.line });
+  } catch (err) {
+    return { listed: [], problem: err instanceof Error ? err.message : String(err) };
+  }
+  return { listed };
+}
+
+/**
+ * The job's report rows: every contact of the checkpoint, plus the list's contacts never reached
+ * (pending), with `replied_at` from the webhook's events log.
+ */
+export async function jobReportRows(
+  stateDir: string,
+  states: Map<string, ContactState>,
+  listed: Array<{ phone: string; line: number }> = [],
+): Promise<ReportRow[]> {
+  const sent = new Map<string, { sentAt: string; clientId?: string; conversationId?: string }>();
+  for (const s of states.values()) {
+    if (s.status !== 'sent' || !s.sentAt) continue;
+    sent.set(s.phone, {
+      sentAt: s.sentAt,
+      ...(s.clientId ? { clientId: s.clientId } : {}),
+      ...(s.conversationId ? { conversationId: s.conversationId } : {}),
+    });
+  }
+  const replies = await repliesFor(globalStatePaths(stateDir).events, sent);
+  const pendingPhones = listed.filter((c) => !states.has(c.phone));
+  return reportRows(states, { replies, pendingPhones });
+}

@@ -1,0 +1,65 @@
+import cliProgress from 'cli-progress';
+import type { Logger } from 'pino';
+import type { RunStats } from '../run/index.js';
+
+export interface Progress {
+  update(stats: RunStats): void;
+  stop(): void;
+}
+
+/** How often a line is logged when there is no terminal to draw a bar on. */
+const LOG_EVERY_MS = 5_000;
+
+/**
+ * On a terminal: a bar (done/total, rate, ETA, sent/failed). Elsewhere (cron, CI, pipes): a pino
+ * line every few seconds. Both read the same RunStats.
+ */
+export function createProgress(options: { total: number; tty: boolean; enabled: boolean; logger: Logger; clock?: () => number }): Progress {
+  const clock = options.clock ?? Date.now;
+  const started = clock();
+  let latest: RunStats | undefined;
+  const rate = (s: RunStats) => s.seen / Math.max(0.001, (clock() - started) / 1000);
+
+  if (!options.enabled) return { update: () => undefined, stop: () => undefined };
+
+  if (options.tty) {
+    const bar = new cliProgress.SingleBar(
+      {
+        format: 'sending |{bar}| {value}/{total} | {speed}/s | ETA {eta_formatted} | sent {sent} failed {failed} in doubt {doubt}',
+        hideCursor: true,
+        etaBuffer: 50,
+        fps: 5,
+        stream: process.stderr,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(options.total, 0, { speed: '0.0', sent: 0, failed: 0, doubt: 0 });
+    return {
+      update(stats) {
+        bar.update(stats.seen, { speed: rate(stats).toFixed(1), sent: stats.sent, failed: stats.failed, doubt: stats.inDoubt });
+      },
+      stop() {
+        bar.stop();
+      },
+    };
+  }
+
+  const log = () => {
+    if (!latest) return;
+    options.logger.info(
+      { progress: { done: latest.seen, total: options.total, sent: latest.sent, failed: latest.failed, in_doubt: latest.inDoubt, skipped: latest.skipped, per_second: Number(rate(latest).toFixed(1)) } },
+      'progress',
+    );
+  };
+  const timer = setInterval(log, LOG_EVERY_MS);
+  timer.unref();
+  return {
+    update(stats) {
+      latest = stats;
+    },
+    stop() {
+      clearInterval(timer);
+      log();
+    },
+  };
+}

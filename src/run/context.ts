@@ -1,0 +1,48 @@
+import type { ApiClient } from '../api/index.js';
+import type { CheckpointEvent } from '../checkpoint/index.js';
+import type { Job } from '../job/index.js';
+import type { ChannelInfo } from '../plan/index.js';
+import type { RateLimiter } from './limiter.js';
+
+/** Everything one contact's send needs; built once per run by the executor. Clock and sleep are injected. */
+export interface SendContext {
+  api: ApiClient;
+  job: Job;
+  channel: ChannelInfo;
+  limiter: RateLimiter;
+  /** Appends to the checkpoint; resolves once the event is durable. */
+  record: (event: CheckpointEvent) => Promise<void>;
+  clock: () => number;
+  /** Waits `ms`, returning early (without error) when the signal aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  /** Last inbound time of a phone from the window store (webhook / sync), if any. */
+  lastInbound: (phone: string) => number | undefined;
+  /** Aborted when the run stops taking work: no new request starts after it. */
+  stopSignal: AbortSignal;
+  /** Aborted when in-flight requests must be cut (after the bounded wait of a shutdown). */
+  requestSignal: AbortSignal;
+  /** Called when the platform refuses the token: the whole run stops. */
+  onAuthRefused: (error: string) => void;
+}
+
+/** Most 429s one request may meet before its contact is left failed (retryable) for `resume`. */
+export const MAX_RATE_LIMITED = 20;
+
+export function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A sleep that ends early when the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

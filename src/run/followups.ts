@@ -1,0 +1,91 @@
+import type { ContactState, FollowupStep } from '../checkpoint/index.js';
+import type { Contact } from '../contacts/index.js';
+import type { Job } from '../job/index.js';
+import { renderCustomFields, type ChannelInfo, type Media } from '../plan/index.js';
+import { callPlatform } from './call.js';
+import { isoAt, type SendContext } from './context.js';
+import { mediaBody } from './requests.js';
+
+/** A sent contact's conversation, and what still has to follow its first message. */
+export interface SentContact {
+  contact: Contact;
+  conversationId: string;
+  clientId: string;
+  /** Media still to send as its own message (wba/whatsapp with the window open, or after a retry on the conversation). */
+  media?: Media;
+  /** Steps already done (from the checkpoint). */
+  done: Record<string, boolean>;
+}
+
+/**
+ * The steps that follow a first message: the media message, then the job's after_send actions.
+ * A failure here is a warning on a sent contact, never a resend of the message; `resume` repeats
+ * only the steps not done.
+ */
+export function followupSteps(job: Job, media: Media | undefined): FollowupStep[] {
+  const steps: FollowupStep[] = [];
+  if (media) steps.push('media');
+  for (const tag of job.after_send.tags) steps.push(`tag:${tag}`);
+  if (Object.keys(job.after_send.custom_fields).length > 0) steps.push('custom_fields');
+  return steps;
+}
+
+/**
+ * Which media a sent contact still owes, read back from its checkpoint state: none when the media
+ * was left out (template outside the window) or went inline with a `ww` start-whatsapp.
+ */
+export function owedMedia(job: Job, channel: ChannelInfo, state: ContactState): Media | undefined {
+  const media = job.message.media;
+  if (!media || state.mediaLeftOut) return undefined;
+  if (channel.type === 'ww' && state.via === 'start') return undefined;
+  return media;
+}
+
+/** Runs the steps not yet done; returns one warning per step that failed. */
+export async function runFollowups(ctx: SendContext, sent: SentContact): Promise<string[]> {
+  const warnings: string[] = [];
+  const { contact, conversationId, clientId } = sent;
+  for (const step of followupSteps(ctx.job, sent.media)) {
+    if (sent.done[step]) continue;
+    if (ctx.stopSignal.aborted) break;
+    const call = stepCall(ctx, sent, step);
+    if (typeof call === 'string') {
+      warnings.push(await note(ctx, contact.phone, step, call));
+      continue;
+    }
+    const result = await callPlatform(ctx, call);
+    if (result.ok) {
+      await ctx.record({ t: 'followup', phone: contact.phone, step, ok: true, at: isoAt(ctx.clock()) });
+      continue;
+    }
+    const { outcome } = result;
+    if (outcome.kind === 'auth') ctx.onAuthRefused(outcome.error);
+    warnings.push(await note(ctx, contact.phone, step, `${step} for conversation ${conversationId} (client ${clientId}): ${outcome.error}`));
+    if (outcome.kind === 'auth') break;
+  }
+  return warnings;
+}
+
+function stepCall(
+  ctx: SendContext,
+  sent: SentContact,
+  step: FollowupStep,
+): ((signal: AbortSignal) => Promise<unknown>) | string {
+  const { api, job } = ctx;
+  if (step === 'media') {
+    const media = sent.media!;
+    return (signal) => api.sendMessage(sent.conversationId, mediaBody(media), { signal });
+  }
+  if (step === 'custom_fields') {
+    const rendered = renderCustomFields(sent.contact, job);
+    if (!rendered.ok) return `after_send.custom_fields: the contact has no value for {{${rendered.missing}}}`;
+    return (signal) => api.setCustomFieldValues(job.company_id, 'client', sent.clientId, rendered.values, { signal });
+  }
+  const tag = step.slice('tag:'.length);
+  return (signal) => api.addClientTag(sent.clientId, tag, { signal });
+}
+
+async function note(ctx: SendContext, phone: string, step: FollowupStep, error: string): Promise<string> {
+  await ctx.record({ t: 'followup', phone, step, ok: false, error, at: isoAt(ctx.clock()) });
+  return error;
+}

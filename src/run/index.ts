@@ -1,0 +1,8 @@
+export { execute, type ExecuteOptions, type ExecuteResult, type StopReason } from './executor.js';
+export { createRateLimiter, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
+export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
+export { classify, type Outcome } from './outcome.js';
+export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
+export { attempted, failureRatioExceeded, topErrors, type RunStats } from './stats.js';
+export { followupSteps, owedMedia } from './followups.js';
+export { abortableSleep } from './context.js';

@@ -1,0 +1,150 @@
+import Bottleneck from 'bottleneck';
+
+/**
+ * The run's one gate to the platform: every request (first messages, retries, follow-ups, CRM calls)
+ * takes a permit first. bottleneck stays behind this interface so it could be swapped.
+ *
+ * Shape chosen from bottleneck's own measurements (shared/LIBRARY-NOTES.md): one bottleneck job per
+ * tick, `maxConcurrent: 1`, `minTime = 1000·k/rate`, each tick granting k = ceil(rate/100) permits.
+ * No reservoir (it drifts and bursts), no whole-list queue (only waiting requests are queued, and
+ * at most one tick job is scheduled at a time).
+ */
+export interface RateLimiter {
+  /** Resolves when one request may go; rejects if the signal aborts or the limiter stops. */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** A 429 arrived: hold every request for `ms`, and slow the rate down for everyone. */
+  backOff(ms: number): void;
+  /** The permits per second currently allowed (lower than asked after 429s). */
+  currentRate(): number;
+  stop(): Promise<void>;
+}
+
+export interface LimiterOptions {
+  perSecond: number;
+  perMinute?: number;
+  clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** After a 429 the rate is multiplied by this, down to MIN_FACTOR of the asked rate. */
+const SLOWDOWN = 0.75;
+const MIN_FACTOR = 0.1;
+/** Each quiet RECOVERY_MS without a 429, the rate climbs back by RECOVERY_STEP. */
+const RECOVERY_MS = 5_000;
+const RECOVERY_STEP = 1.1;
+/** minTime is stretched by 1 % so network jitter cannot push two requests into the same millisecond budget. */
+const SPACING_MARGIN = 1.01;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+export function createRateLimiter(options: LimiterOptions): RateLimiter {
+  const clock = options.clock ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const rate = options.perSecond;
+  const k = Math.max(1, Math.ceil(rate / 100));
+  const minTimeFor = (factor: number) => Math.ceil(((1000 * k) / (rate * factor)) * SPACING_MARGIN);
+
+  const bottleneck = new Bottleneck({ maxConcurrent: 1, minTime: minTimeFor(1) });
+  const waiters: Waiter[] = [];
+  const perMinute = options.perMinute;
+  const lastMinute: number[] = []; // grant times, oldest first, at most perMinute of them
+  let factor = 1;
+  let pausedUntil = 0;
+  /** Time of the last 429 or of the last recovery step. */
+  let lastAdjust = 0;
+  const stopping = new AbortController();
+  const pause = (ms: number) =>
+    Promise.race([sleep(ms), new Promise<void>((r) => stopping.signal.addEventListener('abort', () => r(), { once: true }))]);
+  let tickScheduled = false;
+  let stopped = false;
+
+  function setFactor(next: number) {
+    factor = Math.min(1, Math.max(MIN_FACTOR, next));
+    bottleneck.updateSettings({ minTime: minTimeFor(factor) });
+  }
+
+  async function tick(): Promise<void> {
+    let now = clock();
+    if (pausedUntil > now) {
+      await pause(pausedUntil - now);
+      now = clock();
+    }
+    if (factor < 1 && now - lastAdjust >= RECOVERY_MS) {
+      lastAdjust = now; // one step per quiet period
+      setFactor(factor * RECOVERY_STEP);
+    }
+    for (let granted = 0; granted < k && waiters.length > 0 && !stopped; granted++) {
+      if (perMinute !== undefined && lastMinute.length >= perMinute) {
+        const wait = lastMinute[0]! + 60_000 - clock();
+        if (wait > 0) await pause(wait);
+        if (stopped) break;
+        lastMinute.shift();
+      }
+      if (perMinute !== undefined) lastMinute.push(clock());
+      waiters.shift()!.resolve();
+    }
+  }
+
+  function pump() {
+    if (tickScheduled || stopped || waiters.length === 0) return;
+    tickScheduled = true;
+    bottleneck
+      .schedule(tick)
+      .catch(() => undefined)
+      .finally(() => {
+        tickScheduled = false;
+        pump();
+      });
+  }
+
+  return {
+    acquire(signal) {
+      if (stopped) return Promise.reject(new Error('the rate limiter is stopped'));
+      if (signal?.aborted) return Promise.reject(signal.reason as Error);
+      return new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = {
+          resolve: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          reject,
+        };
+        const onAbort = () => {
+          const i = waiters.indexOf(waiter);
+          if (i >= 0) waiters.splice(i, 1);
+          reject(signal!.reason as Error);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        waiters.push(waiter);
+        pump();
+      });
+    },
+    backOff(ms) {
+      const now = clock();
+      pausedUntil = Math.max(pausedUntil, now + ms);
+      lastAdjust = now;
+      setFactor(factor * SLOWDOWN);
+    },
+    currentRate: () => rate * factor,
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      for (const w of waiters.splice(0)) w.reject(new Error('the rate limiter is stopped'));
+      await bottleneck.stop({ dropWaitingJobs: true }).catch(() => undefined);
+      await bottleneck.disconnect();
+    },
+  };
+}
+
+/** No rate limit at all (benchmarks of the executor itself); concurrency still bounds the run. */
+export function unlimitedLimiter(): RateLimiter {
+  return {
+    acquire: (signal) => (signal?.aborted ? Promise.reject(signal.reason as Error) : Promise.resolve()),
+    backOff: () => undefined,
+    currentRate: () => Number.POSITIVE_INFINITY,
+    stop: async () => undefined,
+  };
+}

@@ -1,0 +1,65 @@
+import {
+  AuthError,
+  ConnectionError,
+  NotFoundError,
+  RateLimitedError,
+  SendFailedError,
+  ServerError,
+  ValidationError,
+  isApiError,
+} from '../api/index.js';
+
+/** What one request to the platform came to, as the executor branches on it. */
+export type Outcome =
+  /** 502: the platform kept the client and conversation (ids when it gave them); retry on the conversation. */
+  | { kind: 'send_failed'; httpStatus: number; conversationId?: string; clientId?: string; error: string }
+  /** 422, 404 and other 4xx: the platform refused the request itself; retrying would not help. */
+  | { kind: 'refused'; httpStatus: number; error: string }
+  /** 401/403: the token was refused; the whole run stops. */
+  | { kind: 'auth'; httpStatus: number; error: string }
+  /** 429: nothing was done; wait and send again. */
+  | { kind: 'rate_limited'; retryAfterMs?: number; error: string }
+  /** No answer, and the request certainly did not leave (connection refused): safe to send again. */
+  | { kind: 'not_sent'; error: string }
+  /** No answer (or a 5xx other than 502) after the request went out: it may have been delivered. */
+  | { kind: 'in_doubt'; httpStatus: number; error: string };
+
+/** Turns whatever a client call threw into an Outcome. Pure: the error classes carry everything. */
+export function classify(err: unknown): Outcome {
+  if (err instanceof SendFailedError) {
+    return {
+      kind: 'send_failed',
+      httpStatus: err.status,
+      conversationId: err.conversationId,
+      clientId: err.clientId,
+      error: describe(err.status, err.platformMessage),
+    };
+  }
+  if (err instanceof AuthError) return { kind: 'auth', httpStatus: err.status, error: describe(err.status, err.platformMessage) };
+  if (err instanceof RateLimitedError) {
+    return { kind: 'rate_limited', retryAfterMs: err.retryAfterMs, error: describe(err.status, err.platformMessage) };
+  }
+  if (err instanceof ValidationError || err instanceof NotFoundError) {
+    return { kind: 'refused', httpStatus: err.status, error: describe(err.status, err.platformMessage) };
+  }
+  if (err instanceof ServerError) {
+    // A 500/503/504 says nothing of whether the message went out (assumption A30).
+    return { kind: 'in_doubt', httpStatus: err.status, error: describe(err.status, err.platformMessage) };
+  }
+  if (err instanceof ConnectionError) {
+    return err.sent
+      ? { kind: 'in_doubt', httpStatus: 0, error: `no answer after the request went out: ${err.message}` }
+      : { kind: 'not_sent', error: `could not reach the platform: ${err.message}` };
+  }
+  if (isApiError(err)) {
+    // A 2xx the client could not use (no ids, not JSON): the platform accepted it, so it may have gone out.
+    return err.status >= 500 || (err.status >= 200 && err.status < 300)
+      ? { kind: 'in_doubt', httpStatus: err.status, error: describe(err.status, err.platformMessage) }
+      : { kind: 'refused', httpStatus: err.status, error: describe(err.status, err.platformMessage) };
+  }
+  throw err;
+}
+
+function describe(status: number, message: string): string {
+  return message ? `${status}: ${message}` : `HTTP ${status}`;
+}

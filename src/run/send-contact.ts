@@ -1,0 +1,249 @@
+import type { ActionKind, ContactState, Via } from '../checkpoint/index.js';
+import type { Contact, Reject } from '../contacts/index.js';
+import { decide, type Action, type Media, type RenderedTemplate } from '../plan/index.js';
+import { callPlatform, Interrupted } from './call.js';
+import { isoAt, type SendContext } from './context.js';
+import { owedMedia, runFollowups } from './followups.js';
+import { startBody, templateBody, textBody, type Payload } from './requests.js';
+import { backoffMs } from './retry-policy.js';
+
+/** What became of one contact in this run. */
+export type ContactResult =
+  | { kind: 'sent'; warnings: string[] }
+  | { kind: 'failed'; error: string; retryable: boolean }
+  | { kind: 'in_doubt'; error: string }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'rejected'; reject: Reject }
+  /** Already settled by an earlier run (or left for `resume`): nothing sent now. */
+  | { kind: 'untouched'; state: ContactState; warnings: string[] }
+  /** The run stopped before anything was sent for it: still pending. */
+  | { kind: 'interrupted' };
+
+/** Which earlier outcomes this command takes up again. */
+export interface RetryMode {
+  /** `resume`: retry failed contacts whose failure is retryable. */
+  retryFailed: boolean;
+  /** `resume --retry-in-doubt`: also resend contacts in doubt (the user checked them). */
+  retryInDoubt: boolean;
+}
+
+/** Decides whether an earlier state is taken up again now. */
+export function shouldSend(prior: ContactState | undefined, mode: RetryMode): boolean {
+  if (!prior) return true;
+  switch (prior.status) {
+    case 'pending':
+      return true;
+    case 'failed':
+      return mode.retryFailed && prior.retryable === true;
+    case 'in_doubt':
+      return mode.retryInDoubt;
+    case 'sent':
+    case 'skipped':
+      return false;
+    default: {
+      const never: never = prior.status;
+      return never;
+    }
+  }
+}
+
+/**
+ * One contact, start to end: decide at send time, send (start-whatsapp, or the known conversation
+ * after an earlier 502), retry 502s on the conversation, then the follow-ups. Every request is
+ * journaled before it leaves and its outcome after.
+ */
+export async function sendContact(
+  ctx: SendContext,
+  contact: Contact,
+  prior: ContactState | undefined,
+  mode: RetryMode,
+): Promise<ContactResult> {
+  if (prior?.status === 'sent') {
+    const warnings = await runFollowups(ctx, {
+      contact,
+      conversationId: prior.conversationId!,
+      clientId: prior.clientId!,
+      media: owedMedia(ctx.job, ctx.channel, prior),
+      done: prior.followups,
+    });
+    return { kind: 'untouched', state: prior, warnings };
+  }
+  if (prior && !shouldSend(prior, mode)) return { kind: 'untouched', state: prior, warnings: [] };
+  if (ctx.stopSignal.aborted) return { kind: 'interrupted' };
+
+  const action = decide(contact, ctx.channel, ctx.job, ctx.clock(), { lastInboundAt: ctx.lastInbound(contact.phone) });
+  switch (action.kind) {
+    case 'reject':
+      return {
+        kind: 'rejected',
+        reject: {
+          file: contact.file,
+          line: contact.line,
+          rawPhone: contact.vars.phone ?? contact.phone,
+          reason: action.reason,
+          detail: action.detail,
+          raw: contact.vars,
+        },
+      };
+    case 'skip':
+      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
+      return { kind: 'skipped', reason: action.reason };
+    case 'template':
+    case 'text':
+      try {
+        return await deliver(ctx, contact, prior, action);
+      } catch (err) {
+        if (err instanceof Interrupted) return { kind: 'interrupted' };
+        throw err;
+      }
+    default: {
+      const never: never = action;
+      return never;
+    }
+  }
+}
+
+interface Plan {
+  payload: Payload;
+  /** Media to send as its own message after the first one. */
+  media?: Media;
+  mediaLeftOut: boolean;
+  fallback?: RenderedTemplate;
+}
+
+function planOf(action: Extract<Action, { kind: 'template' | 'text' }>): Plan {
+  if (action.kind === 'template') {
+    return { payload: { kind: 'template', template: action.template }, media: action.media?.media, mediaLeftOut: action.mediaLeftOut };
+  }
+  const inline = action.media?.placement === 'inline' ? action.media.media : undefined;
+  return {
+    payload: { kind: 'text', text: action.text, ...(inline ? { inlineMedia: inline } : {}) },
+    media: action.media?.placement === 'followup' ? action.media.media : undefined,
+    mediaLeftOut: false,
+    fallback: action.fallbackTemplate,
+  };
+}
+
+async function deliver(
+  ctx: SendContext,
+  contact: Contact,
+  prior: ContactState | undefined,
+  action: Extract<Action, { kind: 'template' | 'text' }>,
+): Promise<ContactResult> {
+  const { phone } = contact;
+  const plan = planOf(action);
+  let conversationId = prior?.conversationId;
+  let clientId = prior?.clientId;
+  let retries = 0;
+
+  for (;;) {
+    const via: Via = conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
+    const kind: ActionKind = plan.payload.kind;
+    const ids = { ...(conversationId ? { conversation_id: conversationId } : {}), ...(clientId ? { client_id: clientId } : {}) };
+    const result = await callPlatform(ctx, requestFor(ctx, contact, plan, conversationId), {
+      before: () =>
+        ctx.record({ t: 'attempt', phone, via, action: kind, line: contact.line, ...(conversationId ? { conversation_id: conversationId } : {}), at: isoAt(ctx.clock()) }),
+      onRateLimited: (error) =>
+        ctx.record({ t: 'failed', phone, via, action: kind, status: 429, retryable: true, ...ids, error, at: isoAt(ctx.clock()) }),
+    });
+
+    if (result.ok) {
+      const sent = result.value;
+      conversationId = sent.conversationId ?? conversationId;
+      clientId = sent.clientId ?? clientId;
+      // A text that went through the messages endpoint could not carry inline media: it follows.
+      const media = plan.media ?? (via !== 'start' && plan.payload.kind === 'text' ? plan.payload.inlineMedia : undefined);
+      await ctx.record({
+        t: 'sent',
+        phone,
+        via,
+        action: kind,
+        conversation_id: conversationId!,
+        client_id: clientId!,
+        message_id: String(sent.messageId),
+        ...(plan.mediaLeftOut ? { media_left_out: true } : {}),
+        at: isoAt(ctx.clock()),
+      });
+      const warnings = await runFollowups(ctx, { contact, conversationId: conversationId!, clientId: clientId!, media, done: {} });
+      return { kind: 'sent', warnings };
+    }
+
+    const { outcome } = result;
+    switch (outcome.kind) {
+      case 'send_failed':
+      case 'not_sent': {
+        if (outcome.kind === 'send_failed') {
+          conversationId ??= outcome.conversationId;
+          clientId ??= outcome.clientId;
+        }
+        const status = outcome.kind === 'send_failed' ? outcome.httpStatus : 0;
+        // A 502 of start-whatsapp without ids leaves no conversation to retry on: `resume` will start again.
+        const canRetry = retries < ctx.job.retry.attempts && (outcome.kind === 'not_sent' || conversationId !== undefined);
+        await ctx.record({
+          t: 'failed',
+          phone,
+          via,
+          action: kind,
+          status,
+          retryable: true,
+          ...(conversationId ? { conversation_id: conversationId } : {}),
+          ...(clientId ? { client_id: clientId } : {}),
+          error: outcome.error,
+          at: isoAt(ctx.clock()),
+        });
+        if (!canRetry || ctx.stopSignal.aborted) return { kind: 'failed', error: outcome.error, retryable: true };
+        // Free text refused on wba/whatsapp: the window had closed after all; the template goes instead.
+        if (outcome.kind === 'send_failed' && plan.payload.kind === 'text' && ctx.channel.type !== 'ww' && plan.fallback) {
+          plan.payload = { kind: 'template', template: plan.fallback };
+          if (plan.media) plan.mediaLeftOut = true;
+          plan.media = undefined;
+        }
+        retries += 1;
+        await ctx.sleep(backoffMs(retries, ctx.job.retry.backoff_ms, ctx.random()), ctx.stopSignal);
+        if (ctx.stopSignal.aborted) return { kind: 'failed', error: outcome.error, retryable: true };
+        continue;
+      }
+      case 'refused':
+      case 'auth':
+      case 'rate_limited': {
+        const retryable = outcome.kind !== 'refused';
+        const status = outcome.kind === 'rate_limited' ? 429 : outcome.httpStatus;
+        if (outcome.kind !== 'rate_limited') {
+          await ctx.record({ t: 'failed', phone, via, action: kind, status, retryable, ...ids, error: outcome.error, at: isoAt(ctx.clock()) });
+        }
+        if (outcome.kind === 'auth') ctx.onAuthRefused(outcome.error);
+        return { kind: 'failed', error: outcome.error, retryable };
+      }
+      case 'in_doubt':
+        await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...ids, error: outcome.error, at: isoAt(ctx.clock()) });
+        return { kind: 'in_doubt', error: outcome.error };
+      default: {
+        const never: never = outcome;
+        return never;
+      }
+    }
+  }
+}
+
+interface Delivered {
+  conversationId?: string;
+  clientId?: string;
+  messageId: number | string;
+}
+
+function requestFor(
+  ctx: SendContext,
+  contact: Contact,
+  plan: Plan,
+  conversationId: string | undefined,
+): (signal: AbortSignal) => Promise<Delivered> {
+  const { api } = ctx;
+  const payload = plan.payload;
+  if (conversationId === undefined) {
+    return (signal) => api.startWhatsapp(startBody(ctx.job, contact, payload), { signal });
+  }
+  if (payload.kind === 'template') {
+    return async (signal) => ({ messageId: (await api.sendTemplate(conversationId, templateBody(payload.template), { signal })).id });
+  }
+  return async (signal) => ({ messageId: (await api.sendMessage(conversationId, textBody(payload.text), { signal })).id });
+}

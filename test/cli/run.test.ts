@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
+import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
+import { cliPath, runCli } from '../helpers/cli.js';
+
+const START = 'POST /chat/conversations/start-whatsapp';
+let sim: RunningSimulator;
+let c: Campaign;
+
+afterEach(async () => {
+  await sim?.close();
+  await c?.cleanup();
+});
+
+async function setup(opts: Parameters<typeof campaign>[0], faults: SimFaults = {}) {
+  sim = await startSimulator({ faults, seed: 3 });
+  c = await campaign(opts);
+}
+
+function env(extra: Record<string, string> = {}) {
+  return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir, ...extra } };
+}
+
+async function report() {
+  return parseCsv(await readFile(path.join(c.stateDir, 'cli-test', 'report.csv'), 'utf8'));
+}
+
+describe('outreach run', () => {
+  it('sends every usable row once, writes the report and the rejects, and exits 0', async () => {
+    await setup({ rows: 30, bad: 2 });
+    const r = await runCli(['run', c.jobFile, '--no-progress'], env());
+
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/sent\s+30/);
+    const rows = await report();
+    expect(Object.keys(rows[0]!).slice(0, 8)).toEqual(['phone', 'status', 'action', 'conversation_id', 'client_id', 'message_id', 'attempts', 'error']);
+    expect(rows).toHaveLength(30);
+    expect(rows.every((row) => row.status === 'sent' && row.action === 'template' && /^\d+$/.test(row.conversation_id!))).toBe(true);
+    for (const phone of c.phones) expect(sim.state.startWhatsappCount(phone)).toBe(1);
+    const rejects = parseCsv(await readFile(path.join(c.stateDir, 'cli-test', 'rejects.csv'), 'utf8'));
+    expect(rejects.map((x) => [x.line, x.reason])).toEqual([
+      ['32', 'phone_invalid'],
+      ['33', 'phone_invalid'],
+    ]);
+
+    const status = await runCli(['status', c.jobFile, '--json'], env());
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent: 30 });
+  });
+
+  it('stops at the first request when the token is refused and exits 3', async () => {
+    await setup({ rows: 5 });
+    const r = await runCli(['run', c.jobFile, '--no-progress'], env({ OUTREACH_TOKEN: 'not-the-token' }));
+
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/the token was refused/);
+    expect(r.stderr).not.toMatch(/at .*\.js/); // no stack trace
+    expect(sim.state.counters.total).toBe(1);
+  });
+
+  it('exits 1 with failed contacts, and resume heals 502s through the same conversations', async () => {
+    await setup({ rows: 20, job: { channel_id: 12, message: { text: 'Oi {{name}}' }, retry: { attempts: 0, backoff_ms: 10 } } }, { wwDown: true });
+    const first = await runCli(['run', c.jobFile, '--no-progress'], env());
+    expect(first.code).toBe(1);
+    expect((await report()).every((row) => row.status === 'failed' && /^\d+$/.test(row.conversation_id!))).toBe(true);
+
+    sim.state.setFaults({ wwDown: false });
+    const healed = await runCli(['resume', c.jobFile, '--no-progress'], env());
+    expect(healed.code).toBe(0);
+    const rows = await report();
+    expect(rows.every((row) => row.status === 'sent')).toBe(true);
+    for (const phone of c.phones) expect(sim.state.startWhatsappCount(phone)).toBe(1);
+    expect(sim.state.requests.filter((q) => q.path.endsWith('/messages') && q.method === 'POST')).toHaveLength(20);
+  });
+
+  it('refuses a second run of the same job while one is going, naming its pid', async () => {
+    await setup({ rows: 40, job: { rate: { per_second: 10, concurrency: 1 } } });
+    const child = spawn(process.execPath, [cliPath, 'run', c.jobFile, '--no-progress'], { env: { ...process.env, ...env().env }, stdio: 'ignore' });
+    try {
+      await waitFor(() => sim.state.counters.total > 3);
+      const second = await runCli(['run', c.jobFile, '--no-progress'], env());
+      expect(second.code).toBe(2);
+      expect(second.stderr).toContain(`pid ${child.pid}`);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('after kill -9 mid-run, running again sends nobody a second first message unless reported in doubt', async () => {
+    await setup({ rows: 150, job: { rate: { per_second: 100, concurrency: 8 } } }, { latencyMs: 30 });
+    const child = spawn(process.execPath, [cliPath, 'run', c.jobFile, '--no-progress'], { env: { ...process.env, ...env().env }, stdio: 'ignore' });
+    await waitFor(() => sim.state.counters.byEndpoint[START]! > 40);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const before = sim.state.counters.byEndpoint[START]!;
+    expect(before).toBeLessThan(150);
+
+    const again = await runCli(['run', c.jobFile, '--no-progress'], env());
+    expect([0, 1]).toContain(again.code);
+    const rows = await report();
+    expect(rows).toHaveLength(150);
+    for (const row of rows) {
+      const starts = sim.state.startWhatsappCount(row.phone!);
+      if (row.status === 'in_doubt') {
+        expect(starts).toBeLessThanOrEqual(1);
+      } else {
+        expect(row.status).toBe('sent');
+        expect(starts).toBe(1);
+      }
+    }
+  });
+
+  it('on SIGTERM stops taking contacts, records what was in flight, and exits 3', async () => {
+    await setup({ rows: 100, job: { rate: { per_second: 20, concurrency: 2 } } });
+    const child = spawn(process.execPath, [cliPath, 'run', c.jobFile, '--no-progress'], { env: { ...process.env, ...env().env }, stdio: 'ignore' });
+    await waitFor(() => sim.state.counters.total > 10);
+    child.kill('SIGTERM');
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(3);
+    const rows = await report();
+    const sent = rows.filter((r) => r.status === 'sent').length;
+    expect(sent).toBe(sim.state.counters.byEndpoint[START]);
+    expect(rows.filter((r) => r.status === 'pending').length).toBe(100 - sent);
+  });
+
+  it('refuses to go on when the message changed since the checkpoint started, unless --force-changed', async () => {
+    await setup({ rows: 3, job: { message: { template: { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } } } } });
+    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8'));
+    job.message.template = { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } };
+    await import('node:fs/promises').then((fs) => fs.writeFile(c.jobFile, JSON.stringify(job)));
+
+    const refused = await runCli(['run', c.jobFile, '--no-progress'], env());
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/message changed.*message\.template/);
+    expect((await runCli(['run', c.jobFile, '--no-progress', '--force-changed'], env())).code).toBe(0);
+  });
+});
+
+async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,249 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../src/api/index.js';
+import type { Contact } from '../../src/contacts/index.js';
+import type { Job } from '../../src/job/index.js';
+import type { ChannelInfo } from '../../src/plan/index.js';
+import { createRateLimiter, execute, unlimitedLimiter, type RetryMode } from '../../src/run/index.js';
+import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
+import { stream, tempState, testContacts, testJob, type TempState } from '../helpers/run.js';
+
+const RUN: RetryMode = { retryFailed: false, retryInDoubt: false };
+const RESUME: RetryMode = { retryFailed: true, retryInDoubt: false };
+const WBA: ChannelInfo = { id: 10, type: 'wba' };
+const WW: ChannelInfo = { id: 12, type: 'ww' };
+
+let sim: RunningSimulator;
+let api: ApiClient;
+let state: TempState;
+
+async function setup(faults: SimFaults = {}, token?: string) {
+  sim = await startSimulator({ faults, seed: 7 });
+  api = createApiClient({ baseUrl: sim.url, token: token ?? sim.token, connections: 8 });
+  state = await tempState();
+}
+
+afterEach(async () => {
+  await api?.close();
+  await sim?.close();
+  await state?.cleanup();
+});
+
+function run(job: Job, contacts: Contact[], mode: RetryMode = RUN, channel: ChannelInfo = WBA, extra: { lastInbound?: (p: string) => number | undefined } = {}) {
+  return execute({
+    api,
+    job,
+    channel,
+    contacts: stream(contacts),
+    prior: (phone) => state.checkpoint.state.get(phone),
+    record: (e) => state.checkpoint.record(e),
+    limiter: unlimitedLimiter(),
+    mode,
+    concurrency: job.rate.concurrency,
+    ...extra,
+  });
+}
+
+function requestsTo(suffix: string) {
+  return sim.state.requests.filter((r) => r.method === 'POST' && r.path.endsWith(suffix));
+}
+
+describe('execute against the simulator', () => {
+  it('sends one template per contact through start-whatsapp and checkpoints the ids', async () => {
+    await setup();
+    const contacts = testContacts(20);
+    const result = await run(testJob(), contacts);
+
+    expect(result.stats.sent).toBe(20);
+    for (const c of contacts) {
+      const s = state.checkpoint.state.get(c.phone)!;
+      expect(s.status).toBe('sent');
+      expect(s.via).toBe('start');
+      expect(s.conversationId).toMatch(/^\d+$/);
+      expect(s.messageId).toMatch(/^\d+$/);
+      expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
+      expect(sim.state.messageCount(c.phone)).toBe(1);
+    }
+    const body = requestsTo('/start-whatsapp')[0]!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ channel_id: 10, send_type: 'template', template_name: 'promo_bf', language: 'pt_BR' });
+  });
+
+  it('retries 10 % 502s through wba-send-template on the same conversation, never a second start', async () => {
+    await setup({ failRate: 0.1 });
+    const contacts = testContacts(200);
+    const result = await run(testJob({ retry: { attempts: 6, backoff_ms: 1 } }), contacts);
+
+    expect(result.stats.sent).toBe(200);
+    const retried = contacts.filter((c) => state.checkpoint.state.get(c.phone)!.via === 'template');
+    expect(retried.length).toBeGreaterThan(5);
+    for (const c of contacts) {
+      expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
+      const client = sim.state.clientByPhone(c.phone)!;
+      const convs = [...sim.state.conversations.values()].filter((v) => v.clientId === client.id);
+      expect(convs).toHaveLength(1);
+      expect(state.checkpoint.state.get(c.phone)!.conversationId).toBe(String(convs[0]!.id));
+    }
+    const retryPaths = requestsTo('/wba-send-template').map((r) => r.path);
+    for (const c of retried) {
+      expect(retryPaths).toContain(`/chat/conversations/${state.checkpoint.state.get(c.phone)!.conversationId}/wba-send-template`);
+    }
+  });
+
+  it('retries free text refused outside the window as the job template', async () => {
+    await setup();
+    const job = testJob({
+      message: {
+        template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } },
+        text: 'Oi {{name}}, seu cupom é {{coupon}}',
+      },
+    });
+    // The list says they replied a minute ago; the platform has no inbound message for them.
+    const contacts = testContacts(3, { lastInboundAt: Date.now() - 60_000 });
+    const result = await run(job, contacts);
+
+    expect(result.stats.sent).toBe(3);
+    for (const c of contacts) {
+      const s = state.checkpoint.state.get(c.phone)!;
+      expect(s).toMatchObject({ status: 'sent', via: 'template', action: 'template' });
+      expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
+    }
+    expect(requestsTo('/wba-send-template')).toHaveLength(3);
+  });
+
+  it('records each ww failure with its ids while the service is down, and resume heals them on the same conversation', async () => {
+    await setup({ wwDown: true });
+    const job = testJob({ channel_id: 12, message: { text: 'Hi {{name}}' }, retry: { attempts: 1, backoff_ms: 1 } });
+    const contacts = testContacts(10);
+    const first = await run(job, contacts, RUN, WW);
+
+    expect(first.stats.failed).toBe(10);
+    for (const c of contacts) {
+      const s = state.checkpoint.state.get(c.phone)!;
+      expect(s).toMatchObject({ status: 'failed', retryable: true, httpStatus: 502 });
+      expect(s.conversationId).toMatch(/^\d+$/);
+      expect(s.clientId).toMatch(/^\d+$/);
+    }
+
+    // A plain run again does not retry failures: that is resume's job.
+    const again = await run(job, contacts, RUN, WW);
+    expect(again.stats.untouched).toBe(10);
+
+    sim.state.setFaults({ wwDown: false });
+    await state.reopen();
+    const healed = await run(job, contacts, RESUME, WW);
+    expect(healed.stats.sent).toBe(10);
+    for (const c of contacts) {
+      const s = state.checkpoint.state.get(c.phone)!;
+      expect(s).toMatchObject({ status: 'sent', via: 'message' });
+      expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
+      expect(sim.state.messageCount(c.phone)).toBe(1);
+    }
+  });
+
+  it('waits out 429s from a platform limited below the job rate and still sends everyone', async () => {
+    await setup({ rateLimitPerSecond: 20 });
+    const job = testJob({ rate: { per_second: 30, concurrency: 4 } });
+    const contacts = testContacts(60);
+    const result = await execute({
+      api,
+      job,
+      channel: WBA,
+      contacts: stream(contacts),
+      prior: (p) => state.checkpoint.state.get(p),
+      record: (e) => state.checkpoint.record(e),
+      limiter: createRateLimiter({ perSecond: job.rate.per_second }),
+      mode: RUN,
+      concurrency: 4,
+    });
+
+    expect(result.stats.sent).toBe(60);
+    for (const c of contacts) expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
+    expect(sim.state.counters.rateLimited).toBeGreaterThan(0);
+    expect(sim.state.counters.rateLimited).toBeLessThan(30);
+  });
+
+  it('stops the whole run at the first refused token', async () => {
+    await setup({}, 'wrong-token');
+    const result = await run(testJob({ rate: { per_second: 1000, concurrency: 1 } }), testContacts(10));
+
+    expect(result.stopReason).toBe('auth');
+    expect(result.stopMessage).toMatch(/token was refused/);
+    expect(sim.state.counters.total).toBe(1);
+    expect(result.stats.failed).toBe(1);
+  });
+
+  it('fails a 422 without retrying it', async () => {
+    await setup();
+    // A template on a ww channel: the platform answers 422.
+    const result = await run(testJob({ channel_id: 12 }), testContacts(2), RUN, WBA);
+
+    expect(result.stats.failed).toBe(2);
+    expect(requestsTo('/start-whatsapp')).toHaveLength(2);
+    for (const s of state.checkpoint.state.values()) expect(s).toMatchObject({ status: 'failed', retryable: false, httpStatus: 422 });
+  });
+
+  it('marks a request whose connection dropped after sending as in doubt and never resends it by itself', async () => {
+    await setup({ dropRate: 1, dropAfterProcessing: true });
+    const contacts = testContacts(3);
+    const first = await run(testJob(), contacts);
+    expect(first.stats.inDoubt).toBe(3);
+
+    sim.state.setFaults({ dropRate: 0 });
+    await run(testJob(), contacts, RESUME);
+    for (const c of contacts) {
+      expect(state.checkpoint.state.get(c.phone)!.status).toBe('in_doubt');
+      expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
+    }
+
+    const checked = await run(testJob(), contacts, { retryFailed: true, retryInDoubt: true });
+    expect(checked.stats.sent).toBe(3);
+  });
+
+  it('stops once more than max_failure_ratio of at least 50 contacts failed', async () => {
+    await setup({ failRate: 1 });
+    const job = testJob({ retry: { attempts: 0, backoff_ms: 1 }, limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5 }, rate: { per_second: 1000, concurrency: 1 } });
+    const result = await run(job, testContacts(200));
+
+    expect(result.stopReason).toBe('failure_ratio');
+    expect(result.stats.failed).toBe(50);
+    expect(requestsTo('/start-whatsapp')).toHaveLength(50);
+  });
+
+  it('tags the client and writes custom fields after the send, and follows text with media inside the window', async () => {
+    await setup();
+    const job = testJob({
+      message: {
+        template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } },
+        text: 'Oi {{name}}',
+        media: { url: 'https://example.com/flyer.jpg', content_type: 'image', file_name: 'flyer.jpg' },
+      },
+      after_send: { tags: ['bf-2026'], custom_fields: { campaign: 'bf-{{coupon}}' } },
+    });
+    const [open, closed] = testContacts(2);
+    sim.state.inbound(open!.phone, 'oi!');
+    const windowStore = new Map([[open!.phone, sim.state.now()]]);
+    await run(job, [open!, closed!], RUN, WBA, { lastInbound: (p) => windowStore.get(p) });
+
+    const o = state.checkpoint.state.get(open!.phone)!;
+    expect(o).toMatchObject({ status: 'sent', action: 'text', followups: { media: true, 'tag:bf-2026': true, custom_fields: true } });
+    const c = state.checkpoint.state.get(closed!.phone)!;
+    expect(c).toMatchObject({ status: 'sent', action: 'template', mediaLeftOut: true });
+    expect(c.followups.media).toBeUndefined();
+
+    const convo = sim.state.messagesOf(Number(o.conversationId)).filter((m) => m.senderType === 'user');
+    expect(convo.map((m) => m.contentType)).toEqual(['text', 'image']);
+    const client = sim.state.clientByPhone(open!.phone)!;
+    expect([...client.tagIds].map((id) => sim.state.tags.get(id)!.name)).toContain('bf-2026');
+    expect(client.customFields.get('campaign')).toBe('bf-BF0');
+  });
+
+  it('leaves sent and skipped contacts alone on a second run', async () => {
+    await setup();
+    const job = testJob({ message: { text: 'Oi {{name}}' } });
+    const contacts = testContacts(4);
+    const first = await run(job, contacts);
+    expect(first.stats.skipped).toBe(4);
+    const second = await run(job, contacts);
+    expect(second.stats.untouched).toBe(4);
+    expect(sim.state.counters.total).toBe(0);
+  });
+});
