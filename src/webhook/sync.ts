@@ -9,6 +9,7 @@
  * conversations fully read (the listing is oldest change first and `>=`, A12), and per conversation
  * the newest message id recorded. A sync cut short resumes from the last save.
  */
+import pLimit from 'p-limit';
 import { pino, type Logger } from 'pino';
 import type { Conversation, Message } from '../api/index.js';
 import { createIngest, type IncomingMessage } from './ingest.js';
@@ -23,6 +24,8 @@ export const FIRST_SYNC_SINCE = '1970-01-01T00:00:00.000Z';
 const SAVE_EVERY = 50;
 /** Messages recorded together (one fsync). */
 const BATCH = 200;
+/** Conversations whose messages are read at the same time. */
+const SYNC_CONCURRENCY = 4;
 
 export interface SyncOptions {
   api: SyncApi;
@@ -91,25 +94,60 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       book.conversations.set(String(conversation.id), Math.max(book.conversations.get(String(conversation.id)) ?? 0, newest));
     }
 
+    async function readConversation(conversation: Conversation): Promise<void> {
+      const after = book.conversations.get(String(conversation.id)) ?? 0;
+      let batch: Message[] = [];
+      for await (const message of options.api.allMessagesAfter(conversation.id, after, paging)) {
+        result.messagesSeen += 1;
+        batch.push(message);
+        if (batch.length >= BATCH) {
+          await recordBatch(conversation, batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await recordBatch(conversation, batch);
+    }
+
+    // Up to SYNC_CONCURRENCY conversations are read at once; the high-water mark moves only past
+    // conversations read to the end in listing order, so an interrupted sync never skips one.
+    const limit = pLimit(SYNC_CONCURRENCY);
+    const inOrder: Array<{ conversation: Conversation; done: boolean }> = [];
+    const running = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
+    let savedAt = 0;
+    const advance = () => {
+      while (inOrder[0]?.done) {
+        const { conversation } = inOrder.shift()!;
+        result.conversations += 1;
+        if (Date.parse(conversation.updated_at) > Date.parse(result.until)) result.until = conversation.updated_at;
+      }
+    };
     try {
       for await (const conversation of options.api.allConversationsSince(since, paging)) {
-        result.conversations += 1;
-        const after = book.conversations.get(String(conversation.id)) ?? 0;
-        let batch: Message[] = [];
-        for await (const message of options.api.allMessagesAfter(conversation.id, after, paging)) {
-          result.messagesSeen += 1;
-          batch.push(message);
-          if (batch.length >= BATCH) {
-            await recordBatch(conversation, batch);
-            batch = [];
-          }
+        const entry = { conversation, done: false };
+        inOrder.push(entry);
+        const task: Promise<void> = limit(async () => {
+          await readConversation(conversation);
+          entry.done = true;
+          advance();
+        })
+          .catch((error: unknown) => {
+            failure ??= { error };
+          })
+          .finally(() => running.delete(task));
+        running.add(task);
+        if (running.size >= SYNC_CONCURRENCY) await Promise.race(running);
+        if (failure) break;
+        if (result.conversations - savedAt >= SAVE_EVERY) {
+          savedAt = result.conversations;
+          await save();
         }
-        if (batch.length > 0) await recordBatch(conversation, batch);
-        if (Date.parse(conversation.updated_at) > Date.parse(result.until)) result.until = conversation.updated_at;
-        if (result.conversations % SAVE_EVERY === 0) await save();
       }
+      await Promise.all(running);
+      if (failure) throw failure.error;
     } catch (err) {
       // Keep what was recorded before the failure (or Ctrl+C): the next sync resumes from there.
+      await Promise.all(running);
       await save().catch((saveErr: unknown) => logger.error({ err: saveErr }, 'sync could not save its progress'));
       throw err;
     }

@@ -54,10 +54,32 @@ function fakePlatform() {
       return { phone: phones.get(Number(id)) ?? '' };
     },
   };
-  return { api, add, phones, asked };
+  return { api, add, phones, asked, conversations };
 }
 
 describe('sync', () => {
+  it('reads several conversations at once but never moves its mark past one that failed', async () => {
+    const p = fakePlatform();
+    for (let i = 0; i < 12; i++) p.add(500 + i, 70 + i, 'user', `hello ${i}`);
+    const failing = 505;
+    const read = p.api.allMessagesAfter.bind(p.api);
+    p.api.allMessagesAfter = async function* (conversationId, afterId, options) {
+      if (Number(conversationId) === failing) throw new Error('connection reset');
+      yield* read(conversationId, afterId, options);
+    };
+
+    await expect(sync({ api: p.api, stateDir })).rejects.toThrow('connection reset');
+    const book = JSON.parse(await readFile(path.join(stateDir, 'sync.json'), 'utf8'));
+    const failedAt = Date.parse(p.conversations.find((c) => c.id === failing)!.updated_at);
+    expect(Date.parse(book.updated_at)).toBeLessThan(failedAt);
+
+    p.api.allMessagesAfter = read;
+    const again = await sync({ api: p.api, stateDir });
+    const events = await storedEvents(path.join(stateDir, 'events.jsonl'));
+    expect(events.map((e) => Number(e.message_id)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(again.recorded).toBeGreaterThanOrEqual(1);
+  });
+
   it('records every message of the changed conversations with direction from senderType, links phones and moves windows', async () => {
     const p = fakePlatform();
     p.phones.set(70, '+5511000000070');
@@ -71,12 +93,12 @@ describe('sync', () => {
     expect(p.asked.clients).toEqual(['70']);
 
     const events = await storedEvents(path.join(stateDir, 'events.jsonl'));
-    expect(events.map((e) => [e.message_id, e.direction, e.sender_type, e.source])).toEqual([
+    expect(events.map((e) => [e.message_id, e.direction, e.sender_type, e.source]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
       ['1', 'outbound', 'user', 'sync'],
       ['2', 'inbound', 'client', 'sync'],
       ['3', 'outbound', 'user', 'sync'],
     ]);
-    expect(events[1]).toMatchObject({ conversation_id: '500', client_id: '70', phone: '+5511000000070', content: 'Oi, quero saber mais' });
+    expect(events.find((e) => e.message_id === '2')).toMatchObject({ conversation_id: '500', client_id: '70', phone: '+5511000000070', content: 'Oi, quero saber mais' });
 
     const window = await storedWindow(path.join(stateDir, 'window.json'));
     expect(window?.clients['70']).toBe(reply.createdAt);
