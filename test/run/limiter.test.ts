@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../src/run/index.js';
+
+/** A clock that only moves when the limiter sleeps: waits are counted, not spent. */
+function fakeTime() {
+  let now = 1_000_000;
+  const slept: number[] = [];
+  return {
+    clock: () => now,
+    sleep: async (ms: number) => {
+      slept.push(ms);
+      now += ms;
+    },
+    slept,
+  };
+}
+
+describe('createRateLimiter', () => {
+  it('grants no more than per_minute permits in any 60 seconds', async () => {
+    const t = fakeTime();
+    const limiter = createRateLimiter({ perSecond: 1000, perMinute: 3, clock: t.clock, sleep: t.sleep });
+    const grantedAt: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      await limiter.acquire();
+      grantedAt.push(t.clock());
+    }
+    await limiter.stop();
+    for (let i = 3; i < grantedAt.length; i++) expect(grantedAt[i]! - grantedAt[i - 3]!).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('holds every request for the wait a 429 asked, and slows down', async () => {
+    const t = fakeTime();
+    const limiter = createRateLimiter({ perSecond: 100, clock: t.clock, sleep: t.sleep });
+    await limiter.acquire();
+    const before = t.clock();
+    limiter.backOff(2_000);
+    expect(limiter.currentRate()).toBe(75);
+    await limiter.acquire();
+    expect(t.clock() - before).toBeGreaterThanOrEqual(2_000);
+    await limiter.stop();
+  });
+
+  it('rejects waiting requests when the run stops, and a request whose signal aborts', async () => {
+    const limiter = createRateLimiter({ perSecond: 1 });
+    await limiter.acquire();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    const queued = expect(limiter.acquire()).rejects.toThrow(/stopped/);
+    await limiter.stop();
+    await queued;
+  });
+});
