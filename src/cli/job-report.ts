@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import type { ContactState } from '../checkpoint/index.js';
 import { globalStatePaths, repliesFor } from '../checkpoint/index.js';
 import { loadContacts } from '../contacts/index.js';
@@ -9,16 +11,36 @@ import { loaderOptions } from './prepare.js';
  * The usable contacts of the job's list, read locally (no platform): the ones not in the checkpoint
  * are reported as pending. A list that is gone or unreadable gives none, with the reason.
  */
-export async function listedContacts(loaded: LoadedJob): Promise<{ listed: Array<{ phone: string; line: number }>; problem?: string }> {
+export async function listedContacts(
+  loaded: LoadedJob,
+  rejectsFile: string,
+): Promise<{ listed: Array<{ phone: string; line: number }>; problem?: string }> {
   const listed: Array<{ phone: string; line: number }> = [];
   try {
+    const rejected = await rejectedRows(rejectsFile);
     const files = await resolveContactFiles(loaded);
     const { items } = loadContacts(files, loaderOptions(loaded.job));
-    for await (const item of items) if (item.kind === 'contact') listed.push({ phone: item.contact.phone, line: item.contact.line });
+    for await (const item of items) {
+      if (item.kind !== 'contact' || rejected.has(`${item.contact.file}:${item.contact.line}`)) continue;
+      listed.push({ phone: item.contact.phone, line: item.contact.line });
+    }
   } catch (err) {
     return { listed: [], problem: err instanceof Error ? err.message : String(err) };
   }
   return { listed };
+}
+
+/** file:line of every row the last plan or run rejected (the planner's rejects are contacts to the loader). */
+async function rejectedRows(rejectsFile: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(rejectsFile, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw err;
+  }
+  const rows = parse(text, { columns: true, bom: true }) as Array<Record<string, string>>;
+  return new Set(rows.map((r) => `${r.file}:${r.line}`));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { loadContacts, type Contact, type Reject } from '../contacts/index.js';
+import { contactReject, loadContacts, type Reject } from '../contacts/index.js';
 import { actionLabel, decide, type Action } from '../plan/index.js';
 import { loaderOptions, type Prepared } from './prepare.js';
 
@@ -38,7 +38,7 @@ export async function planPass(
     const contact = item.contact;
     const action = decide(contact, prepared.channel, prepared.job, now, { lastInboundAt: lastInbound(contact.phone) });
     if (action.kind === 'reject') {
-      addReject(pass, rejectOf(contact, action));
+      addReject(pass, contactReject(contact, action.reason, action.detail));
       continue;
     }
     pass.contacts += 1;
@@ -52,17 +52,6 @@ export async function planPass(
   pass.rows = counts.rows;
   pass.warnings = counts.warnings ?? 0;
   return pass;
-}
-
-export function rejectOf(contact: Contact, action: Extract<Action, { kind: 'reject' }>): Reject {
-  return {
-    file: contact.file,
-    line: contact.line,
-    rawPhone: contact.vars.phone ?? contact.phone,
-    reason: action.reason,
-    detail: action.detail,
-    raw: contact.vars,
-  };
 }
 
 function addReject(pass: PlanPass, reject: Reject): void {

@@ -1,5 +1,6 @@
 /** contacts/: contact lists (CSV, TSV, JSON, NDJSON) as a stream of contacts and rejects. */
-export type { Contact, Reject, RejectReason } from './types.js';
+export type { Contact, ContactRow, Reject, RejectReason } from './types.js';
+export { contactReject } from './reject.js';
 export type { LoaderOptions } from './options.js';
 export type { LoadItem, LoadCounts, LoadWarning } from './items.js';
 export type { PhoneResult } from './phone.js';

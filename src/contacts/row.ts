@@ -76,6 +76,7 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
     email: email || undefined,
     lastInboundAt,
     vars,
+    row: { headers, cells, rawPhone },
   };
   return { kind: 'contact', contact };
 }

@@ -17,6 +17,14 @@ export interface Contact {
    * Placeholders `{{x}}` render from here.
    */
   vars: Record<string, string>;
+  /** The row as written (its file's header, its cells, the phone cell), so a later reject keeps the original columns. */
+  row?: ContactRow;
+}
+
+export interface ContactRow {
+  headers: readonly string[];
+  cells: readonly string[];
+  rawPhone: string;
 }
 
 export type RejectReason =

@@ -1,5 +1,5 @@
 import type { ActionKind, ContactState, Via } from '../checkpoint/index.js';
-import type { Contact, Reject } from '../contacts/index.js';
+import { contactReject, type Contact, type Reject } from '../contacts/index.js';
 import { decide, type Action, type Media, type RenderedTemplate } from '../plan/index.js';
 import { callPlatform, Interrupted } from './call.js';
 import { isoAt, type SendContext } from './context.js';
@@ -74,17 +74,7 @@ export async function sendContact(
   const action = decide(contact, ctx.channel, ctx.job, ctx.clock(), { lastInboundAt: ctx.lastInbound(contact.phone) });
   switch (action.kind) {
     case 'reject':
-      return {
-        kind: 'rejected',
-        reject: {
-          file: contact.file,
-          line: contact.line,
-          rawPhone: contact.vars.phone ?? contact.phone,
-          reason: action.reason,
-          detail: action.detail,
-          raw: contact.vars,
-        },
-      };
+      return { kind: 'rejected', reject: contactReject(contact, action.reason, action.detail) };
     case 'skip':
       await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };

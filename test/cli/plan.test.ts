@@ -37,6 +37,17 @@ describe('outreach plan', () => {
     expect(existsSync(path.join(c.stateDir, 'cli-test', 'checkpoint.jsonl'))).toBe(false);
   });
 
+  it("rejects a contact whose placeholder is empty, keeping the row's original columns in rejects.csv", async () => {
+    c = await campaign({ rows: 8, emptyCoupon: 1 });
+    const r = await offline(c.jobFile, c.stateDir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/missing_variable:coupon\s+1/);
+    const text = await readFile(path.join(c.stateDir, 'cli-test', 'rejects.csv'), 'utf8');
+    expect(text.split('\n')[0]).toBe('file,line,raw_phone,reason,detail,Phone,First name,coupon');
+    const [reject] = parseCsv(text);
+    expect(reject).toMatchObject({ line: '10', raw_phone: "'+55 11 95555-1000", reason: 'missing_variable:coupon', 'First name': 'NoCoupon 0', coupon: '' });
+  });
+
   it('prints the same plan as one JSON object with --json', async () => {
     c = await campaign({ rows: 3 });
     const r = await offline(c.jobFile, c.stateDir, '--json');

@@ -30,7 +30,7 @@ async function report() {
 
 describe('outreach run', () => {
   it('sends every usable row once, writes the report and the rejects, and exits 0', async () => {
-    await setup({ rows: 30, bad: 2 });
+    await setup({ rows: 30, bad: 2, emptyCoupon: 1 });
     const r = await runCli(['run', c.jobFile, '--no-progress'], env());
 
     expect(r.stderr).toBe('');
@@ -45,11 +45,12 @@ describe('outreach run', () => {
     expect(rejects.map((x) => [x.line, x.reason])).toEqual([
       ['32', 'phone_invalid'],
       ['33', 'phone_invalid'],
+      ['34', 'missing_variable:coupon'],
     ]);
 
     const status = await runCli(['status', c.jobFile, '--json'], env());
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent: 30 });
+    expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent: 30, pending: 0 });
   });
 
   it('stops at the first request when the token is refused and exits 3', async () => {
@@ -125,6 +126,9 @@ describe('outreach run', () => {
     const sent = rows.filter((r) => r.status === 'sent').length;
     expect(sent).toBe(sim.state.counters.byEndpoint[START]);
     expect(rows.filter((r) => r.status === 'pending').length).toBe(100 - sent);
+    const status = await runCli(['status', c.jobFile, '--json'], env());
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent, pending: 100 - sent });
   });
 
   it('refuses to go on when the message changed since the checkpoint started, unless --force-changed', async () => {

@@ -20,7 +20,7 @@ export function phoneOf(i: number): string {
  * `bad` unusable ones, and a job file over it; the job's fields can be overridden.
  */
 export async function campaign(
-  options: { rows: number; bad?: number; job?: Record<string, unknown>; name?: string } = { rows: 10 },
+  options: { rows: number; bad?: number; emptyCoupon?: number; job?: Record<string, unknown>; name?: string } = { rows: 10 },
 ): Promise<Campaign> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-cli-'));
   const lines = ['Phone;First name;coupon'];
@@ -32,6 +32,8 @@ export async function campaign(
     lines.push(`(011) ${e164.slice(5, 10)}-${e164.slice(10)};Ana ${i};BF${i}`);
   }
   for (let i = 0; i < (options.bad ?? 0); i++) lines.push(`12${i};Bad ${i};X`);
+  // Valid phones whose coupon cell is empty: the planner rejects them (missing_variable:coupon).
+  for (let i = 0; i < (options.emptyCoupon ?? 0); i++) lines.push(`+55 11 95555-${String(1000 + i)};NoCoupon ${i};`);
   await writeFile(path.join(dir, 'contacts.csv'), `${lines.join('\n')}\n`);
   const job = {
     name: options.name ?? 'cli-test',

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerSim, runSim, simOptionsFromFlags } from '../../src/cli/commands/sim.js';
 
-const defaults = { port: '8787', host: '127.0.0.1', token: 'sim-token' };
+const defaults = { port: '8780', host: '127.0.0.1', token: 'sim-token' };
 
 function program(): Command {
   const p = new Command();

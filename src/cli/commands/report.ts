@@ -29,7 +29,7 @@ export function registerReport(program: Command): void {
       const { job } = loaded;
       const stateDir = resolveStateDir(flags.stateDir);
       const states = await jobStates(stateDir, job.name);
-      const { listed, problem } = await listedContacts(loaded);
+      const { listed, problem } = await listedContacts(loaded, jobStatePaths(stateDir, job.name).rejects);
       if (problem) process.stderr.write(`outreach: contacts not counted as pending: ${problem}\n`);
       const rows = await jobReportRows(stateDir, states, listed);
       const paths = jobStatePaths(stateDir, job.name);

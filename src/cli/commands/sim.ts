@@ -18,7 +18,7 @@ export interface SimFlags {
   seed?: string;
 }
 
-export const DEFAULT_SIM_PORT = 8787;
+export const DEFAULT_SIM_PORT = 8780;
 
 function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(raw.trim()) || Number(raw) > max)
@@ -53,7 +53,7 @@ export function simOptionsFromFlags(flags: SimFlags): SimOptions {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      throw new CliError(`--webhook-url ${flags.webhookUrl}: give an http(s) URL, e.g. http://127.0.0.1:8788/webhook`);
+      throw new CliError(`--webhook-url ${flags.webhookUrl}: give an http(s) URL, e.g. http://127.0.0.1:8787/webhook`);
     if (!flags.webhookSecret) throw new CliError('--webhook-secret: give a non-empty secret');
     options.webhook = { url: flags.webhookUrl, secret: flags.webhookSecret };
   }

@@ -23,7 +23,7 @@ export function registerStatus(program: Command): void {
       const { job } = loaded;
       const stateDir = resolveStateDir(flags.stateDir);
       const states = await jobStates(stateDir, job.name);
-      const { listed, problem } = await listedContacts(loaded);
+      const { listed, problem } = await listedContacts(loaded, jobStatePaths(stateDir, job.name).rejects);
       if (problem) process.stderr.write(`outreach: contacts not counted as pending: ${problem}\n`);
       const rows = await jobReportRows(stateDir, states, listed);
       const replies = rows.filter((r) => r.replied_at).length;

@@ -8,8 +8,8 @@ import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
 import { CliError } from '../exit.js';
 import { stderrLogger } from '../logger.js';
 
-/** Not the simulator's 8787, so `outreach sim` and `outreach webhook` run side by side with their defaults. */
-export const DEFAULT_WEBHOOK_PORT = 8788;
+/** The receiver's documented default; the simulator defaults to 8780 so both run side by side. */
+export const DEFAULT_WEBHOOK_PORT = 8787;
 
 interface WebhookFlags {
   port: string;
