@@ -56,11 +56,12 @@ async function demo(flags: DemoFlags): Promise<void> {
 
     const prepared = await prepare(jobFile, { connect: () => createApiClient({ baseUrl: sim.url, token: sim.token }) });
     await prepared.api?.close();
-    const repliers = await someContacts(prepared.files, loaderOptions(prepared.job), DEMO_REPLIES);
-    for (const phone of repliers) sim.state.inbound(phone, 'Oi! Vocês têm cupom de Black Friday?');
+    const { every, listed } = await repliers(prepared.files, loaderOptions(prepared.job), DEMO_REPLIES, Date.now());
+    for (const phone of [...every, ...listed]) sim.state.inbound(phone, 'Oi! Vocês têm cupom de Black Friday?');
     await sim.state.webhookIdle();
     await receiver.settled();
-    say(`\n== 2. ${repliers.length} contacts wrote to the company before the campaign; the webhook recorded their 24-hour windows`);
+    say(`\n== 2. ${every.length} contacts wrote to the company before the campaign; the webhook recorded their 24-hour windows`);
+    if (listed.length > 0) say(`   (and the platform also holds the recent replies of the ${listed.length} contacts whose last_reply column says so)`);
 
     const windows = await loadWindow(globalStatePaths(stateDir).window);
     const pass = await planPass(prepared, Date.now(), (phone) => windows.lastInboundAt(phone));
@@ -107,13 +108,28 @@ async function demo(flags: DemoFlags): Promise<void> {
   }
 }
 
-/** Every k-th usable contact of the list, `n` of them. */
-async function someContacts(files: string[], options: ReturnType<typeof loaderOptions>, n: number): Promise<string[]> {
+/**
+ * Who has written to the company: every k-th usable contact (n of them), plus those whose
+ * last_reply column is within the last day (so the simulated platform agrees with the list).
+ */
+async function repliers(
+  files: string[],
+  options: ReturnType<typeof loaderOptions>,
+  n: number,
+  now: number,
+): Promise<{ every: string[]; listed: string[] }> {
   const phones: string[] = [];
+  const listed: string[] = [];
   const { items } = loadContacts(files, options);
-  for await (const item of items) if (item.kind === 'contact') phones.push(item.contact.phone);
+  for await (const item of items) {
+    if (item.kind !== 'contact') continue;
+    phones.push(item.contact.phone);
+    const last = item.contact.lastInboundAt;
+    if (last !== undefined && now - last < 24 * 3_600_000) listed.push(item.contact.phone);
+  }
   const step = Math.max(1, Math.floor(phones.length / n));
-  return phones.filter((_, i) => i % step === 0).slice(0, n);
+  const every = phones.filter((phone, i) => i % step === 0 && !listed.includes(phone)).slice(0, n);
+  return { every, listed };
 }
 
 /** The demo's folder starts empty; a folder that is not the demo's own is never emptied. */

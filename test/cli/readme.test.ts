@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from '../helpers/cli.js';
+
+/** Flags in the README that belong to other programs (systemctl). */
+const NOT_OURS = new Set(['--now']);
+/** Flags every command has. */
+const EVERYWHERE = new Set(['--help', '--version']);
+
+let readme: string;
+const commands = new Map<string, Set<string>>();
+
+beforeAll(async () => {
+  readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
+  const top = await runCli(['--help']);
+  const names = [...top.stdout.matchAll(/^ {2}([a-z-]+) (?:\[options\]|<)/gm)].map((m) => m[1]!);
+  for (const name of names) {
+    const help = await runCli([name, '--help']);
+    const flags = [...help.stdout.matchAll(/^ {2}(?:-[a-zA-Z], )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => !EVERYWHERE.has(f));
+    commands.set(name, new Set(flags));
+  }
+}, 60_000);
+
+/** The README's line for a command in its Commands table. */
+function tableLine(name: string): string | undefined {
+  return readme.split('\n').find((l) => l.startsWith(`| \`outreach ${name}`));
+}
+
+describe('README and --help agree', () => {
+  it('finds the commands', () => {
+    expect([...commands.keys()].sort()).toEqual(['channels', 'demo', 'plan', 'report', 'resume', 'run', 'sim', 'status', 'sync', 'templates', 'webhook']);
+  });
+
+  it('lists every command with every one of its flags in the Commands table', () => {
+    for (const [name, flags] of commands) {
+      const line = tableLine(name);
+      expect(line, `README has no Commands row for ${name}`).toBeDefined();
+      for (const flag of flags) expect(line, `README's row for ${name} lacks ${flag}`).toContain(flag);
+    }
+  });
+
+  it('names no command that does not exist', () => {
+    const named = new Set([...readme.matchAll(/(?:npx |`|\| `)outreach ([a-z][a-z-]*)/g)].map((m) => m[1]!));
+    for (const name of named) expect(commands.has(name), `README names "outreach ${name}"`).toBe(true);
+  });
+
+  it('names no flag that no command has', () => {
+    const all = new Set([...commands.values()].flatMap((s) => [...s]));
+    const named = new Set([...readme.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]));
+    for (const flag of named) {
+      if (NOT_OURS.has(flag) || EVERYWHERE.has(flag)) continue;
+      expect(all.has(flag), `README names ${flag}, which no command has`).toBe(true);
+    }
+  });
+
+  it('flags in a table row belong to that command', () => {
+    for (const [name, flags] of commands) {
+      const line = tableLine(name)!;
+      const inRow = [...line.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);
+      for (const flag of inRow) expect(flags.has(flag), `README's row for ${name} has ${flag}, which it does not take`).toBe(true);
+    }
+  });
+});
