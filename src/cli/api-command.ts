@@ -20,26 +20,49 @@ export async function withApi<T>(
   try {
     return await use(api);
   } catch (err) {
-    throw toCliError(err, baseUrl);
+    throw toCliError(err, { baseUrl });
   } finally {
     await api.close();
   }
 }
 
-/** The one translation of platform failures into sentences for people (and exit codes). */
-export function toCliError(err: unknown, baseUrl?: string): unknown {
+/**
+ * The one translation of platform failures into sentences for people (and exit codes). `note` is
+ * added to every sentence (e.g. sync's "progress so far is kept").
+ */
+export function toCliError(err: unknown, context: { baseUrl?: string; note?: string } = {}): unknown {
+  const tail = context.note ? `; ${context.note}` : '';
   if (err instanceof AuthError) {
-    return new CliError('the token was refused (401): check OUTREACH_TOKEN or --token-file', ExitCode.aborted);
+    return new CliError(`the token was refused (${err.status}): check OUTREACH_TOKEN or --token-file${tail}`, ExitCode.aborted);
   }
   if (err instanceof ConnectionError) {
-    const why = err.aborted ? 'interrupted' : (err.code ?? 'no answer');
-    return new CliError(`cannot reach the platform${baseUrl ? ` at ${baseUrl}` : ''} (${why}); check --base-url or OUTREACH_BASE_URL`, ExitCode.aborted);
+    if (err.aborted) return new CliError(`interrupted${tail}`, ExitCode.aborted);
+    const at = context.baseUrl ? ` at ${context.baseUrl}` : '';
+    return new CliError(`cannot reach the platform${at} (${err.code ?? 'no answer'}); check --base-url or OUTREACH_BASE_URL${tail}`, ExitCode.aborted);
   }
+  if (!isApiError(err)) return err;
+  const what = `${err.status} to ${err.method} ${err.path}${err.platformMessage ? `: ${err.platformMessage}` : ''}`;
   if (err instanceof NotFoundError || err instanceof ValidationError) {
-    return new CliError(`the platform refused the request: ${err.message}`, ExitCode.invalid);
+    return new CliError(`the platform refused the request, answering ${what}${tail}`, ExitCode.invalid);
   }
-  if (isApiError(err)) return new CliError(`the platform failed: ${err.message}`, ExitCode.aborted);
-  return err;
+  return new CliError(`the platform answered ${what}${tail}`, ExitCode.aborted);
+}
+
+/**
+ * Runs a long-lived command (simulator, receiver, sync) until it ends or SIGINT/SIGTERM asks it
+ * to stop: `work` gets the signal that aborts then.
+ */
+export async function untilStopped<T>(work: (stop: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }
 
 /** Columns padded to their widest cell, two spaces apart. */

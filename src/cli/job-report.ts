@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import type { ContactState } from '../checkpoint/index.js';
-import { globalStatePaths, repliesFor } from '../checkpoint/index.js';
+import { globalStatePaths, jobStatePaths, readJournal, repliesFor, replay } from '../checkpoint/index.js';
 import { loadContacts } from '../contacts/index.js';
-import { resolveContactFiles, type LoadedJob } from '../job/index.js';
+import { loadJob, resolveContactFiles, type LoadedJob } from '../job/index.js';
 import { reportRows, type ReportRow } from '../report/index.js';
+import { resolveStateDir } from './context.js';
+import { CliError } from './exit.js';
 import { loaderOptions } from './prepare.js';
 
 /**
@@ -64,4 +66,36 @@ export async function jobReportRows(
   const replies = await repliesFor(globalStatePaths(stateDir).events, sent);
   const pendingPhones = listed.filter((c) => !states.has(c.phone));
   return reportRows(states, { replies, pendingPhones });
+}
+
+/**
+ * What `status` and `report` read, locally and without the platform: the job, its replayed
+ * checkpoint, and one report row per contact (pending ones included).
+ */
+export async function loadJobReport(jobPath: string, stateDirFlag: string | undefined) {
+  const loaded = await loadJob(jobPath);
+  const { job } = loaded;
+  const stateDir = resolveStateDir(stateDirFlag);
+  const paths = jobStatePaths(stateDir, job.name);
+  const states = await jobStates(paths.checkpoint, job.name);
+  const { listed, problem } = await listedContacts(loaded, paths.rejects);
+  if (problem) process.stderr.write(`outreach: contacts not counted as pending: ${problem}\n`);
+  const rows = await jobReportRows(stateDir, states, listed);
+  return { job, paths, states, rows };
+}
+
+/** Replays the job's checkpoint; a job never run is an error that says to run it. */
+async function jobStates(checkpointFile: string, jobName: string): Promise<Map<string, ContactState>> {
+  let journal;
+  try {
+    journal = await readJournal(checkpointFile);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new CliError(
+        `job "${jobName}" has no checkpoint at ${checkpointFile}: run \`outreach run\` first (or pass the --state-dir it ran with)`,
+      );
+    }
+    throw err;
+  }
+  return replay(journal.events);
 }

@@ -125,7 +125,7 @@ describe('outreach sync', () => {
     const err = await runSync(settings, { out: new PassThrough(), logger: silent }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(ExitCode.aborted);
-    expect((err as CliError).message).toMatch(/^the platform refused the token \(401\)/);
+    expect((err as CliError).message).toMatch(/^the token was refused \(401\).*progress so far is kept/);
   });
 
   it('refuses an unreadable --since before contacting the platform', async () => {

@@ -1,12 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { jobStatePaths } from '../../checkpoint/index.js';
-import { loadJob } from '../../job/index.js';
 import { writeReport } from '../../report/index.js';
-import { resolveStateDir } from '../context.js';
 import { CliError } from '../exit.js';
-import { jobReportRows, listedContacts } from '../job-report.js';
-import { jobStates } from './status.js';
+import { loadJobReport } from '../job-report.js';
 
 interface ReportFlags {
   stateDir?: string;
@@ -19,20 +15,13 @@ export function registerReport(program: Command): void {
     .command('report')
     .description('Write one row per contact: phone, status, action, ids, attempts, error, replied_at')
     .argument('<job>', 'job file (JSON)')
-    .option('--out <file>', "where to write it (default <state-dir>/<job>/report.csv, or .json)")
+    .option('--out <file>', 'where to write it (default <state-dir>/<job>/report.csv, or .json)')
     .option('--format <format>', 'csv or json', 'csv')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
     .action(async (jobPath: string, flags: ReportFlags) => {
       const format = flags.format ?? 'csv';
       if (format !== 'csv' && format !== 'json') throw new CliError(`--format: "${format}" is not a report format; use csv or json`);
-      const loaded = await loadJob(jobPath);
-      const { job } = loaded;
-      const stateDir = resolveStateDir(flags.stateDir);
-      const states = await jobStates(stateDir, job.name);
-      const { listed, problem } = await listedContacts(loaded, jobStatePaths(stateDir, job.name).rejects);
-      if (problem) process.stderr.write(`outreach: contacts not counted as pending: ${problem}\n`);
-      const rows = await jobReportRows(stateDir, states, listed);
-      const paths = jobStatePaths(stateDir, job.name);
+      const { job, paths, rows } = await loadJobReport(jobPath, flags.stateDir);
       const out = path.resolve(flags.out ?? (format === 'json' ? paths.report.replace(/\.csv$/, '.json') : paths.report));
       await writeReport(out, rows, format);
       process.stdout.write(`report of ${job.name}: ${rows.length} contacts written to ${out}\n`);

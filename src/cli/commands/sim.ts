@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { startSimulator, type SimOptions } from '../../sim/index.js';
+import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 
 /** Flags of `outreach sim` as commander gives them (strings until checked). */
@@ -122,15 +123,6 @@ export function registerSim(program: Command): void {
     .option('--seed <n>', 'seed of the random faults, for repeatable runs')
     .action(async (flags: SimFlags) => {
       const options = simOptionsFromFlags(flags);
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await runSim(options, { out: process.stdout, stop: controller.signal });
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+      await untilStopped((stop) => runSim(options, { out: process.stdout, stop }));
     });
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
-import { ApiError, AuthError, ConnectionError, createApiClient } from '../../api/index.js';
+import { createApiClient } from '../../api/index.js';
 import { sync, type SyncResult } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
-import { CliError, ExitCode } from '../exit.js';
+import { toCliError, untilStopped } from '../api-command.js';
+import { CliError } from '../exit.js';
 import { stderrLogger } from '../logger.js';
 import { jobPhones } from './webhook.js';
 
@@ -55,7 +56,7 @@ export async function runSync(
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (err) {
-    throw asCliError(err, settings.baseUrl);
+    throw toCliError(err, { baseUrl: settings.baseUrl, note: 'progress so far is kept, run sync again to finish' });
   } finally {
     await api.close();
   }
@@ -71,30 +72,6 @@ export async function runSync(
   return result;
 }
 
-/** Platform failures as one sentence each; progress so far is kept by sync itself. */
-function asCliError(err: unknown, baseUrl: string): unknown {
-  if (err instanceof AuthError) {
-    return new CliError(
-      `the platform refused the token (${err.status}); check OUTREACH_TOKEN or --token-file (progress so far is kept)`,
-      ExitCode.aborted,
-    );
-  }
-  if (err instanceof ConnectionError) {
-    if (err.aborted) return new CliError('sync interrupted; progress so far is kept, run it again to finish', ExitCode.aborted);
-    return new CliError(
-      `cannot reach the platform at ${baseUrl} (${err.code ?? 'no answer'}); progress so far is kept, run sync again later`,
-      ExitCode.aborted,
-    );
-  }
-  if (err instanceof ApiError) {
-    return new CliError(
-      `the platform answered ${err.status} to ${err.method} ${err.path}${err.platformMessage ? `: ${err.platformMessage}` : ''}; progress so far is kept, run sync again later`,
-      ExitCode.aborted,
-    );
-  }
-  return err;
-}
-
 export function registerSync(program: Command): void {
   program
     .command('sync')
@@ -106,15 +83,6 @@ export function registerSync(program: Command): void {
     .option('--json', 'print the result as one JSON object')
     .action(async (flags: SyncFlags) => {
       const settings = await syncSettings(flags);
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await runSync(settings, { out: process.stdout, logger: stderrLogger(), signal: controller.signal });
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+      await untilStopped((signal) => runSync(settings, { out: process.stdout, logger: stderrLogger(), signal }));
     });
 }

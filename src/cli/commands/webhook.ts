@@ -5,6 +5,7 @@ import { createApiClient, type ApiClient } from '../../api/index.js';
 import { jobStatePaths, readJournal } from '../../checkpoint/index.js';
 import { startReceiver, type ReceiverStats } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
+import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { stderrLogger } from '../logger.js';
 
@@ -157,15 +158,6 @@ export function registerWebhook(program: Command): void {
     )
     .action(async (flags: WebhookFlags) => {
       const settings = await webhookSettings(flags);
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await runWebhook(settings, { out: process.stdout, logger: stderrLogger(), stop: controller.signal });
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+      await untilStopped((stop) => runWebhook(settings, { out: process.stdout, logger: stderrLogger(), stop }));
     });
 }
