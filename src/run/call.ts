@@ -14,7 +14,7 @@ export class Interrupted extends Error {
 
 /**
  * One request through the run's gate: take a permit, run `before` (the write-ahead journal record),
- * send, classify. A 429 is not an outcome of its own: nothing was done, so the limiter slows down for
+ * pass the last pacing gate, send, classify. A 429 is not an outcome of its own: nothing was done, so the limiter slows down for
  * everyone and the request goes again (after `onRateLimited`, which records that nothing went out).
  */
 export async function callPlatform<T>(
@@ -29,6 +29,7 @@ export async function callPlatform<T>(
       throw new Interrupted();
     }
     await hooks.before?.();
+    await ctx.limiter.pace();
     let outcome: Outcome;
     try {
       return { ok: true, value: await call(ctx.requestSignal) };

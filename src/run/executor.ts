@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/index.js';
 import type { CheckpointEvent, ContactState } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
@@ -61,6 +62,10 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   if (options.stopSignal?.aborted) onOuterStop();
   options.stopSignal?.addEventListener('abort', onOuterStop, { once: true });
 
+  // Every worker's request listens on these two signals (undici, the limiter, backoff sleeps).
+  const requestSignal = options.requestSignal ?? new AbortController().signal;
+  setMaxListeners(options.concurrency * 3 + 10, stop.signal, requestSignal);
+
   const ctx: SendContext = {
     api: options.api,
     job: options.job,
@@ -72,7 +77,7 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     random: options.random ?? Math.random,
     lastInbound: options.lastInbound ?? (() => undefined),
     stopSignal: stop.signal,
-    requestSignal: options.requestSignal ?? new AbortController().signal,
+    requestSignal,
     onAuthRefused: (error) => halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),
   };
 

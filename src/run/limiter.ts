@@ -12,6 +12,12 @@ import Bottleneck from 'bottleneck';
 export interface RateLimiter {
   /** Resolves when one request may go; rejects if the signal aborts or the limiter stops. */
   acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * The last gate, right before the request leaves (after its write-ahead record): waits until fewer
+   * than the rate's requests went out in the last second. A slow disk flush between `acquire` and the
+   * send can bunch requests; this keeps any one second at or below the rate.
+   */
+  pace(): Promise<void>;
   /** A 429 arrived: hold every request for `ms`, and slow the rate down for everyone. */
   backOff(ms: number): void;
   /** The permits per second currently allowed (lower than asked after 429s). */
@@ -32,8 +38,8 @@ const MIN_FACTOR = 0.1;
 /** Each quiet RECOVERY_MS without a 429, the rate climbs back by RECOVERY_STEP. */
 const RECOVERY_MS = 5_000;
 const RECOVERY_STEP = 1.1;
-/** minTime is stretched by 1 % so network jitter cannot push two requests into the same millisecond budget. */
-const SPACING_MARGIN = 1.01;
+/** pace() counts the sends of the last second plus this guard, for timer and network jitter. */
+const PACE_WINDOW_MS = 1_020;
 
 interface Waiter {
   resolve: () => void;
@@ -45,7 +51,7 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const rate = options.perSecond;
   const k = Math.max(1, Math.ceil(rate / 100));
-  const minTimeFor = (factor: number) => Math.ceil(((1000 * k) / (rate * factor)) * SPACING_MARGIN);
+  const minTimeFor = (factor: number) => (1000 * k) / (rate * factor);
 
   const bottleneck = new Bottleneck({ maxConcurrent: 1, minTime: minTimeFor(1) });
   const waiters: Waiter[] = [];
@@ -55,9 +61,13 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   let pausedUntil = 0;
   /** Time of the last 429 or of the last recovery step. */
   let lastAdjust = 0;
-  const stopping = new AbortController();
-  const pause = (ms: number) =>
-    Promise.race([sleep(ms), new Promise<void>((r) => stopping.signal.addEventListener('abort', () => r(), { once: true }))]);
+  let onStop: () => void = () => undefined;
+  const stopped$ = new Promise<void>((resolve) => (onStop = resolve));
+  const pause = (ms: number) => Promise.race([sleep(ms), stopped$]);
+  /** Send times of the last PACE_WINDOW_MS, oldest first (from `first` on). */
+  const sentTimes: number[] = [];
+  let first = 0;
+  let paceChain: Promise<void> = Promise.resolve();
   let tickScheduled = false;
   let stopped = false;
 
@@ -100,7 +110,29 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       });
   }
 
+  async function paceOne(): Promise<void> {
+    const cap = Math.max(1, Math.floor(rate * factor));
+    for (;;) {
+      const now = clock();
+      while (first < sentTimes.length && sentTimes[first]! <= now - PACE_WINDOW_MS) first++;
+      if (first > 1024) {
+        sentTimes.splice(0, first);
+        first = 0;
+      }
+      if (stopped || sentTimes.length - first < cap) {
+        sentTimes.push(now);
+        return;
+      }
+      await pause(sentTimes[first]! + PACE_WINDOW_MS - now);
+    }
+  }
+
   return {
+    pace() {
+      const turn = paceChain.then(paceOne);
+      paceChain = turn.catch(() => undefined);
+      return turn;
+    },
     acquire(signal) {
       if (stopped) return Promise.reject(new Error('the rate limiter is stopped'));
       if (signal?.aborted) return Promise.reject(signal.reason as Error);
@@ -131,7 +163,7 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
     currentRate: () => rate * factor,
     async stop() {
       stopped = true;
-      stopping.abort();
+      onStop();
       for (const w of waiters.splice(0)) w.reject(new Error('the rate limiter is stopped'));
       await bottleneck.stop({ dropWaitingJobs: true }).catch(() => undefined);
       await bottleneck.disconnect();
@@ -143,6 +175,7 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
 export function unlimitedLimiter(): RateLimiter {
   return {
     acquire: (signal) => (signal?.aborted ? Promise.reject(signal.reason as Error) : Promise.resolve()),
+    pace: () => Promise.resolve(),
     backOff: () => undefined,
     currentRate: () => Number.POSITIVE_INFINITY,
     stop: async () => undefined,

@@ -28,6 +28,21 @@ describe('createRateLimiter', () => {
     for (let i = 3; i < grantedAt.length; i++) expect(grantedAt[i]! - grantedAt[i - 3]!).toBeGreaterThanOrEqual(60_000);
   });
 
+  it('paces sends so that no second holds more than the rate, however they bunch before it', async () => {
+    const t = fakeTime();
+    const limiter = createRateLimiter({ perSecond: 3, clock: t.clock, sleep: t.sleep });
+    const sentAt: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        await limiter.pace();
+        sentAt.push(t.clock());
+      }),
+    );
+    await limiter.stop();
+    expect(sentAt).toHaveLength(10);
+    for (let i = 3; i < sentAt.length; i++) expect(sentAt[i]! - sentAt[i - 3]!).toBeGreaterThanOrEqual(1000);
+  });
+
   it('holds every request for the wait a 429 asked, and slows down', async () => {
     const t = fakeTime();
     const limiter = createRateLimiter({ perSecond: 100, clock: t.clock, sleep: t.sleep });
