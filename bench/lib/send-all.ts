@@ -1,0 +1,78 @@
+/** `execute` as `outreach run` drives it: a real API client, a real checkpoint, contacts pulled from a stream. */
+import { stat } from 'node:fs/promises';
+import { createApiClient } from '../../src/api/index.js';
+import { openCheckpoint } from '../../src/checkpoint/index.js';
+import type { Contact } from '../../src/contacts/index.js';
+import { execute, type RateLimiter, type RunStats } from '../../src/run/index.js';
+import { benchJob, stream, WBA } from './fixtures.js';
+import { cpuSeconds, secondsSince } from './measure.js';
+import type { SimProcess } from './sim-process.js';
+
+export interface SendAllOptions {
+  sim: SimProcess;
+  /** The checkpoint's job name (one folder per name under `stateDir`). */
+  jobName: string;
+  contacts: readonly Contact[];
+  /** Workers, and sockets of the API client. */
+  concurrency: number;
+  limiter: RateLimiter;
+  stateDir: string;
+  /** Written into the job (the limiter passed in is what holds the rate). */
+  perSecond?: number;
+}
+
+export interface SendAllResult {
+  stats: RunStats;
+  /** From `execute`'s call to its end (the last fsync included). */
+  seconds: number;
+  /** CPU seconds this process used meanwhile. */
+  cpuSeconds: number;
+  /** Contacts whose checkpoint state is `sent` after the run. */
+  sentInCheckpoint: number;
+  journalBytes: number;
+  journalEvents: number;
+  journalFlushes: number;
+  largestBatch: number;
+}
+
+export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
+  const job = benchJob(o.jobName, { per_second: o.perSecond ?? 1000, concurrency: o.concurrency });
+  const api = createApiClient({ baseUrl: o.sim.url, token: o.sim.token, connections: o.concurrency });
+  const checkpoint = await openCheckpoint(o.stateDir, o.jobName);
+  try {
+    const cpu = cpuSeconds();
+    const start = process.hrtime.bigint();
+    const result = await execute({
+      api,
+      job,
+      channel: WBA,
+      contacts: stream(o.contacts),
+      prior: (phone) => checkpoint.state.get(phone),
+      record: (event) => checkpoint.record(event),
+      limiter: o.limiter,
+      mode: { retryFailed: false, retryInDoubt: false },
+      concurrency: o.concurrency,
+    });
+    const seconds = secondsSince(start);
+    const used = cpuSeconds() - cpu;
+    if (result.stopReason) throw new Error(`the run stopped: ${result.stopMessage}`);
+    let sentInCheckpoint = 0;
+    for (const c of o.contacts) if (checkpoint.state.get(c.phone)?.status === 'sent') sentInCheckpoint++;
+    const journal = checkpoint.stats();
+    await checkpoint.close();
+    return {
+      stats: result.stats,
+      seconds,
+      cpuSeconds: used,
+      sentInCheckpoint,
+      journalBytes: (await stat(checkpoint.paths.checkpoint)).size,
+      journalEvents: journal.appends,
+      journalFlushes: journal.flushes,
+      largestBatch: journal.largestBatch,
+    };
+  } finally {
+    await checkpoint.close().catch(() => undefined);
+    await o.limiter.stop();
+    await api.close();
+  }
+}
