@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import type { ContactState } from '../checkpoint/index.js';
@@ -86,16 +87,10 @@ export async function loadJobReport(jobPath: string, stateDirFlag: string | unde
 
 /** Replays the job's checkpoint; a job never run is an error that says to run it. */
 async function jobStates(checkpointFile: string, jobName: string): Promise<Map<string, ContactState>> {
-  let journal;
-  try {
-    journal = await readJournal(checkpointFile);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new CliError(
-        `job "${jobName}" has no checkpoint at ${checkpointFile}: run \`outreach run\` first (or pass the --state-dir it ran with)`,
-      );
-    }
-    throw err;
+  if (!existsSync(checkpointFile)) {
+    throw new CliError(
+      `job "${jobName}" has no checkpoint at ${checkpointFile}: run \`outreach run\` first (or pass the --state-dir it ran with)`,
+    );
   }
-  return replay(journal.events);
+  return replay((await readJournal(checkpointFile)).events);
 }

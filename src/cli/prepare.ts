@@ -22,7 +22,7 @@ export interface Prepared {
  */
 export async function prepare(
   jobPath: string,
-  source: { connect: (job: Job) => ApiClient } | { offlineChannelType?: ChannelType },
+  source: { connect: (job: Job) => ApiClient; baseUrl?: string } | { offlineChannelType?: ChannelType },
 ): Promise<Prepared> {
   const loaded = await loadJob(jobPath);
   const job = loaded.job;
@@ -32,6 +32,7 @@ export async function prepare(
   if ('connect' in source) {
     api = source.connect(job);
     const client = api;
+    const platform = <T>(call: () => Promise<T>) => preflightCall(call, source.baseUrl);
     try {
       const channels = await platform(() => client.listChannels(job.company_id));
       const needsTemplates = job.message.template !== undefined;
@@ -63,10 +64,10 @@ export function loaderOptions(job: Job): LoaderOptions {
 }
 
 /** A preflight call: platform failures become one-sentence errors (a refused token exits 3). */
-async function platform<T>(call: () => Promise<T>): Promise<T> {
+async function preflightCall<T>(call: () => Promise<T>, baseUrl: string | undefined): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    throw toCliError(err);
+    throw toCliError(err, baseUrl ? { baseUrl } : {});
   }
 }

@@ -48,6 +48,15 @@ describe('outreach plan', () => {
     expect(reject).toMatchObject({ line: '10', raw_phone: "'+55 11 95555-1000", reason: 'missing_variable:coupon', 'First name': 'NoCoupon 0', coupon: '' });
   });
 
+  it('says to run the job first when status or report find no checkpoint (exit 2)', async () => {
+    c = await campaign({ rows: 2 });
+    for (const command of ['status', 'report']) {
+      const r = await runCli([command, c.jobFile, '--state-dir', c.stateDir]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/job "cli-test" has no checkpoint at .*: run `outreach run` first/);
+    }
+  });
+
   it('prints the same plan as one JSON object with --json', async () => {
     c = await campaign({ rows: 3 });
     const r = await offline(c.jobFile, c.stateDir, '--json');

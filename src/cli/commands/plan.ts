@@ -51,7 +51,7 @@ async function prepareFor(jobPath: string, flags: PlanFlags): Promise<Prepared> 
   }
   const baseUrl = resolveBaseUrl(flags.baseUrl);
   const token = await resolveToken(flags.tokenFile);
-  const prepared = await prepare(jobPath, { connect: () => createApiClient({ baseUrl, token }) });
+  const prepared = await prepare(jobPath, { connect: () => createApiClient({ baseUrl, token }), baseUrl });
   await prepared.api?.close();
   return prepared;
 }

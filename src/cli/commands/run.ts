@@ -78,6 +78,7 @@ export async function runCommand(
   const token = connection?.token ?? (await resolveToken(flags.tokenFile));
   const prepared = await prepare(jobPath, {
     connect: (job) => createApiClient({ baseUrl, token, connections: job.rate.concurrency }),
+    baseUrl,
   });
   const api = prepared.api!;
   const { job } = prepared;
