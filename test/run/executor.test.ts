@@ -236,6 +236,37 @@ describe('execute against the simulator', () => {
     expect(client.customFields.get('campaign')).toBe('bf-BF0');
   });
 
+  it('hands a contact rejected at send time to onReject, sends it nothing and journals nothing', async () => {
+    await setup();
+    const job = testJob({
+      message: {
+        template: { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } },
+        text: 'Oi {{name}}, seu cupom é {{coupon}}',
+      },
+    });
+    const [contact] = testContacts(1);
+    contact!.vars.coupon = '';
+    const rejects: string[] = [];
+    const result = await execute({
+      api,
+      job,
+      channel: WBA,
+      contacts: stream([contact!]),
+      prior: () => undefined,
+      record: (e) => state.checkpoint.record(e),
+      limiter: unlimitedLimiter(),
+      mode: RUN,
+      concurrency: 1,
+      lastInbound: () => Date.now() - 60_000, // the window opened since the plan: the text is chosen
+      onReject: (r) => rejects.push(`${r.line}:${r.reason}`),
+    });
+
+    expect(result.stats.rejected).toBe(1);
+    expect(rejects).toEqual([`${contact!.line}:missing_variable:coupon`]);
+    expect(sim.state.counters.total).toBe(0);
+    expect(state.checkpoint.state.size).toBe(0);
+  });
+
   it('leaves sent and skipped contacts alone on a second run', async () => {
     await setup();
     const job = testJob({ message: { text: 'Oi {{name}}' } });

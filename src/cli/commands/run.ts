@@ -12,7 +12,7 @@ import {
   loadWindow,
   openCheckpoint,
 } from '../../checkpoint/index.js';
-import { loadContacts, type Contact } from '../../contacts/index.js';
+import { loadContacts, type Contact, type Reject } from '../../contacts/index.js';
 import { describeChange, messageFingerprint } from '../../job/index.js';
 import { formatSummary, summarise, writeRejects, writeReport } from '../../report/index.js';
 import { createRateLimiter, execute, topErrors, type RetryMode } from '../../run/index.js';
@@ -158,11 +158,14 @@ export async function runCommand(
       logger,
     });
     const started = Date.now();
+    // Rejected only at send time (the window moved since the plan pass and another message, with an
+    // empty placeholder, was chosen): added to rejects.csv so no row is lost.
+    const lateRejects: Reject[] = [];
     const result = await execute({
       api,
       job,
       channel: prepared.channel,
-      contacts: contactsOnly(prepared.files, loaderOptions(job)),
+      contacts: contactsToSend(prepared.files, loaderOptions(job), pass.rejects),
       prior: (phone) => checkpoint.state.get(phone),
       record: (event) => checkpoint.record(event),
       limiter,
@@ -171,6 +174,7 @@ export async function runCommand(
       lastInbound,
       stopSignal: stop.signal,
       requestSignal: cut.signal,
+      onReject: (reject) => lateRejects.push(reject),
       onResult: (contact, r, stats) => {
         progress.update(stats);
         if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
@@ -179,6 +183,7 @@ export async function runCommand(
     });
     progress.stop();
     const finished = Date.now();
+    if (lateRejects.length > 0) await writeRejects(paths.rejects, [...pass.rejects, ...lateRejects]);
 
     const states = checkpoint.state;
     const rows = await jobReportRows(stateDir, states, pass.phones);
@@ -206,7 +211,7 @@ export async function runCommand(
       },
       summary,
       pending,
-      rejected: pass.rejects.length,
+      rejected: pass.rejects.length + lateRejects.length,
       top_errors: topErrors(result.stats),
       report_file: paths.report,
       rejects_file: paths.rejects,
@@ -247,10 +252,16 @@ async function openJobCheckpoint(stateDir: string, jobName: string, logger: Logg
   return checkpoint;
 }
 
-/** The loader's contacts alone (its rejects were already written by the plan pass). */
-async function* contactsOnly(files: string[], options: ReturnType<typeof loaderOptions>): AsyncGenerator<Contact> {
+/**
+ * The loader's contacts less every row the plan pass rejected: those are in rejects.csv, and a
+ * row listed there is never sent, even if the window moved since.
+ */
+async function* contactsToSend(files: string[], options: ReturnType<typeof loaderOptions>, rejected: Reject[]): AsyncGenerator<Contact> {
+  const skip = new Set(rejected.map((r) => `${r.file}:${r.line}`));
   const { items } = loadContacts(files, options);
-  for await (const item of items) if (item.kind === 'contact') yield item.contact;
+  for await (const item of items) {
+    if (item.kind === 'contact' && !skip.has(`${item.contact.file}:${item.contact.line}`)) yield item.contact;
+  }
 }
 
 function humanEnd(out: { job: string; command: string; report_file: string; rejects_file: string; rejected: number; pending: number; this_run: { duration_ms: number } }, summary: string): string {
