@@ -99,11 +99,24 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
       }
     }
   };
+  // A worker that throws (the checkpoint cannot be written) stops the others; the run waits for the
+  // requests in flight before the error goes up, so none is left unwatched.
+  const guarded = async () => {
+    try {
+      await worker();
+    } catch (err) {
+      stop.abort(err);
+      throw err;
+    }
+  };
+  let results: PromiseSettledResult<void>[];
   try {
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    results = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, guarded));
   } finally {
     options.stopSignal?.removeEventListener('abort', onOuterStop);
     await iterator.return?.();
   }
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
   return { stats, ...(stopReason ? { stopReason, stopMessage } : {}) };
 }

@@ -267,6 +267,33 @@ describe('execute against the simulator', () => {
     expect(state.checkpoint.state.size).toBe(0);
   });
 
+  it('sends nothing without its attempt on disk when the checkpoint cannot be written, and fails the run', async () => {
+    await setup();
+    let written = 0;
+    let attempts = 0;
+    const failing = async (e: Parameters<typeof state.checkpoint.record>[0]) => {
+      if (written >= 25) throw new Error('ENOSPC: no space left on device');
+      written += 1;
+      if (e.t === 'attempt') attempts += 1;
+      await state.checkpoint.record(e);
+    };
+    const run = execute({
+      api,
+      job: testJob(),
+      channel: WBA,
+      contacts: stream(testContacts(100)),
+      prior: () => undefined,
+      record: failing,
+      limiter: unlimitedLimiter(),
+      mode: RUN,
+      concurrency: 8,
+    });
+
+    await expect(run).rejects.toThrow(/ENOSPC/);
+    expect(requestsTo('/start-whatsapp').length).toBe(attempts);
+    expect(attempts).toBeLessThan(100);
+  });
+
   it('leaves sent and skipped contacts alone on a second run', async () => {
     await setup();
     const job = testJob({ message: { text: 'Oi {{name}}' } });

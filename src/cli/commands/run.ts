@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import {
   acquireLock,
   compactJournal,
+  JournalWriteError,
   shouldCompact,
   type Checkpoint,
   globalStatePaths,
@@ -229,6 +230,11 @@ export async function runCommand(
       const bad = summary.byStatus.failed + summary.byStatus.in_doubt + summary.byStatus.pending;
       process.exitCode = bad > 0 ? ExitCode.failed : ExitCode.ok;
     }
+  } catch (err) {
+    if (err instanceof JournalWriteError) {
+      throw new CliError(`${err.message}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, ExitCode.aborted);
+    }
+    throw err;
   } finally {
     await runCleanup();
   }
