@@ -12,7 +12,8 @@ export const NO_ANSWER = 'no answer recorded (the run stopped while the request 
  * - Ids once known are never forgotten (a later event without them keeps them).
  * - A `skipped` does not cover an `in_doubt`: a decision not to act says nothing about whether the
  *   earlier request reached the platform.
- * - A follow-up step once done stays done.
+ * - A follow-up step once done stays done; one recorded as an attempt (or answered by nothing)
+ *   stays in doubt until a definite outcome.
  */
 export function applyEvent(state: Map<string, ContactState>, event: CheckpointEvent): void {
   if (event.t === 'header') return;
@@ -48,6 +49,7 @@ export function applyEvent(state: Map<string, ContactState>, event: CheckpointEv
       c.messageId = event.message_id;
       c.sentAt = event.at;
       if (event.media_left_out !== undefined) c.mediaLeftOut = event.media_left_out;
+      if (event.media_owed !== undefined) c.mediaOwed = event.media_owed;
       delete c.error;
       delete c.httpStatus;
       delete c.retryable;
@@ -85,7 +87,7 @@ export function applyEvent(state: Map<string, ContactState>, event: CheckpointEv
       return;
 
     case 'followup':
-      recordFollowup(c, event.step, event.ok, event.error);
+      recordFollowup(c, event.step, event.ok, event.error, event.attempt === true || event.in_doubt === true);
       return;
 
     default: {
@@ -100,8 +102,19 @@ function keepIds(c: ContactState, conversationId?: string, clientId?: string): v
   if (clientId !== undefined) c.clientId = clientId;
 }
 
-function recordFollowup(c: ContactState, step: string, ok: boolean, error?: string): void {
+function recordFollowup(c: ContactState, step: string, ok: boolean, error: string | undefined, inDoubt: boolean): void {
   const done = c.followups[step] === true || ok;
+  if (!done && inDoubt) {
+    // An attempt (until its outcome) or an answerless request: it may have been delivered.
+    (c.followupsInDoubt ??= {})[step] = true;
+    if (c.followups[step] === undefined) c.followups[step] = false;
+    if (error !== undefined) (c.followupErrors ??= {})[step] = error;
+    return;
+  }
+  if (c.followupsInDoubt) {
+    delete c.followupsInDoubt[step];
+    if (Object.keys(c.followupsInDoubt).length === 0) delete c.followupsInDoubt;
+  }
   c.followups[step] = done;
   if (done) {
     if (c.followupErrors) {

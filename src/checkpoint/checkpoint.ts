@@ -49,7 +49,7 @@ export async function openCheckpoint(
     tornLineNumbers: contents.tornLineNumbers,
     async record(event) {
       await journal.append(event);
-      if (event.t === 'header') header ??= event;
+      if (event.t === 'header') header = event;
       else applyEvent(state, event);
     },
     close: () => journal.close(),

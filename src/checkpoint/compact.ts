@@ -106,6 +106,7 @@ function synthesize(s: ContactState): ContactEvent[] {
         client_id: s.clientId ?? '',
         message_id: s.messageId ?? '',
         ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
+        ...(s.mediaOwed !== undefined && { media_owed: s.mediaOwed }),
         at: s.sentAt ?? at,
       });
       attempts(at);
@@ -136,7 +137,8 @@ function synthesize(s: ContactState): ContactEvent[] {
   }
   for (const [step, ok] of Object.entries(s.followups)) {
     const error = s.followupErrors?.[step];
-    out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(error !== undefined && { error }), at });
+    const inDoubt = s.followupsInDoubt?.[step] === true;
+    out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(inDoubt && { in_doubt: true }), ...(error !== undefined && { error }), at });
   }
   return out;
 }

@@ -53,7 +53,7 @@ export async function readJournal(file: string): Promise<JournalContents> {
       out.tornLineNumbers.push(lineNo);
     } else if (event.t === 'header') {
       if (event.v !== 1) throw new JournalVersionError(file, event.v);
-      out.header ??= event;
+      out.header = event; // the last header is the content in force (a --force-changed run adds one)
     } else {
       out.events.push(event);
     }

@@ -44,6 +44,8 @@ export type CheckpointEvent =
       message_id: string;
       /** The media was planned but left out (template outside the window). */
       media_left_out?: boolean;
+      /** A media message is owed after this one (it follows as its own message). */
+      media_owed?: boolean;
       at: string;
     }
   | {
@@ -75,6 +77,10 @@ export type CheckpointEvent =
       phone: string;
       step: FollowupStep;
       ok: boolean;
+      /** Written before a step that sends a message (media) leaves; its outcome follows. */
+      attempt?: boolean;
+      /** No answer after the step's request went out: it may have been delivered. */
+      in_doubt?: boolean;
       error?: string;
       at: string;
     };
@@ -98,6 +104,10 @@ export interface ContactState {
   httpStatus?: number;
   retryable?: boolean;
   mediaLeftOut?: boolean;
+  /** A media message is owed after the first one (recorded with the send). */
+  mediaOwed?: boolean;
+  /** Follow-up steps in doubt: sent with no answer (or no outcome recorded); repeated only on request. */
+  followupsInDoubt?: Record<string, true>;
   /** Follow-up steps and whether each is done. A step once done stays done. */
   followups: Record<string, boolean>;
   /** Last error of each follow-up step that is not done (absent when none failed). */

@@ -38,8 +38,9 @@ export async function callPlatform<T>(
     }
     if (outcome.kind !== 'rate_limited') return { ok: false, outcome };
     limited += 1;
+    // Everyone waits from now: the pause starts before the 429 is journaled.
+    if (limited <= MAX_RATE_LIMITED) ctx.limiter.backOff(rateLimitWaitMs(outcome.retryAfterMs, limited, ctx.random()));
     await hooks.onRateLimited?.(outcome.error);
     if (limited > MAX_RATE_LIMITED) return { ok: false, outcome };
-    ctx.limiter.backOff(rateLimitWaitMs(outcome.retryAfterMs, limited, ctx.random()));
   }
 }

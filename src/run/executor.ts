@@ -32,7 +32,7 @@ export interface ExecuteOptions {
   /** Abort to cut in-flight requests (after the bounded wait of a shutdown). */
   requestSignal?: AbortSignal;
   onResult?: (contact: Contact, result: ContactResult, stats: RunStats) => void;
-  onReject?: (reject: Reject) => void;
+  onReject?: (reject: Reject, contact: Contact) => void;
 }
 
 export interface ExecuteResult {
@@ -89,7 +89,7 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
       const contact = next.value;
       const result = await sendContact(ctx, contact, options.prior(contact.phone), options.mode);
       tally(stats, result);
-      if (result.kind === 'rejected') options.onReject?.(result.reject);
+      if (result.kind === 'rejected') options.onReject?.(result.reject, contact);
       options.onResult?.(contact, result, stats);
       if (failureRatioExceeded(stats, options.job.limits.max_failure_ratio)) {
         halt(

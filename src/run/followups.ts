@@ -1,8 +1,8 @@
 import type { ContactState, FollowupStep } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
-import { renderCustomFields, type ChannelInfo, type Media } from '../plan/index.js';
-import { callPlatform } from './call.js';
+import { renderCustomFields, type Media } from '../plan/index.js';
+import { callPlatform, Interrupted } from './call.js';
 import { isoAt, type SendContext } from './context.js';
 import { mediaBody } from './requests.js';
 
@@ -15,6 +15,9 @@ export interface SentContact {
   media?: Media;
   /** Steps already done (from the checkpoint). */
   done: Record<string, boolean>;
+  /** Steps in doubt (sent, no answer): repeated only when `retryInDoubt`. */
+  inDoubt?: Record<string, true>;
+  retryInDoubt: boolean;
 }
 
 /**
@@ -31,36 +34,49 @@ export function followupSteps(job: Job, media: Media | undefined): FollowupStep[
 }
 
 /**
- * Which media a sent contact still owes, read back from its checkpoint state: none when the media
- * was left out (template outside the window) or went inline with a `ww` start-whatsapp.
+ * The media a sent contact still owes, read back from its checkpoint: only when the send recorded
+ * one as owed (not when it was left out, went inline, or the job had none at the time).
  */
-export function owedMedia(job: Job, channel: ChannelInfo, state: ContactState): Media | undefined {
-  const media = job.message.media;
-  if (!media || state.mediaLeftOut) return undefined;
-  if (channel.type === 'ww' && state.via === 'start') return undefined;
-  return media;
+export function owedMedia(job: Job, state: ContactState): Media | undefined {
+  return state.mediaOwed ? job.message.media : undefined;
 }
 
-/** Runs the steps not yet done; returns one warning per step that failed. */
+/**
+ * Runs the steps not yet done; returns one warning per step that failed. The media step sends a
+ * message, so like a first message it is journaled before it leaves, and one that got no answer is
+ * in doubt (A32). Tags and custom fields are idempotent (A15, A17) and simply repeated when not done.
+ */
 export async function runFollowups(ctx: SendContext, sent: SentContact): Promise<string[]> {
   const warnings: string[] = [];
   const { contact, conversationId, clientId } = sent;
+  const { phone } = contact;
   for (const step of followupSteps(ctx.job, sent.media)) {
     if (sent.done[step]) continue;
+    if (sent.inDoubt?.[step] && !sent.retryInDoubt) continue;
     if (ctx.stopSignal.aborted) break;
     const call = stepCall(ctx, sent, step);
     if (typeof call === 'string') {
-      warnings.push(await note(ctx, contact.phone, step, call));
+      warnings.push(await note(ctx, phone, step, call));
       continue;
     }
-    const result = await callPlatform(ctx, call);
+    const journaled = step === 'media';
+    let result;
+    try {
+      result = await callPlatform(ctx, call, {
+        ...(journaled ? { before: () => ctx.record({ t: 'followup', phone, step, ok: false, attempt: true, at: isoAt(ctx.clock()) }) } : {}),
+      });
+    } catch (err) {
+      if (err instanceof Interrupted) break;
+      throw err;
+    }
     if (result.ok) {
-      await ctx.record({ t: 'followup', phone: contact.phone, step, ok: true, at: isoAt(ctx.clock()) });
+      await ctx.record({ t: 'followup', phone, step, ok: true, at: isoAt(ctx.clock()) });
       continue;
     }
     const { outcome } = result;
     if (outcome.kind === 'auth') ctx.onAuthRefused(outcome.error);
-    warnings.push(await note(ctx, contact.phone, step, `${step} for conversation ${conversationId} (client ${clientId}): ${outcome.error}`));
+    const error = `${step} for conversation ${conversationId} (client ${clientId}): ${outcome.error}`;
+    warnings.push(await note(ctx, phone, step, error, journaled && outcome.kind === 'in_doubt'));
     if (outcome.kind === 'auth') break;
   }
   return warnings;
@@ -85,7 +101,7 @@ function stepCall(
   return (signal) => api.addClientTag(sent.clientId, tag, { signal });
 }
 
-async function note(ctx: SendContext, phone: string, step: FollowupStep, error: string): Promise<string> {
-  await ctx.record({ t: 'followup', phone, step, ok: false, error, at: isoAt(ctx.clock()) });
+async function note(ctx: SendContext, phone: string, step: FollowupStep, error: string, inDoubt = false): Promise<string> {
+  await ctx.record({ t: 'followup', phone, step, ok: false, ...(inDoubt ? { in_doubt: true } : {}), error, at: isoAt(ctx.clock()) });
   return error;
 }

@@ -7,7 +7,8 @@ import Bottleneck from 'bottleneck';
  * Shape chosen from bottleneck's own measurements (shared/LIBRARY-NOTES.md): one bottleneck job per
  * tick, `maxConcurrent: 1`, `minTime = 1000·k/rate`, each tick granting k = ceil(rate/100) permits.
  * No reservoir (it drifts and bursts), no whole-list queue (only waiting requests are queued, and
- * at most one tick job is scheduled at a time).
+ * at most one tick job is scheduled at a time). `pace()`, right before the send, holds the exact caps:
+ * the rate in any second, `per_minute` in any minute, and a 429's pause.
  */
 export interface RateLimiter {
   /** Resolves when one request may go; rejects if the signal aborts or the limiter stops. */
@@ -56,7 +57,7 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const bottleneck = new Bottleneck({ maxConcurrent: 1, minTime: minTimeFor(1) });
   const waiters: Waiter[] = [];
   const perMinute = options.perMinute;
-  const lastMinute: number[] = []; // grant times, oldest first, at most perMinute of them
+  const lastMinute: number[] = []; // send times, oldest first, at most perMinute of them
   let factor = 1;
   let pausedUntil = 0;
   /** Time of the last 429 or of the last recovery step. */
@@ -86,16 +87,7 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       lastAdjust = now; // one step per quiet period
       setFactor(factor * RECOVERY_STEP);
     }
-    for (let granted = 0; granted < k && waiters.length > 0 && !stopped; granted++) {
-      if (perMinute !== undefined && lastMinute.length >= perMinute) {
-        const wait = lastMinute[0]! + 60_000 - clock();
-        if (wait > 0) await pause(wait);
-        if (stopped) break;
-        lastMinute.shift();
-      }
-      if (perMinute !== undefined) lastMinute.push(clock());
-      waiters.shift()!.resolve();
-    }
+    for (let granted = 0; granted < k && waiters.length > 0 && !stopped; granted++) waiters.shift()!.resolve();
   }
 
   function pump() {
@@ -111,19 +103,34 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   }
 
   async function paceOne(): Promise<void> {
-    const cap = Math.max(1, Math.floor(rate * factor));
     for (;;) {
       const now = clock();
+      if (stopped) return;
+      if (pausedUntil > now) {
+        await pause(pausedUntil - now);
+        continue;
+      }
       while (first < sentTimes.length && sentTimes[first]! <= now - PACE_WINDOW_MS) first++;
       if (first > 1024) {
         sentTimes.splice(0, first);
         first = 0;
       }
-      if (stopped || sentTimes.length - first < cap) {
-        sentTimes.push(now);
-        return;
+      const cap = Math.max(1, Math.floor(rate * factor));
+      if (sentTimes.length - first >= cap) {
+        await pause(sentTimes[first]! + PACE_WINDOW_MS - now);
+        continue;
       }
-      await pause(sentTimes[first]! + PACE_WINDOW_MS - now);
+      if (perMinute !== undefined && lastMinute.length >= perMinute) {
+        const wait = lastMinute[0]! + 60_000 - now;
+        if (wait > 0) {
+          await pause(wait);
+          continue;
+        }
+        lastMinute.shift();
+      }
+      sentTimes.push(now);
+      if (perMinute !== undefined) lastMinute.push(now);
+      return;
     }
   }
 

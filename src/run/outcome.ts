@@ -27,6 +27,10 @@ export type Outcome =
 /** Turns whatever a client call threw into an Outcome. Pure: the error classes carry everything. */
 export function classify(err: unknown): Outcome {
   if (err instanceof SendFailedError) {
+    // A 502 that is not the platform's JSON envelope (a gateway's HTML page) says nothing of the send (C3).
+    if (!isEnvelope(err.body)) {
+      return { kind: 'in_doubt', httpStatus: err.status, error: `${err.status} from something other than the platform (no JSON envelope): the message may have gone out` };
+    }
     return {
       kind: 'send_failed',
       httpStatus: err.status,
@@ -58,6 +62,10 @@ export function classify(err: unknown): Outcome {
       : { kind: 'refused', httpStatus: err.status, error: describe(err.status, err.platformMessage) };
   }
   throw err;
+}
+
+function isEnvelope(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && typeof (body as { success?: unknown }).success === 'boolean';
 }
 
 function describe(status: number, message: string): string {

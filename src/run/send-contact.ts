@@ -63,8 +63,10 @@ export async function sendContact(
       contact,
       conversationId: prior.conversationId!,
       clientId: prior.clientId!,
-      media: owedMedia(ctx.job, ctx.channel, prior),
+      media: owedMedia(ctx.job, prior),
       done: prior.followups,
+      ...(prior.followupsInDoubt ? { inDoubt: prior.followupsInDoubt } : {}),
+      retryInDoubt: mode.retryInDoubt,
     });
     return { kind: 'untouched', state: prior, warnings };
   }
@@ -81,7 +83,7 @@ export async function sendContact(
     case 'template':
     case 'text':
       try {
-        return await deliver(ctx, contact, prior, action);
+        return await deliver(ctx, contact, prior, action, mode);
       } catch (err) {
         if (err instanceof Interrupted) return { kind: 'interrupted' };
         throw err;
@@ -119,6 +121,7 @@ async function deliver(
   contact: Contact,
   prior: ContactState | undefined,
   action: Extract<Action, { kind: 'template' | 'text' }>,
+  mode: RetryMode,
 ): Promise<ContactResult> {
   const { phone } = contact;
   const plan = planOf(action);
@@ -152,9 +155,17 @@ async function deliver(
         client_id: clientId!,
         message_id: String(sent.messageId),
         ...(plan.mediaLeftOut ? { media_left_out: true } : {}),
+        ...(media ? { media_owed: true } : {}),
         at: isoAt(ctx.clock()),
       });
-      const warnings = await runFollowups(ctx, { contact, conversationId: conversationId!, clientId: clientId!, media, done: {} });
+      const warnings = await runFollowups(ctx, {
+        contact,
+        conversationId: conversationId!,
+        clientId: clientId!,
+        ...(media ? { media } : {}),
+        done: {},
+        retryInDoubt: mode.retryInDoubt,
+      });
       return { kind: 'sent', warnings };
     }
 
@@ -165,10 +176,15 @@ async function deliver(
         if (outcome.kind === 'send_failed') {
           conversationId ??= outcome.conversationId;
           clientId ??= outcome.clientId;
+          if (conversationId === undefined) {
+            // The platform's 502 always carries the ids (A3): one without them may have been delivered.
+            const error = `${outcome.error} (no conversation id came back: the message may have gone out)`;
+            await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...(clientId ? { client_id: clientId } : {}), error, at: isoAt(ctx.clock()) });
+            return { kind: 'in_doubt', error };
+          }
         }
         const status = outcome.kind === 'send_failed' ? outcome.httpStatus : 0;
-        // A 502 of start-whatsapp without ids leaves no conversation to retry on: `resume` will start again.
-        const canRetry = retries < ctx.job.retry.attempts && (outcome.kind === 'not_sent' || conversationId !== undefined);
+        const canRetry = retries < ctx.job.retry.attempts;
         await ctx.record({
           t: 'failed',
           phone,

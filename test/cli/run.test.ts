@@ -142,6 +142,8 @@ describe('outreach run', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/message changed.*message\.template/);
     expect((await runCli(['run', c.jobFile, '--no-progress', '--force-changed'], env())).code).toBe(0);
+    // The new content is now the job's: a plain run (a nightly cron) goes on without the flag.
+    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
   });
 });
 

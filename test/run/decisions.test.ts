@@ -55,6 +55,10 @@ describe('classify', () => {
     expect(classify(wire(404, { success: false, message: 'not found' })).kind).toBe('refused');
   });
 
+  it("reads a 502 that is not the platform's envelope (a gateway's page) as in doubt", () => {
+    expect(classify(wire(502, '<html><body>Bad Gateway</body></html>')).kind).toBe('in_doubt');
+  });
+
   it('reads other 5xx and an unusable 2xx as in doubt: the message may have gone out', () => {
     expect(classify(wire(500, { success: false, message: 'oops' })).kind).toBe('in_doubt');
     expect(classify(wire(504, '<html>')).kind).toBe('in_doubt');
@@ -119,10 +123,9 @@ describe('follow-ups', () => {
     expect(followupSteps(job, undefined)).toEqual(['tag:a', 'tag:b', 'custom_fields']);
   });
 
-  it('owe no media when it was left out, or went inline with a ww start-whatsapp', () => {
-    expect(owedMedia(job, { id: 10, type: 'wba' }, state({ status: 'sent', via: 'start' }))).toEqual(media);
-    expect(owedMedia(job, { id: 10, type: 'wba' }, state({ status: 'sent', via: 'start', mediaLeftOut: true }))).toBeUndefined();
-    expect(owedMedia(job, { id: 12, type: 'ww' }, state({ status: 'sent', via: 'start' }))).toBeUndefined();
-    expect(owedMedia(job, { id: 12, type: 'ww' }, state({ status: 'sent', via: 'message' }))).toEqual(media);
+  it('owe media only when the send recorded it as owed, whatever the job says now', () => {
+    expect(owedMedia(job, state({ status: 'sent', via: 'start', mediaOwed: true }))).toEqual(media);
+    expect(owedMedia(job, state({ status: 'sent', via: 'start' }))).toBeUndefined();
+    expect(owedMedia(job, state({ status: 'sent', via: 'start', mediaLeftOut: true }))).toBeUndefined();
   });
 });

@@ -294,6 +294,124 @@ describe('execute against the simulator', () => {
     expect(attempts).toBeLessThan(100);
   });
 
+  it('journals the media follow-up before it leaves; one lost after sending is in doubt and repeated only on request', async () => {
+    await setup();
+    const media = { url: 'https://example.com/f.jpg', content_type: 'image', file_name: 'f.jpg' };
+    const job = testJob({ channel_id: 12, message: { text: 'Oi {{name}}', media } });
+    const contacts = testContacts(3);
+    // Text first via the conversation path (ww start fails), so the media follows as its own message.
+    sim.state.setFaults({ wwDown: true });
+    await run(job, contacts, RUN, WW);
+    // resume: the text goes on the conversation; only the media request after it loses its answer.
+    sim.state.setFaults({ wwDown: false });
+    const healed = await execute({
+      api,
+      job,
+      channel: WW,
+      contacts: stream(contacts),
+      prior: (p) => state.checkpoint.state.get(p),
+      record: async (e) => {
+        await state.checkpoint.record(e);
+        if (e.t === 'sent') sim.state.setFaults({ dropRate: 1, dropAfterProcessing: true });
+        if (e.t === 'followup' && !e.attempt) sim.state.setFaults({ dropRate: 0 });
+      },
+      limiter: unlimitedLimiter(),
+      mode: RESUME,
+      concurrency: 1,
+    });
+    expect(healed.stats.sent).toBe(3);
+    const images = (phone: string) => sim.state.messagesOf(Number(state.checkpoint.state.get(phone)!.conversationId)).filter((m) => m.contentType === 'image').length;
+    for (const c of contacts) {
+      const s = state.checkpoint.state.get(c.phone)!;
+      expect(s.followupsInDoubt).toEqual({ media: true });
+      expect(images(c.phone)).toBe(1);
+    }
+
+    sim.state.setFaults({ dropRate: 0 });
+    await run(job, contacts, RESUME, WW);
+    for (const c of contacts) expect(images(c.phone)).toBe(1);
+
+    await run(job, contacts, { retryFailed: true, retryInDoubt: true }, WW);
+    for (const c of contacts) {
+      expect(images(c.phone)).toBe(2);
+      expect(state.checkpoint.state.get(c.phone)!.followups.media).toBe(true);
+    }
+  });
+
+  it('sends no media to contacts sent before the job gained one (--force-changed)', async () => {
+    await setup();
+    const contacts = testContacts(3);
+    for (const c of contacts) sim.state.inbound(c.phone, 'oi');
+    const open = () => sim.state.now();
+    const textOnly = testJob({ message: { text: 'Oi {{name}}' } });
+    await run(textOnly, contacts, RUN, WBA, { lastInbound: open });
+    const withMedia = testJob({ message: { text: 'Oi {{name}}', media: { url: 'https://example.com/f.jpg', content_type: 'image' } } });
+    await run(withMedia, contacts, RUN, WBA, { lastInbound: open });
+    for (const c of contacts) expect(sim.state.messageCount(c.phone)).toBe(1);
+  });
+
+  it('treats a 502 that is not the platform\'s (a gateway page, no ids) as in doubt, and does not start again on resume', async () => {
+    await setup();
+    const { createServer } = await import('node:http');
+    // A gateway that forwards to the platform, then answers an HTML 502 whatever happened.
+    const gateway = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        await fetch(`${sim.url}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
+      });
+    });
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
+    const viaGateway = createApiClient({ baseUrl: `http://127.0.0.1:${(gateway.address() as import('node:net').AddressInfo).port}`, token: sim.token });
+    try {
+      const [contact] = testContacts(1);
+      const result = await execute({
+        api: viaGateway,
+        job: testJob(),
+        channel: WBA,
+        contacts: stream([contact!]),
+        prior: (p) => state.checkpoint.state.get(p),
+        record: (e) => state.checkpoint.record(e),
+        limiter: unlimitedLimiter(),
+        mode: RUN,
+        concurrency: 1,
+      });
+      expect(result.stats.inDoubt).toBe(1);
+      expect(state.checkpoint.state.get(contact!.phone)!.status).toBe('in_doubt');
+      await run(testJob(), [contact!], RESUME);
+      expect(sim.state.startWhatsappCount(contact!.phone)).toBe(1);
+    } finally {
+      await viaGateway.close();
+      await new Promise((r) => gateway.close(r));
+    }
+  });
+
+  it('stops cleanly while a sent contact waits to repeat an after-send step', async () => {
+    await setup();
+    const job = testJob({ after_send: { tags: ['a', 'b', 'c'], custom_fields: {} } });
+    const contacts = testContacts(3);
+    sim.state.setFaults({ failRate: 0 });
+    await run(testJob(), contacts); // sent, before the job had tags
+    const stop = new AbortController();
+    const going = execute({
+      api,
+      job,
+      channel: WBA,
+      contacts: stream(contacts),
+      prior: (p) => state.checkpoint.state.get(p),
+      record: (e) => state.checkpoint.record(e),
+      limiter: createRateLimiter({ perSecond: 1 }),
+      mode: RUN,
+      concurrency: 3,
+      stopSignal: stop.signal,
+    });
+    setTimeout(() => stop.abort(), 300);
+    const result = await going;
+    expect(result.stopReason).toBe('interrupted');
+    expect(result.stats.untouched + result.stats.interrupted).toBeGreaterThan(0);
+  });
+
   it('leaves sent and skipped contacts alone on a second run', async () => {
     await setup();
     const job = testJob({ message: { text: 'Oi {{name}}' } });

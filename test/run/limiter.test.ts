@@ -16,12 +16,13 @@ function fakeTime() {
 }
 
 describe('createRateLimiter', () => {
-  it('grants no more than per_minute permits in any 60 seconds', async () => {
+  it('lets no more than per_minute requests go in any 60 seconds', async () => {
     const t = fakeTime();
     const limiter = createRateLimiter({ perSecond: 1000, perMinute: 3, clock: t.clock, sleep: t.sleep });
     const grantedAt: number[] = [];
     for (let i = 0; i < 7; i++) {
       await limiter.acquire();
+      await limiter.pace();
       grantedAt.push(t.clock());
     }
     await limiter.stop();
@@ -50,6 +51,8 @@ describe('createRateLimiter', () => {
     const before = t.clock();
     limiter.backOff(2_000);
     expect(limiter.currentRate()).toBe(75);
+    await limiter.pace(); // a request that already held its permit waits too
+    expect(t.clock() - before).toBeGreaterThanOrEqual(2_000);
     await limiter.acquire();
     expect(t.clock() - before).toBeGreaterThanOrEqual(2_000);
     await limiter.stop();

@@ -162,11 +162,12 @@ export async function runCommand(
     // Rejected only at send time (the window moved since the plan pass and another message, with an
     // empty placeholder, was chosen): added to rejects.csv so no row is lost.
     const lateRejects: Reject[] = [];
+    const lateRejected = new Set<string>();
     const result = await execute({
       api,
       job,
       channel: prepared.channel,
-      contacts: contactsToSend(prepared.files, loaderOptions(job), pass.rejects),
+      contacts: contactsToSend(prepared.files, loaderOptions(job), pass.rejects, (reject) => lateRejects.push(reject)),
       prior: (phone) => checkpoint.state.get(phone),
       record: (event) => checkpoint.record(event),
       limiter,
@@ -175,7 +176,10 @@ export async function runCommand(
       lastInbound,
       stopSignal: stop.signal,
       requestSignal: cut.signal,
-      onReject: (reject) => lateRejects.push(reject),
+      onReject: (reject, contact) => {
+        lateRejects.push(reject);
+        lateRejected.add(contact.phone);
+      },
       onResult: (contact, r, stats) => {
         progress.update(stats);
         if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
@@ -187,7 +191,8 @@ export async function runCommand(
     if (lateRejects.length > 0) await writeRejects(paths.rejects, [...pass.rejects, ...lateRejects]);
 
     const states = checkpoint.state;
-    const rows = await jobReportRows(stateDir, states, pass.phones);
+    const listed = lateRejected.size > 0 ? pass.phones.filter((c) => !lateRejected.has(c.phone)) : pass.phones;
+    const rows = await jobReportRows(stateDir, states, listed);
     await writeReport(paths.report, rows, 'csv');
     const pending = rows.filter((r) => r.status === 'pending').length;
     const summary = summarise(states, {
@@ -260,13 +265,23 @@ async function openJobCheckpoint(stateDir: string, jobName: string, logger: Logg
 
 /**
  * The loader's contacts less every row the plan pass rejected: those are in rejects.csv, and a
- * row listed there is never sent, even if the window moved since.
+ * row listed there is never sent, even if the window moved since. Rows the plan pass did not see
+ * (appended to a list since) that the loader rejects go to `onNewReject`.
  */
-async function* contactsToSend(files: string[], options: ReturnType<typeof loaderOptions>, rejected: Reject[]): AsyncGenerator<Contact> {
+async function* contactsToSend(
+  files: string[],
+  options: ReturnType<typeof loaderOptions>,
+  rejected: Reject[],
+  onNewReject: (reject: Reject) => void,
+): AsyncGenerator<Contact> {
   const skip = new Set(rejected.map((r) => `${r.file}:${r.line}`));
   const { items } = loadContacts(files, options);
   for await (const item of items) {
-    if (item.kind === 'contact' && !skip.has(`${item.contact.file}:${item.contact.line}`)) yield item.contact;
+    if (item.kind === 'contact') {
+      if (!skip.has(`${item.contact.file}:${item.contact.line}`)) yield item.contact;
+    } else if (item.kind === 'reject' && !skip.has(`${item.reject.file}:${item.reject.line}`)) {
+      onNewReject(item.reject);
+    }
   }
 }
 
