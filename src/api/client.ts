@@ -107,6 +107,7 @@ export function createTransport(options: ApiClientOptions): Transport {
       headersTimeout: s.headersTimeoutMs,
       bodyTimeout: s.bodyTimeoutMs,
     });
+  // C5: the token is masked in every response body before it is parsed.
   const redact = (text: string): string => text.replaceAll(s.token, '[redacted]');
 
   async function send(call: Call): Promise<Answer> {

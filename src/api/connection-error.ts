@@ -1,6 +1,9 @@
 import { ConnectionError } from './errors.js';
 
-/** Failures that happen before any byte of the request can have reached the platform. */
+/**
+ * C4: failures that happen before any byte of the request can have reached the platform, as long as the
+ * request was not yet handed to a socket (on an established keep-alive socket they can come after it was written).
+ */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -41,7 +44,9 @@ export interface ConnectionFailure {
 export function toConnectionError(err: unknown, f: ConnectionFailure): ConnectionError {
   const aborted = f.signal?.aborted === true;
   const code = errorCode(err);
-  const sent = code !== undefined && NOT_SENT_CODES.has(code) ? false : f.started !== false;
+  // A request handed to a socket may have gone out whatever the code says (EHOSTUNREACH on a keep-alive socket
+  // after the bytes were written): `started` wins; a "not sent" code decides only when `started` is unknown.
+  const sent = f.started === true || (f.started !== false && !(code !== undefined && NOT_SENT_CODES.has(code)));
   const what = aborted ? 'aborted by the caller' : (code && DESCRIPTIONS[code]) || describe(err);
   const fate = sent ? 'it may have reached the platform' : 'it was not sent';
   return new ConnectionError(

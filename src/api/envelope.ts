@@ -18,7 +18,7 @@ export function parseBody(text: string): unknown {
   }
 }
 
-/** A 2xx must carry `{success: true}` (a 204 may carry nothing); anything else is unusable. */
+/** C2: a 2xx must carry `{success: true}` (a 204 may carry nothing); anything else is unusable. */
 export function successEnvelope(status: number, body: unknown, method: string, path: string): Answer {
   if (body === undefined && status === 204) return { status, body: { success: true }, method, path };
   if (!isRecord(body)) throw unusableAnswer(status, body, method, path, 'its body is not the JSON envelope');

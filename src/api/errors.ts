@@ -3,6 +3,7 @@ import {
   NOT_FOUND_STATUS,
   RATE_LIMITED_STATUS,
   SEND_FAILED_STATUS,
+  isValidationStatus,
 } from './assumptions.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -104,7 +105,7 @@ export function isApiError(err: unknown): err is ApiError {
   return err instanceof ApiError;
 }
 
-/** The ONE factory from a non-2xx answer to the error callers branch on. */
+/** The ONE factory from a non-2xx answer to the error callers branch on (C3: every 502 is a SendFailedError). */
 export function errorFromResponse(
   status: number,
   body: unknown,
@@ -123,7 +124,7 @@ export function errorFromResponse(
   }
   if (status === SEND_FAILED_STATUS) return new SendFailedError(message, init, readSendFailure(body));
   if (status === NOT_FOUND_STATUS) return new NotFoundError(message, init);
-  if (status >= 400 && status < 500) return new ValidationError(message, init);
+  if (isValidationStatus(status)) return new ValidationError(message, init);
   if (status >= 500 && status < 600) return new ServerError(message, init);
   return new ApiError(message, init);
 }

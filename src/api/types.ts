@@ -3,6 +3,13 @@
  * docs/assumptions.md). Field names are the platform's, unchanged.
  */
 
+import type {
+  CLIENTS_QUERY_KEYS,
+  CONVERSATION_STATUSES,
+  DELIVERY_STATUSES,
+  WBA_SEND_TEMPLATE_FIELDS,
+} from './assumptions.js';
+
 /** Every method takes this last. */
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -14,7 +21,7 @@ export type Id = number | string;
 // ── Resources ────────────────────────────────────────────────────────────────
 
 /** A25: `sent` for API sends; also `delivered`, `read`, `failed`. */
-export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type SenderType = 'user' | 'client' | 'system';
 
 export interface MessageCall {
@@ -115,7 +122,7 @@ export interface Channel {
 }
 
 /** A9. */
-export type ConversationStatus = 'automated' | 'open' | 'pending' | 'closed';
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /** A8: the conversation record. */
 export interface Conversation {
@@ -131,14 +138,8 @@ export interface Conversation {
   last_message_id: number | null;
 }
 
-/** A11: every status present. */
-export interface ConversationCounts {
-  automated: number;
-  open: number;
-  pending: number;
-  closed: number;
-  [status: string]: number;
-}
+/** A11: every status of A9 present (others tolerated). */
+export type ConversationCounts = Record<ConversationStatus, number> & { [status: string]: number };
 
 // ── Pagination ───────────────────────────────────────────────────────────────
 
@@ -183,13 +184,8 @@ export interface ConversationsQuery {
   per_page?: number;
 }
 
-/** A13. */
-export interface ClientsQuery {
-  page?: number;
-  per_page?: number;
-  /** Exact E.164 match. */
-  phone?: string;
-}
+/** A13: `page`, `per_page` and `phone` (an exact E.164 match). */
+export type ClientsQuery = { [K in (typeof CLIENTS_QUERY_KEYS)[number]]?: K extends 'phone' ? string : number };
 
 export interface TemplatesQuery {
   /** `APPROVED` lists only templates ready to send; omit for every status. */
@@ -216,7 +212,7 @@ export interface StartWhatsappCommon {
 export interface StartWhatsappTemplateBody extends StartWhatsappCommon {
   send_type: 'template';
   template_name: string;
-  /** `xx_XX`. */
+  /** `xx_XX`. Optional in the document; required here (C6): the runner always has it. */
   language: string;
   variables?: TemplateVariables;
 }
@@ -253,12 +249,8 @@ interface SendMessageCommon {
 export type SendMessageBody = SendMessageCommon &
   ({ content: string; file_url?: string } | { file_url: string; content?: string });
 
-/** A5. */
-export interface SendTemplateBody {
-  template_name: string;
-  language: string;
-  variables: TemplateVariables;
-}
+/** A5: start-whatsapp's template fields, all required (C6). */
+export type SendTemplateBody = Required<Pick<StartWhatsappTemplateBody, (typeof WBA_SEND_TEMPLATE_FIELDS)[number]>>;
 
 /** At least one of email or phone. */
 export type CreateClientBody = { name?: string; lastname?: string } & (

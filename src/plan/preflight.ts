@@ -3,6 +3,17 @@ import { MAX_TEXT_LENGTH } from './decide.js';
 import { checkTemplate } from './template-check.js';
 import type { ChannelInfo, ChannelType, TemplateInfo } from './types.js';
 
+/**
+ * A27 (docs/assumptions.md): channel `status` 1 is active, anything else is not. Defined here because src/plan
+ * does not import src/api; the simulator has its own copy in src/sim/assumptions.ts.
+ */
+export const ACTIVE_CHANNEL_STATUS = 1;
+
+/** A channel whose status is known and is not the active one (A27). An unknown status is not warned about. */
+function isInactive(c: ChannelInfo): boolean {
+  return c.status !== undefined && c.status !== ACTIVE_CHANNEL_STATUS;
+}
+
 export interface PreflightResult {
   /** The job's channel. Meaningful only when `problems` is empty (otherwise a stand-in with the job's id). */
   channel: ChannelInfo;
@@ -101,16 +112,16 @@ function findChannel(
   if (offlineChannelType && offlineChannelType !== channel.type) {
     warnings.push(`--channel-type ${offlineChannelType} is ignored: the platform says channel ${channel.id} is ${channel.type}`);
   }
-  if (channel.status === 0) {
+  if (isInactive(channel)) {
     warnings.push(
-      `channel ${describeChannel(channel)} is inactive (status 0); the platform may refuse every send: activate it or choose another channel`,
+      `channel ${describeChannel(channel)} is inactive (status ${channel.status}); the platform may refuse every send: activate it or choose another channel`,
     );
   }
   return channel;
 }
 
 function describeChannel(c: ChannelInfo): string {
-  const details = [c.type, c.name, c.status === 0 ? 'inactive' : undefined].filter(Boolean).join(', ');
+  const details = [c.type, c.name, isInactive(c) ? 'inactive' : undefined].filter(Boolean).join(', ');
   return `${c.id} (${details})`;
 }
 

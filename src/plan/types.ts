@@ -6,7 +6,7 @@ export interface ChannelInfo {
   id: number;
   type: ChannelType;
   name?: string;
-  /** 1 active, 0 inactive (A27). */
+  /** 1 active; any other status is not sending (A27). */
   status?: number;
 }
 

@@ -1,10 +1,10 @@
 /**
  * Every server-side choice the API document leaves "not shown", in one place.
- * Numbers A1..A29 are those of docs/assumptions.md; S1.. are the simulator's own finer choices
+ * Numbers A1..A32 are those of docs/assumptions.md; S1.. are the simulator's own finer choices
  * (listed in the simulator's report so they can be added to docs/assumptions.md).
  */
 
-/** The only company of the simulated platform (A18: ids are integers). */
+/** S37: the only company of the simulated platform (A18: ids are integers); any other companyId answers 404. */
 export const COMPANY_ID = 1;
 
 /** A1: success status of sends, stage, status, take-over, client update, client tags, values. */
@@ -27,6 +27,9 @@ export const STATUS_METHOD_NOT_ALLOWED = 405;
 /** S4: a body above this many bytes answers 413 with the failure envelope. */
 export const MAX_BODY_BYTES = 1_048_576;
 export const STATUS_TOO_LARGE = 413;
+
+/** A27: channel `status` 1 is active; any other status refuses every send (502, A3 / A7 shape, S29). */
+export const ACTIVE_CHANNEL_STATUS = 1;
 
 /** A9: conversation statuses; `automated` is documented. */
 export const CONVERSATION_STATUSES = ['automated', 'open', 'pending', 'closed'] as const;
@@ -75,7 +78,7 @@ export const INBOUND_SENDER_TYPE = 'client';
 export const OUTBOUND_DELIVERY_STATUS = 'sent';
 /**
  * S25: an inbound message goes into the client's newest open conversation (on the channel given, if one is),
- * else into a new one on the given channel, else on this channel.
+ * else into a new one on the given channel, else (S39) on this channel.
  */
 export const DEFAULT_INBOUND_CHANNEL_ID = 10;
 /** S9: an inbound message is stored with deliveryStatus `delivered`. */
@@ -85,7 +88,7 @@ export const TEMPLATE_CONTENT_TYPE = 'template';
 /** A25: client_type of created clients. */
 export const DEFAULT_CLIENT_TYPE = 'pf';
 
-/** Webhook (documented: 10 s timeout, no retry). */
+/** Webhook (documented: 10 s timeout, no retry); the timeout is SimOptions.webhookTimeoutMs, this by default. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_EVENT = 'chat.message';
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -130,4 +133,8 @@ export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
  *   `call` = {direction: '', outcome: '', duration: 0}, `reactions` [], `file_type` = the media content type.
  * - S32 per_page above 200 is capped at 200 (like A28's limit); page or per_page below 1 is a 422.
  * - S33 the 401 check comes after route matching: an unknown path is a 404 even without a token.
+ * - S35 wba-send-template on a `ww` conversation is a 422 (like start-whatsapp's template on `ww`).
+ * - S36 `reply_to_id` of POST messages must be a message of the same conversation, else 422.
+ * - S38 an inbound message's `senderId` is the client's id (API sends have null, A25).
+ * - S40 a webhook delivery does not follow redirects: a 3xx is an undelivered attempt recorded with its status.
  */

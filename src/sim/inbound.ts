@@ -47,7 +47,7 @@ export function receiveInbound(
       contentType: 'text',
       content: text,
       senderType: INBOUND_SENDER_TYPE,
-      senderId: client.id,
+      senderId: client.id, // S38
       file_url: null,
       file_name: null,
       file_size: 0,

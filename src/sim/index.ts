@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_REQUEST_LOG_LIMIT } from './assumptions.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, WEBHOOK_TIMEOUT_MS } from './assumptions.js';
 import { SimClock } from './clock.js';
 import type { SimCore } from './core.js';
 import { Faults } from './faults.js';
@@ -45,6 +45,7 @@ interface Settings {
   startTime: number;
   logRequests: boolean;
   requestLogLimit: number;
+  webhookTimeoutMs: number;
 }
 
 /** Options folded once over the defaults; a bad value is a RangeError naming it. */
@@ -58,12 +59,15 @@ function settle(options: SimOptions): Settings {
     startTime: options.startTime ?? Date.now(),
     logRequests: options.logRequests ?? true,
     requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
   };
   if (!Number.isInteger(s.port) || s.port < 0 || s.port > 65535) throw new RangeError(`port ${s.port} is not 0..65535`);
   if (!s.token || /\s/.test(s.token)) throw new RangeError('token must be a non-empty string without spaces');
   if (!Number.isFinite(s.seed)) throw new RangeError('seed must be a number');
   if (!Number.isFinite(s.startTime)) throw new RangeError('startTime must be epoch milliseconds');
   if (!Number.isInteger(s.requestLogLimit) || s.requestLogLimit < 2) throw new RangeError('requestLogLimit must be 2 or more');
+  if (!Number.isFinite(s.webhookTimeoutMs) || s.webhookTimeoutMs <= 0)
+    throw new RangeError('webhookTimeoutMs must be a positive number of milliseconds');
   return s;
 }
 
@@ -71,7 +75,7 @@ function settle(options: SimOptions): Settings {
 export async function startSimulator(options: SimOptions = {}): Promise<RunningSimulator> {
   const settings = settle(options);
   const log = new RequestLog(settings.logRequests, settings.requestLogLimit);
-  const webhook = new WebhookEmitter(undefined);
+  const webhook = new WebhookEmitter(undefined, settings.webhookTimeoutMs);
   webhook.configure(settings.webhook);
   webhook.onAttempt = () => log.counters.webhookAttempts++;
   const core: SimCore = {

@@ -1,4 +1,5 @@
 import {
+  ACTIVE_CHANNEL_STATUS,
   OUTBOUND_DELIVERY_STATUS,
   OUTBOUND_SENDER_TYPE,
   REFUSAL_MESSAGES,
@@ -32,7 +33,7 @@ export function send(
 ): SendResult {
   const now = core.clock.now();
   const official = channel.type !== 'ww';
-  if (channel.status !== 1) return refuse('channel_inactive');
+  if (channel.status !== ACTIVE_CHANNEL_STATUS) return refuse('channel_inactive');
   if (!official && core.faults.get().wwDown) return refuse('web_session_down');
 
   let fields: NewMessage;

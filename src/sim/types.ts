@@ -38,6 +38,8 @@ export interface SimOptions {
   logRequests?: boolean;
   /** Entries of the request log kept (oldest half dropped beyond it); default 200,000. */
   requestLogLimit?: number;
+  /** Webhook delivery timeout in ms; default WEBHOOK_TIMEOUT_MS (10,000, documented). Tests use a short one. */
+  webhookTimeoutMs?: number;
 }
 
 export interface SimChannel {

@@ -34,16 +34,22 @@ export function signedEvent(
 }
 
 /**
- * Emits `chat.message` for every new message: one POST, 10-second timeout, no retry, fire-and-forget
+ * Emits `chat.message` for every new message: one POST, 10-second timeout (documented; `webhookTimeoutMs`),
+ * no retry, redirects not followed (a 3xx is an undelivered attempt, recorded with its status), fire-and-forget
  * (it starts after the API answer is written and never affects it). Every attempt is recorded.
  */
 export class WebhookEmitter {
   readonly deliveries: WebhookDelivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closing = new AbortController();
+  /** One controller per delivery in flight, aborted by abortAll (no listener on a shared signal per delivery). */
+  private readonly controllers = new Set<AbortController>();
   onAttempt: () => void = () => {};
 
-  constructor(private config: WebhookConfig | undefined) {}
+  constructor(
+    private config: WebhookConfig | undefined,
+    private readonly timeoutMs: number = WEBHOOK_TIMEOUT_MS,
+  ) {}
 
   configure(config: WebhookConfig | undefined): void {
     if (config && (typeof config.url !== 'string' || typeof config.secret !== 'string' || !config.url))
@@ -74,7 +80,9 @@ export class WebhookEmitter {
 
   /** Aborts deliveries in flight (the simulator is closing). */
   abortAll(): void {
-    this.closing.abort(new Error('simulator closed'));
+    const reason = new Error('simulator closed');
+    this.closing.abort(reason);
+    for (const controller of this.controllers) controller.abort(reason);
   }
 
   async idle(): Promise<void> {
@@ -82,12 +90,19 @@ export class WebhookEmitter {
   }
 
   private async post(url: string, body: string, signature: string, delivery: WebhookDelivery): Promise<void> {
+    // An own controller and timer, not AbortSignal.any([AbortSignal.timeout(...), ...]): on Node 20 the timeout
+    // signal can be garbage-collected inside AbortSignal.any and never fire, leaving a hanging delivery pending.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), this.timeoutMs);
+    if (this.closing.signal.aborted) controller.abort(this.closing.signal.reason);
+    this.controllers.add(controller);
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
         body,
-        signal: AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMEOUT_MS), this.closing.signal]),
+        redirect: 'manual',
+        signal: controller.signal,
       });
       delivery.status = response.status;
       await response.body?.cancel().catch(() => {});
@@ -95,6 +110,8 @@ export class WebhookEmitter {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       delivery.error = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
     } finally {
+      clearTimeout(timer);
+      this.controllers.delete(controller);
       delivery.pending = false;
       delivery.durationMs = Date.now() - delivery.startedAt;
     }

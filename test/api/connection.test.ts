@@ -101,6 +101,17 @@ describe('ConnectionError.sent', () => {
     const unknown = new Error('something odd');
     expect(toConnectionError(unknown, at)).toMatchObject({ sent: true });
   });
+
+  it('is true for a "not sent" code once the request was handed to a socket (keep-alive, bytes written)', () => {
+    const started = { method: 'POST', path: '/x', started: true, signal: undefined };
+    for (const code of ['EHOSTUNREACH', 'ENETUNREACH', 'ECONNREFUSED']) {
+      const err = Object.assign(new Error(`write ${code}`), { code });
+      expect(toConnectionError(err, started)).toMatchObject({ sent: true, code });
+      expect(toConnectionError(err, started).message).toContain('it may have reached the platform');
+    }
+    const notStarted = { ...started, started: false };
+    expect(toConnectionError(new Error('something odd'), notStarted)).toMatchObject({ sent: false });
+  });
 });
 
 describe('response bodies', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { preflight, templatePositions, type ChannelInfo, type TemplateInfo } from '../../src/plan/index.js';
+import { ACTIVE_CHANNEL_STATUS } from '../../src/plan/preflight.js';
 import { MEDIA, TEMPLATE, TEXT, makeJob } from './fixtures.js';
 
 const CHANNELS: ChannelInfo[] = [
@@ -136,6 +137,18 @@ describe('preflight against the platform', () => {
     const result = preflight(job(channelId, message), CHANNELS, TEMPLATES);
     expect(result.problems).toEqual([]);
     expect(result.warnings).toEqual(warnings);
+  });
+
+  it('warns about a channel whose known status is anything but active (A27), not about an unknown status', () => {
+    const channels: ChannelInfo[] = [
+      { id: 20, type: 'wba', name: 'Suspended', status: 2 },
+      { id: 21, type: 'wba', name: 'Unknown' },
+    ];
+    expect(ACTIVE_CHANNEL_STATUS).toBe(1);
+    expect(preflight(job(20, { template: TEMPLATE }), channels, TEMPLATES).warnings).toEqual([
+      'channel 20 (wba, Suspended, inactive) is inactive (status 2); the platform may refuse every send: activate it or choose another channel',
+    ]);
+    expect(preflight(job(21, { template: TEMPLATE }), channels, TEMPLATES).warnings).toEqual([]);
   });
 });
 

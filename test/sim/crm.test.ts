@@ -31,6 +31,13 @@ describe('CRM custom fields', () => {
     expect(res.body.data).toMatchObject({ id: 2, name: 'Lead source', key: 'source', required: true, options: ['ads', 'form'] });
   });
 
+  it('takes key: null in the update body as absent (S30)', async () => {
+    const h = await harness();
+    const res = await h.call('POST', '/company/1/crm-custom-fields/2', { name: 'Lead source', key: null });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: 2, name: 'Lead source', key: 'source' });
+  });
+
   it('refuses key in the update body with 422', async () => {
     const h = await harness();
     const res = await h.call('POST', '/company/1/crm-custom-fields/2', { name: 'x', key: 'renamed' });

@@ -24,6 +24,21 @@ describe('start-whatsapp validation (422 before anything is created)', () => {
     expect(h.state.clients.size).toBe(0);
   });
 
+  it('refuses content_type and file_url together (a complete media attachment) on a wba or whatsapp channel with 422', async () => {
+    const h = await harness();
+    h.state.inbound(PHONE, 'oi'); // window open: only the media rule can refuse
+    const clients = h.state.clients.size;
+    for (const channel_id of [10, 11]) {
+      for (const send_type of ['text', 'template']) {
+        const res = await h.start({ channel_id, send_type, text: 'see this', content_type: 'image', file_url: 'https://x/a.png' });
+        expect(res.status).toBe(422);
+        expect(res.body.message).toMatch(/only available on ww/);
+      }
+    }
+    expect(h.state.clients.size).toBe(clients);
+    expect(h.state.messageCount(PHONE)).toBe(0);
+  });
+
   it('requires template_name for send_type template', async () => {
     const h = await harness();
     const res = await h.start({ template_name: undefined });

@@ -6,23 +6,29 @@ import { closeAll, harness } from './helpers.js';
 
 interface Received {
   raw: string;
+  /** The exact bytes received. */
+  bytes: Buffer;
   headers: IncomingHttpHeaders;
 }
 
 const receivers: Server[] = [];
 
-/** A local receiver keeping every raw body; `status` is what it answers. */
-async function receiver(status = 200): Promise<{ url: string; received: Received[]; next(): Promise<Received> }> {
+/** A local receiver keeping every raw body; `status` (and `headers`) is what it answers. */
+async function receiver(
+  status = 200,
+  headers: Record<string, string> = {},
+): Promise<{ url: string; received: Received[]; next(): Promise<Received> }> {
   const received: Received[] = [];
   const waiting: Array<(r: Received) => void> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { raw: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
+      const bytes = Buffer.concat(chunks);
+      const r = { raw: bytes.toString('utf8'), bytes, headers: req.headers };
       received.push(r);
       waiting.shift()?.(r);
-      res.writeHead(status).end();
+      res.writeHead(status, headers).end();
     });
   });
   receivers.push(server);
@@ -82,6 +88,17 @@ describe('webhook chat.message', () => {
     });
   });
 
+  it('signs the raw UTF-8 bytes of a non-ASCII body', async () => {
+    const hook = await receiver();
+    const h = await harness({ webhook: { url: hook.url, secret: SECRET } });
+    expect((await h.start({ language: 'pt_BR', variables: { '1': 'João' } })).status).toBe(200);
+    const delivery = await hook.next();
+    expect(delivery.bytes.length).toBeGreaterThan(delivery.raw.length);
+    expect(JSON.parse(delivery.raw).data.message.content).toBe('Olá João, bem-vindo!');
+    const expected = `sha256=${createHmac('sha256', SECRET).update(delivery.bytes).digest('hex')}`;
+    expect(delivery.headers['x-service-signature']).toBe(expected);
+  });
+
   it('posts an inbound message with direction inbound', async () => {
     const hook = await receiver();
     const h = await harness({ webhook: { url: hook.url, secret: SECRET } });
@@ -135,6 +152,61 @@ describe('webhook chat.message', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(h.state.webhookDeliveries[0]!.pending).toBe(true);
     slow.closeAllConnections();
+  });
+
+  it('ends a delivery the receiver never answers with a timeout error after webhookTimeoutMs', async () => {
+    const hanging = createServer(() => {});
+    receivers.push(hanging);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const { port } = hanging.address() as AddressInfo;
+    const h = await harness({ webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET }, webhookTimeoutMs: 200 });
+    expect((await h.start()).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.state.webhookDeliveries[0]!.pending).toBe(true);
+    await h.state.webhookIdle();
+    const [delivery] = h.state.webhookDeliveries;
+    expect(delivery).toMatchObject({ pending: false, error: 'timeout' });
+    expect(delivery!.status).toBeUndefined();
+    expect(delivery!.durationMs).toBeGreaterThanOrEqual(190);
+    expect(delivery!.durationMs).toBeLessThan(2000);
+    hanging.closeAllConnections();
+  });
+
+  it('ends every delivery in flight when the simulator closes, with no listener build-up on a shared signal', async () => {
+    const hanging = createServer(() => {});
+    receivers.push(hanging);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const { port } = hanging.address() as AddressInfo;
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const h = await harness({ webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET } });
+      for (let i = 1; i <= 15; i++) h.state.inbound(`+55119999900${String(i).padStart(2, '0')}`, 'oi');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(h.state.webhookDeliveries.filter((d) => d.pending)).toHaveLength(15);
+      await h.sim.close();
+      await h.state.webhookIdle();
+      expect(h.state.webhookDeliveries.every((d) => !d.pending && d.error === 'simulator closed')).toBe(true);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      hanging.closeAllConnections();
+    }
+  });
+
+  it('does not follow a redirect: a 3xx is one undelivered attempt recorded with its status', async () => {
+    const target = await receiver();
+    const hook = await receiver(307, { location: target.url });
+    const h = await harness({ webhook: { url: hook.url, secret: SECRET } });
+    expect((await h.start()).status).toBe(200);
+    await h.state.webhookIdle();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(hook.received).toHaveLength(1);
+    expect(target.received).toHaveLength(0);
+    expect(h.state.webhookDeliveries).toMatchObject([{ status: 307, pending: false }]);
+    expect(h.state.webhookDeliveries[0]!.error).toBeUndefined();
   });
 
   it('can be set and removed at run time, also through POST /__sim/webhook', async () => {

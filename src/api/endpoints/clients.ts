@@ -1,3 +1,4 @@
+import { CLIENTS_QUERY_KEYS } from '../assumptions.js';
 import type { Transport } from '../client.js';
 import { dataObject, page } from '../envelope.js';
 import { pathId } from '../paths.js';
@@ -40,7 +41,7 @@ export function clientsApi(t: Transport): ClientsApi {
       const a = await t.send({
         method: 'GET',
         path: '/clients',
-        query: { page: query.page, per_page: query.per_page, phone: query.phone },
+        query: Object.fromEntries(CLIENTS_QUERY_KEYS.map((key) => [key, query[key]])),
         signal: options.signal,
       });
       return page<Client, PagePagination>(a, PAGE_PAGINATION);

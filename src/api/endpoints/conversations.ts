@@ -1,4 +1,4 @@
-import { TAKE_OVER_HAS_BODY } from '../assumptions.js';
+import { TAKE_OVER_HAS_BODY, WBA_SEND_TEMPLATE_FIELDS } from '../assumptions.js';
 import type { Transport } from '../client.js';
 import { type Answer, dataObject, page } from '../envelope.js';
 import { SendFailedError, isRecord, readSendFailure, unusableAnswer } from '../errors.js';
@@ -6,6 +6,7 @@ import { pathId } from '../paths.js';
 import type {
   Conversation,
   ConversationCounts,
+  ConversationStatus,
   ConversationsPage,
   ConversationsQuery,
   Id,
@@ -35,7 +36,7 @@ export interface ConversationsApi {
   /** A9: answers the conversation. */
   setStage(conversationId: Id, pipelineStageId: number, options?: RequestOptions): Promise<Conversation>;
   /** A9: `automated`, `open`, `pending` or `closed`; answers the conversation. */
-  setStatus(conversationId: Id, status: string, options?: RequestOptions): Promise<Conversation>;
+  setStatus(conversationId: Id, status: ConversationStatus | (string & {}), options?: RequestOptions): Promise<Conversation>;
   /** A11. */
   conversationCounts(options?: RequestOptions): Promise<ConversationCounts>;
   /** A9: no body; `automated` becomes `open`. */
@@ -72,11 +73,10 @@ export function conversationsApi(t: Transport): ConversationsApi {
     },
 
     async sendTemplate(conversationId, body, options = {}) {
-      const { template_name, language, variables } = body;
       const a = await t.send({
         method: 'POST',
         path: `${conv(conversationId)}/wba-send-template`,
-        body: { template_name, language, variables },
+        body: Object.fromEntries(WBA_SEND_TEMPLATE_FIELDS.map((key) => [key, body[key]])),
         signal: options.signal,
       });
       return dataObject<Message>(a);
@@ -125,7 +125,7 @@ export function conversationsApi(t: Transport): ConversationsApi {
 }
 
 /**
- * start-whatsapp's success (A4: ids as strings). A 2xx carrying a conversation id but no
+ * C1. start-whatsapp's success (A4: ids as strings). A 2xx carrying a conversation id but no
  * `message_id` is the document's "shape that carries the ids when the send fails": it becomes a
  * SendFailedError with the 2xx status kept.
  */

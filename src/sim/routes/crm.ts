@@ -58,11 +58,11 @@ function createField(ctx: RouteContext): Reply {
   return ok(field, STATUS_CREATED);
 }
 
-/** Documented: POST updates, 200, `key` is not part of the body (S23: sending it is a 422). */
+/** Documented: POST updates, 200, `key` is not part of the body (S23: a non-null `key` is a 422; S30: null = absent). */
 function updateField(ctx: RouteContext): Reply {
   const field = fieldOf(ctx);
   const body = asObject(ctx.body);
-  if (body.key !== undefined) invalid('The key field cannot be updated; it is not part of the update body.');
+  if (body.key != null) invalid('The key field cannot be updated; it is not part of the update body.');
   const name = optString(body, 'name');
   if (name !== undefined && name.trim() === '') invalid('The name field must not be empty.');
   const required = optBool(body, 'required');

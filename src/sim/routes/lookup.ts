@@ -13,7 +13,7 @@ export function clientOf(ctx: RouteContext, name = 'id'): SimClient {
   return ctx.core.store.clients.get(Number(ctx.params[name])) ?? notFound('Client');
 }
 
-/** The simulated platform has one company (A18). */
+/** S37: the simulated platform has one company (A18: ids are integers); any other companyId is a 404. */
 export function requireCompany(ctx: RouteContext): void {
   if (Number(ctx.params.companyId) !== COMPANY_ID) notFound('Company');
 }

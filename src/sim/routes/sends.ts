@@ -51,6 +51,7 @@ function postMessage(ctx: RouteContext): Reply {
   const { store } = ctx.core;
   const conversation = conversationOf(ctx);
   const request = parseMessage(ctx.body);
+  // S36: reply_to_id must name a message of this same conversation.
   if (request.replyToId !== undefined && store.messages.get(request.replyToId)?.conversationId !== conversation.id)
     invalid('The reply_to_id field must be a message of this conversation.');
   const result = send(ctx.core, conversation, store.channel(conversation.channelId)!, store.clients.get(conversation.clientId)!, {
@@ -65,7 +66,7 @@ function postMessage(ctx: RouteContext): Reply {
   return result.ok ? ok(messageView(result.message)) : fail(STATUS_SEND_FAILED, result.message);
 }
 
-/** A5, A22: a template into an existing wba/whatsapp conversation; works outside the window. */
+/** A5, A22: a template into an existing wba/whatsapp conversation; works outside the window. S35: on `ww` → 422. */
 function wbaSendTemplate(ctx: RouteContext): Reply {
   const { store } = ctx.core;
   const conversation = conversationOf(ctx);
