@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import type { Job } from '../../src/job/index.js';
 import type { ChannelInfo } from '../../src/plan/index.js';
-import { createRateLimiter, execute, unlimitedLimiter, type RetryMode } from '../../src/run/index.js';
+import { createRateLimiter, execute, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { stream, tempState, testContacts, testJob, type TempState } from '../helpers/run.js';
 
@@ -28,7 +28,8 @@ afterEach(async () => {
   await state?.cleanup();
 });
 
-function run(job: Job, contacts: Contact[], mode: RetryMode = RUN, channel: ChannelInfo = WBA, extra: { lastInbound?: (p: string) => number | undefined } = {}) {
+/** execute() as `outreach run` drives it (real client, real checkpoint); any option can be overridden. */
+function run(job: Job, contacts: Contact[], mode: RetryMode = RUN, channel: ChannelInfo = WBA, extra: Partial<ExecuteOptions> = {}) {
   return execute({
     api,
     job,
@@ -143,17 +144,7 @@ describe('execute against the simulator', () => {
     await setup({ rateLimitPerSecond: 20 });
     const job = testJob({ rate: { per_second: 30, concurrency: 4 } });
     const contacts = testContacts(60);
-    const result = await execute({
-      api,
-      job,
-      channel: WBA,
-      contacts: stream(contacts),
-      prior: (p) => state.checkpoint.state.get(p),
-      record: (e) => state.checkpoint.record(e),
-      limiter: createRateLimiter({ perSecond: job.rate.per_second }),
-      mode: RUN,
-      concurrency: 4,
-    });
+    const result = await run(job, contacts, RUN, WBA, { limiter: createRateLimiter({ perSecond: job.rate.per_second }) });
 
     expect(result.stats.sent).toBe(60);
     for (const c of contacts) expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
@@ -247,16 +238,7 @@ describe('execute against the simulator', () => {
     const [contact] = testContacts(1);
     contact!.vars.coupon = '';
     const rejects: string[] = [];
-    const result = await execute({
-      api,
-      job,
-      channel: WBA,
-      contacts: stream([contact!]),
-      prior: () => undefined,
-      record: (e) => state.checkpoint.record(e),
-      limiter: unlimitedLimiter(),
-      mode: RUN,
-      concurrency: 1,
+    const result = await run(job, [contact!], RUN, WBA, {
       lastInbound: () => Date.now() - 60_000, // the window opened since the plan: the text is chosen
       onReject: (r) => rejects.push(`${r.line}:${r.reason}`),
     });
@@ -277,19 +259,7 @@ describe('execute against the simulator', () => {
       if (e.t === 'attempt') attempts += 1;
       await state.checkpoint.record(e);
     };
-    const run = execute({
-      api,
-      job: testJob(),
-      channel: WBA,
-      contacts: stream(testContacts(100)),
-      prior: () => undefined,
-      record: failing,
-      limiter: unlimitedLimiter(),
-      mode: RUN,
-      concurrency: 8,
-    });
-
-    await expect(run).rejects.toThrow(/ENOSPC/);
+    await expect(run(testJob(), testContacts(100), RUN, WBA, { record: failing })).rejects.toThrow(/ENOSPC/);
     expect(requestsTo('/start-whatsapp').length).toBe(attempts);
     expect(attempts).toBeLessThan(100);
   });
@@ -304,20 +274,13 @@ describe('execute against the simulator', () => {
     await run(job, contacts, RUN, WW);
     // resume: the text goes on the conversation; only the media request after it loses its answer.
     sim.state.setFaults({ wwDown: false });
-    const healed = await execute({
-      api,
-      job,
-      channel: WW,
-      contacts: stream(contacts),
-      prior: (p) => state.checkpoint.state.get(p),
+    const healed = await run(job, contacts, RESUME, WW, {
+      concurrency: 1,
       record: async (e) => {
         await state.checkpoint.record(e);
         if (e.t === 'sent') sim.state.setFaults({ dropRate: 1, dropAfterProcessing: true });
         if (e.t === 'followup' && !e.attempt) sim.state.setFaults({ dropRate: 0 });
       },
-      limiter: unlimitedLimiter(),
-      mode: RESUME,
-      concurrency: 1,
     });
     expect(healed.stats.sent).toBe(3);
     const images = (phone: string) => sim.state.messagesOf(Number(state.checkpoint.state.get(phone)!.conversationId)).filter((m) => m.contentType === 'image').length;
@@ -366,17 +329,7 @@ describe('execute against the simulator', () => {
     const viaGateway = createApiClient({ baseUrl: `http://127.0.0.1:${(gateway.address() as import('node:net').AddressInfo).port}`, token: sim.token });
     try {
       const [contact] = testContacts(1);
-      const result = await execute({
-        api: viaGateway,
-        job: testJob(),
-        channel: WBA,
-        contacts: stream([contact!]),
-        prior: (p) => state.checkpoint.state.get(p),
-        record: (e) => state.checkpoint.record(e),
-        limiter: unlimitedLimiter(),
-        mode: RUN,
-        concurrency: 1,
-      });
+      const result = await run(testJob(), [contact!], RUN, WBA, { api: viaGateway });
       expect(result.stats.inDoubt).toBe(1);
       expect(state.checkpoint.state.get(contact!.phone)!.status).toBe('in_doubt');
       await run(testJob(), [contact!], RESUME);
@@ -394,18 +347,7 @@ describe('execute against the simulator', () => {
     sim.state.setFaults({ failRate: 0 });
     await run(testJob(), contacts); // sent, before the job had tags
     const stop = new AbortController();
-    const going = execute({
-      api,
-      job,
-      channel: WBA,
-      contacts: stream(contacts),
-      prior: (p) => state.checkpoint.state.get(p),
-      record: (e) => state.checkpoint.record(e),
-      limiter: createRateLimiter({ perSecond: 1 }),
-      mode: RUN,
-      concurrency: 3,
-      stopSignal: stop.signal,
-    });
+    const going = run(job, contacts, RUN, WBA, { limiter: createRateLimiter({ perSecond: 1 }), concurrency: 3, stopSignal: stop.signal });
     setTimeout(() => stop.abort(), 300);
     const result = await going;
     expect(result.stopReason).toBe('interrupted');
