@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
@@ -131,12 +131,23 @@ describe('outreach run', () => {
     expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent, pending: 100 - sent });
   });
 
+  it('does not pin the message when a run is refused before sending (too many rejects)', async () => {
+    await setup({ rows: 2, bad: 2 });
+    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(2);
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8'));
+    job.message.template = { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } };
+    job.limits = { max_reject_ratio: 0.6 };
+    await writeFile(c.jobFile, JSON.stringify(job));
+    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    expect(sim.state.counters.byEndpoint[START]).toBe(2);
+  });
+
   it('refuses to go on when the message changed since the checkpoint started, unless --force-changed', async () => {
     await setup({ rows: 3, job: { message: { template: { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } } } } });
     expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
     const job = JSON.parse(await readFile(c.jobFile, 'utf8'));
     job.message.template = { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } };
-    await import('node:fs/promises').then((fs) => fs.writeFile(c.jobFile, JSON.stringify(job)));
+    await writeFile(c.jobFile, JSON.stringify(job));
 
     const refused = await runCli(['run', c.jobFile, '--no-progress'], env());
     expect(refused.code).toBe(2);

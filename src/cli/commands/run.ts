@@ -109,10 +109,6 @@ export async function runCommand(
       }
       logger.warn({ changes }, 'message content changed; going on with --force-changed');
     }
-    if (!checkpoint.header || checkpoint.header.fingerprint !== fingerprint) {
-      await checkpoint.record({ t: 'header', v: 1, job: job.name, fingerprint, content, at: new Date().toISOString() });
-    }
-
     // The webhook receiver may open windows while the run goes: the store is read again every WINDOW_REFRESH_MS.
     const windowFile = globalStatePaths(stateDir).window;
     let windows = await loadWindow(windowFile);
@@ -125,6 +121,10 @@ export async function runCommand(
     const pass = await planPass(prepared, Date.now(), lastInbound);
     await writeRejects(paths.rejects, pass.rejects);
     checkRejectRatio(job, pass, paths.rejects);
+    // The content is pinned only once sending starts: a run refused before it sent nothing.
+    if (!checkpoint.header || checkpoint.header.fingerprint !== fingerprint) {
+      await checkpoint.record({ t: 'header', v: 1, job: job.name, fingerprint, content, at: new Date().toISOString() });
+    }
     for (const w of prepared.warnings) logger.warn(w);
     logger.info({ job: job.name, command, contacts: pass.contacts, rejected: pass.rejects.length, channel: prepared.channel }, 'starting');
 
