@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { loadContacts } from '../src/contacts/index.js';
+import { seededRandom } from '../src/sim/random.js';
 
 export interface BenchLoadResult {
   loaderRowsPerSec: number;
@@ -118,18 +119,6 @@ async function timed<T>(run: () => Promise<T>): Promise<Timed<T>> {
 
 // ---- the generated list -------------------------------------------------------------------
 
-/** A small deterministic PRNG (mulberry32), so every run reads the same list. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const AREAS = ['11', '21', '31', '41', '51', '61', '71', '81', '85', '19', '27', '48', '62', '92'];
 const NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elisa', 'Fábio', 'Gabriela', 'Heitor', 'Íris', 'João', 'Larissa', 'Mateus'];
 const LASTNAMES = ['Silva', 'Souza', 'Oliveira', 'Santos', 'Pereira', 'Lima', 'Carvalho', 'Ribeiro', 'Almeida', 'Costa'];
@@ -137,7 +126,7 @@ const CITIES = ['São Paulo', 'Rio de Janeiro', 'Belo Horizonte', 'Curitiba', 'P
 
 /** Writes the benchmark's contact list: a header and `rows` rows. */
 export function generate(file: string, rows: number): void {
-  const rnd = random(20261121);
+  const rnd = seededRandom(20261121); // a fixed seed: every run reads the same list
   const digits = (n: number): string => {
     let s = '';
     for (let i = 0; i < n; i++) s += Math.floor(rnd() * 10);

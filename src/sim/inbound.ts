@@ -7,6 +7,7 @@ import {
 } from './assumptions.js';
 import type { SimCore } from './core.js';
 import { invalid, notFound } from './http.js';
+import { newMessage } from './model.js';
 import { checkTextLength } from './rules/content.js';
 import type { InboundResult } from './types.js';
 
@@ -42,23 +43,7 @@ export function receiveInbound(
 
   const message = store.addMessage(
     conversation,
-    {
-      body: text,
-      contentType: 'text',
-      content: text,
-      senderType: INBOUND_SENDER_TYPE,
-      senderId: client.id, // S38
-      file_url: null,
-      file_name: null,
-      file_size: 0,
-      file_type: '',
-      read: false,
-      read_at: null,
-      deliveryStatus: INBOUND_DELIVERY_STATUS,
-      failureReason: '',
-      reply_to_id: null,
-      client_message_id: null,
-    },
+    newMessage(text, 'text', { senderType: INBOUND_SENDER_TYPE, senderId: client.id /* S38 */, deliveryStatus: INBOUND_DELIVERY_STATUS }),
     now,
   );
   client.lastInboundAt = now;

@@ -29,6 +29,31 @@ export interface NewConversation {
 /** A message before the store gives it an id and a time. */
 export type NewMessage = Omit<SimMessage, 'id' | 'conversationId' | 'createdAt'>;
 
+/** A new message without a file, from one side; the filler fields (S31) are set here once. */
+export function newMessage(
+  text: string,
+  contentType: string,
+  from: { senderType: SimMessage['senderType']; senderId: number | null; deliveryStatus: string },
+): NewMessage {
+  return {
+    body: text,
+    contentType,
+    content: text,
+    senderType: from.senderType,
+    senderId: from.senderId,
+    file_url: null,
+    file_name: null,
+    file_size: 0,
+    file_type: '',
+    read: false,
+    read_at: null,
+    deliveryStatus: from.deliveryStatus,
+    failureReason: '',
+    reply_to_id: null,
+    client_message_id: null,
+  };
+}
+
 /** The platform's data in memory, with the few operations every route shares. No HTTP, no clock of its own. */
 export class Store {
   readonly channels: SimChannel[];

@@ -7,10 +7,13 @@ import {
   type RefusalReason,
 } from './assumptions.js';
 import type { SimCore } from './core.js';
-import type { NewMessage } from './model.js';
+import { newMessage, type NewMessage } from './model.js';
 import type { Outgoing } from './rules/start-whatsapp.js';
 import { checkTemplate } from './rules/templates.js';
 import type { SimChannel, SimClient, SimConversation, SimMessage } from './types.js';
+
+/** Company sends through the API (A25). */
+const OUTBOUND = { senderType: OUTBOUND_SENDER_TYPE, senderId: null, deliveryStatus: OUTBOUND_DELIVERY_STATUS } as const;
 
 /** An outgoing message as the provider sees it (start-whatsapp's and the messages endpoint's alike). */
 export type ProviderSend = Outgoing & { replyToId?: number; clientMessageId?: string };
@@ -40,11 +43,11 @@ export function send(
   if (outgoing.kind === 'template') {
     const check = checkTemplate(core.store.templates, outgoing.name, outgoing.language, outgoing.variables);
     if (!check.ok) return refuse(check.reason, check.detail);
-    fields = messageFields(check.text, TEMPLATE_CONTENT_TYPE);
+    fields = newMessage(check.text, TEMPLATE_CONTENT_TYPE, OUTBOUND);
     fields.template = { name: check.template.name, language: check.template.language };
   } else {
     if (official && outgoing.contentType === 'text' && !core.store.windowOpen(client, now)) return refuse('outside_window');
-    fields = messageFields(outgoing.text, outgoing.contentType);
+    fields = newMessage(outgoing.text, outgoing.contentType, OUTBOUND);
     if (outgoing.fileUrl !== undefined) {
       fields.file_url = outgoing.fileUrl;
       fields.file_name = outgoing.fileName ?? null;
@@ -64,24 +67,4 @@ export function send(
 function refuse(reason: RefusalReason, detail?: string): SendResult {
   const text = REFUSAL_MESSAGES[reason];
   return { ok: false, reason, message: detail ? `${text} (${detail})` : text };
-}
-
-function messageFields(text: string, contentType: string): NewMessage {
-  return {
-    body: text,
-    contentType,
-    content: text,
-    senderType: OUTBOUND_SENDER_TYPE,
-    senderId: null,
-    file_url: null,
-    file_name: null,
-    file_size: 0,
-    file_type: '',
-    read: false,
-    read_at: null,
-    deliveryStatus: OUTBOUND_DELIVERY_STATUS,
-    failureReason: '',
-    reply_to_id: null,
-    client_message_id: null,
-  };
 }
