@@ -20,9 +20,9 @@ export function signBody(rawBody: Buffer | string, secret: string): string {
  */
 export function verifySignature(rawBody: Buffer, header: string | undefined, secret: string): boolean {
   if (!header || !secret) return false;
-  const match = SHA256_HEX.exec(header.trim());
-  if (!match) return false;
-  const given = Buffer.from(match[1], 'hex');
+  const hex = SHA256_HEX.exec(header.trim())?.[1];
+  if (hex === undefined) return false;
+  const given = Buffer.from(hex, 'hex');
   const expected = createHmac('sha256', secret).update(rawBody).digest();
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
