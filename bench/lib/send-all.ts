@@ -1,7 +1,7 @@
 /** `execute` as `outreach run` drives it: a real API client, a real checkpoint, contacts pulled from a stream. */
 import { stat } from 'node:fs/promises';
 import { createApiClient } from '../../src/api/index.js';
-import { openCheckpoint } from '../../src/checkpoint/index.js';
+import { jobStatePaths, openJobJournal } from '../../src/checkpoint/file/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import { execute, type RateLimiter, type RunStats } from '../../src/run/index.js';
 import { benchJob, stream, WBA } from './fixtures.js';
@@ -38,7 +38,8 @@ export interface SendAllResult {
 export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
   const job = benchJob(o.jobName, { per_second: o.perSecond ?? 1000, concurrency: o.concurrency });
   const api = createApiClient({ baseUrl: o.sim.url, token: o.sim.token, connections: o.concurrency });
-  const checkpoint = await openCheckpoint(o.stateDir, o.jobName);
+  const journalFile = jobStatePaths(o.stateDir, o.jobName).checkpoint;
+  const checkpoint = await openJobJournal(journalFile);
   try {
     const cpu = cpuSeconds();
     const start = process.hrtime.bigint();
@@ -65,7 +66,7 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
       seconds,
       cpuSeconds: used,
       sentInCheckpoint,
-      journalBytes: (await stat(checkpoint.paths.checkpoint)).size,
+      journalBytes: (await stat(journalFile)).size,
       journalEvents: journal.appends,
       journalFlushes: journal.flushes,
       largestBatch: journal.largestBatch,

@@ -1,95 +1,87 @@
-import type { CheckpointEvent, ContactState } from './types.js';
+import type { CheckpointEvent, ContactEvent, ContactState, SentState } from './types.js';
 
 /** The error of a contact whose last attempt has no outcome after it. */
 export const NO_ANSWER = 'no answer recorded (the run stopped while the request was in flight)';
 
 /**
- * Folds one event into the per-phone state (mutating it): the one reducer shared by replay and by
- * the live checkpoint, so what a run believes and what a restart replays cannot differ.
+ * Folds one event into the per-phone state: the one reducer shared by replay and by the live
+ * store, so what a run believes and what a restart replays cannot differ.
  *
  * - `sent` is terminal: nothing after it changes the status, the ids or the error.
  * - An `attempt` makes the contact `in_doubt` until its outcome arrives.
  * - Ids once known are never forgotten (a later event without them keeps them).
- * - A `skipped` does not cover an `in_doubt`: a decision not to act says nothing about whether the
- *   earlier request reached the platform.
+ * - A `skipped` or `deferred` does not cover an `in_doubt`: a decision not to act says nothing about
+ *   whether the earlier request reached the platform.
  * - A follow-up step once done stays done; one recorded as an attempt (or answered by nothing)
  *   stays in doubt until a definite outcome.
  */
 export function applyEvent(state: Map<string, ContactState>, event: CheckpointEvent): void {
   if (event.t === 'header') return;
-  let c = state.get(event.phone);
-  if (!c) {
-    c = { phone: event.phone, status: 'pending', attempts: 0, followups: {} };
-    state.set(event.phone, c);
-  }
-  c.updatedAt = event.at;
-  const sent = c.status === 'sent';
+  state.set(event.phone, nextState(state.get(event.phone), event));
+}
+
+/** The state after `event`, from the state before it (undefined for a phone not seen yet). Pure. */
+export function nextState(prior: ContactState | undefined, event: ContactEvent): ContactState {
+  const before: ContactState = prior ?? { phone: event.phone, status: 'pending', attempts: 0, followups: {} };
+  const base = { ...common(before), updatedAt: event.at };
+  if (before.status === 'sent') return sentAfter(before, event, base);
+  const known = {
+    ...(before.via !== undefined && { via: before.via }),
+    ...(before.action !== undefined && { action: before.action }),
+    ...(before.conversationId !== undefined && { conversationId: before.conversationId }),
+    ...(before.clientId !== undefined && { clientId: before.clientId }),
+  };
 
   switch (event.t) {
     case 'attempt':
-      c.attempts += 1;
-      if (event.line !== undefined) c.line = event.line;
-      if (sent) return;
-      if (event.conversation_id !== undefined) c.conversationId = event.conversation_id;
-      c.status = 'in_doubt';
-      c.via = event.via;
-      c.action = event.action;
-      c.error = NO_ANSWER;
-      delete c.httpStatus;
-      delete c.retryable;
-      return;
-
+      return {
+        ...base,
+        ...known,
+        attempts: base.attempts + 1,
+        ...(event.line !== undefined && { line: event.line }),
+        ...(event.conversation_id !== undefined && { conversationId: event.conversation_id }),
+        status: 'in_doubt',
+        via: event.via,
+        action: event.action,
+        error: NO_ANSWER,
+      };
     case 'sent':
-      if (sent) return;
-      c.status = 'sent';
-      c.via = event.via;
-      c.action = event.action;
-      c.conversationId = event.conversation_id;
-      c.clientId = event.client_id;
-      c.messageId = event.message_id;
-      c.sentAt = event.at;
-      if (event.media_left_out !== undefined) c.mediaLeftOut = event.media_left_out;
-      if (event.media_owed !== undefined) c.mediaOwed = event.media_owed;
-      delete c.error;
-      delete c.httpStatus;
-      delete c.retryable;
-      return;
-
+      return {
+        ...base,
+        status: 'sent',
+        via: event.via,
+        action: event.action,
+        conversationId: event.conversation_id,
+        ...(event.client_id !== undefined ? { clientId: event.client_id } : known.clientId !== undefined && { clientId: known.clientId }),
+        messageId: event.message_id,
+        sentAt: event.at,
+        ...(event.media_left_out !== undefined && { mediaLeftOut: event.media_left_out }),
+        ...(event.media_owed !== undefined && { mediaOwed: event.media_owed }),
+      };
     case 'failed':
-      if (sent) return;
-      c.status = 'failed';
-      c.via = event.via;
-      c.action = event.action;
-      keepIds(c, event.conversation_id, event.client_id);
-      c.httpStatus = event.status;
-      c.retryable = event.retryable;
-      c.error = event.error;
-      return;
-
+      return {
+        ...base,
+        ...known,
+        ...ids(event.conversation_id, event.client_id),
+        status: 'failed',
+        via: event.via,
+        action: event.action,
+        httpStatus: event.status,
+        retryable: event.retryable,
+        error: event.error,
+      };
     case 'in_doubt':
-      if (sent) return;
-      c.status = 'in_doubt';
-      c.via = event.via;
-      c.action = event.action;
-      keepIds(c, event.conversation_id, event.client_id);
-      c.error = event.error;
-      delete c.httpStatus;
-      delete c.retryable;
-      return;
-
+      return { ...base, ...known, ...ids(event.conversation_id, event.client_id), status: 'in_doubt', via: event.via, action: event.action, error: event.error };
     case 'skipped':
-      if (event.line !== undefined) c.line = event.line;
-      if (sent || c.status === 'in_doubt') return;
-      c.status = 'skipped';
-      c.error = event.reason;
-      delete c.httpStatus;
-      delete c.retryable;
-      return;
-
+    case 'deferred': {
+      const withLine = { ...base, ...(event.line !== undefined && { line: event.line }) };
+      if (before.status === 'in_doubt') return { ...before, ...withLine };
+      return event.t === 'skipped'
+        ? { ...withLine, ...known, status: 'skipped', reason: event.reason }
+        : { ...withLine, ...known, status: 'deferred', reason: event.reason, notBefore: event.not_before };
+    }
     case 'followup':
-      recordFollowup(c, event.step, event.ok, event.error, event.attempt === true || event.in_doubt === true);
-      return;
-
+      return withFollowups({ ...before, ...base }, followupAfter(before, event));
     default: {
       const unknown: never = event;
       throw new Error(`unknown checkpoint event ${JSON.stringify(unknown)}`);
@@ -97,31 +89,72 @@ export function applyEvent(state: Map<string, ContactState>, event: CheckpointEv
   }
 }
 
-function keepIds(c: ContactState, conversationId?: string, clientId?: string): void {
-  if (conversationId !== undefined) c.conversationId = conversationId;
-  if (clientId !== undefined) c.clientId = clientId;
+/** A sent contact: only attempts (counted), line and follow-ups still change. */
+function sentAfter(before: SentState, event: ContactEvent, base: ReturnType<typeof common> & { updatedAt: string }): SentState {
+  const next: SentState = { ...before, ...base };
+  if (event.t === 'attempt') {
+    next.attempts += 1;
+    if (event.line !== undefined) next.line = event.line;
+  } else if (event.t === 'skipped' || event.t === 'deferred') {
+    if (event.line !== undefined) next.line = event.line;
+  } else if (event.t === 'followup') {
+    return withFollowups(next, followupAfter(before, event));
+  }
+  return next;
 }
 
-function recordFollowup(c: ContactState, step: string, ok: boolean, error: string | undefined, inDoubt: boolean): void {
-  const done = c.followups[step] === true || ok;
+function common(s: ContactState) {
+  return {
+    phone: s.phone,
+    attempts: s.attempts,
+    followups: s.followups,
+    ...(s.line !== undefined && { line: s.line }),
+    ...(s.followupErrors !== undefined && { followupErrors: s.followupErrors }),
+    ...(s.followupsInDoubt !== undefined && { followupsInDoubt: s.followupsInDoubt }),
+  };
+}
+
+function ids(conversationId: string | undefined, clientId: string | undefined) {
+  return {
+    ...(conversationId !== undefined && { conversationId }),
+    ...(clientId !== undefined && { clientId }),
+  };
+}
+
+type FollowupFields = Pick<ContactState, 'followups' | 'followupErrors' | 'followupsInDoubt'>;
+
+/** `s` with its follow-up bookkeeping replaced (an empty map of errors or doubts is left out). */
+function withFollowups<S extends ContactState>(s: S, fields: FollowupFields): S {
+  const next = { ...s, followups: fields.followups };
+  delete next.followupErrors;
+  delete next.followupsInDoubt;
+  if (fields.followupErrors) next.followupErrors = fields.followupErrors;
+  if (fields.followupsInDoubt) next.followupsInDoubt = fields.followupsInDoubt;
+  return next;
+}
+
+/** The follow-up bookkeeping after one `followup` event (new objects; the old ones are not touched). */
+function followupAfter(s: ContactState, event: Extract<ContactEvent, { t: 'followup' }>): FollowupFields {
+  const { step, ok, error } = event;
+  const inDoubt = event.attempt === true || event.in_doubt === true;
+  const followups = { ...s.followups };
+  const errors = { ...s.followupErrors };
+  const doubts: Record<string, true> = { ...s.followupsInDoubt };
+  const done = followups[step] === true || ok;
   if (!done && inDoubt) {
     // An attempt (until its outcome) or an answerless request: it may have been delivered.
-    (c.followupsInDoubt ??= {})[step] = true;
-    if (c.followups[step] === undefined) c.followups[step] = false;
-    if (error !== undefined) (c.followupErrors ??= {})[step] = error;
-    return;
+    doubts[step] = true;
+    if (followups[step] === undefined) followups[step] = false;
+    if (error !== undefined) errors[step] = error;
+  } else {
+    delete doubts[step];
+    followups[step] = done;
+    if (done) delete errors[step];
+    else if (error !== undefined) errors[step] = error;
   }
-  if (c.followupsInDoubt) {
-    delete c.followupsInDoubt[step];
-    if (Object.keys(c.followupsInDoubt).length === 0) delete c.followupsInDoubt;
-  }
-  c.followups[step] = done;
-  if (done) {
-    if (c.followupErrors) {
-      delete c.followupErrors[step];
-      if (Object.keys(c.followupErrors).length === 0) delete c.followupErrors;
-    }
-  } else if (error !== undefined) {
-    (c.followupErrors ??= {})[step] = error;
-  }
+  return {
+    followups,
+    ...(Object.keys(errors).length > 0 ? { followupErrors: errors } : {}),
+    ...(Object.keys(doubts).length > 0 ? { followupsInDoubt: doubts } : {}),
+  };
 }

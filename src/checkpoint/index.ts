@@ -1,16 +1,8 @@
+/** The storage port, the state types, the pure replay, and the file backend behind the port. */
 export type * from './types.js';
-export { jobStatePaths, globalStatePaths, ensureDir, JobNameError } from './paths.js';
-export type { JobStatePaths, GlobalStatePaths } from './paths.js';
-export { openJournal, JournalWriteError } from './journal.js';
-export type { Journal, JournalFile, JournalOptions, JournalStats } from './journal.js';
-export { applyEvent, NO_ANSWER } from './apply-event.js';
-export { readJournal, replay, JournalVersionError } from './replay.js';
-export type { JournalContents } from './replay.js';
-export { openCheckpoint } from './checkpoint.js';
-export type { Checkpoint } from './checkpoint.js';
-export { compactJournal, shouldCompact } from './compact.js';
-export type { CompactionResult } from './compact.js';
-export { acquireLock, isProcessAlive, LockedError } from './lock.js';
-export type { Lock, LockInfo, LockOwner } from './lock.js';
-export * from './events-log.js';
-export * from './window-store.js';
+export type * from './store.js';
+export { rowKey } from './store.js';
+export { applyEvent, nextState, NO_ANSWER } from './apply-event.js';
+export { replay } from './replay.js';
+export { createFileStore, JournalWriteError, LockedError, JobNameError, JournalVersionError, WindowFileError, SyncStateError } from './file/index.js';
+export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact, WindowLookup, WindowStore, SyncBook } from './file/index.js';

@@ -40,7 +40,8 @@ export type CheckpointEvent =
       via: Via;
       action: ActionKind;
       conversation_id: string;
-      client_id: string;
+      /** Absent only when the platform never gave it (a 502 with a conversation id only). */
+      client_id?: string;
       message_id: string;
       /** The media was planned but left out (template outside the window). */
       media_left_out?: boolean;
@@ -72,6 +73,7 @@ export type CheckpointEvent =
       at: string;
     }
   | { t: 'skipped'; phone: string; reason: string; line?: number; at: string }
+  | { t: 'deferred'; phone: string; reason: string; not_before: string; line?: number; at: string }
   | {
       t: 'followup';
       phone: string;
@@ -85,38 +87,68 @@ export type CheckpointEvent =
       at: string;
     };
 
-export type ContactStatus = 'pending' | 'sent' | 'failed' | 'in_doubt' | 'skipped';
+export type ContactStatus = 'pending' | 'sent' | 'failed' | 'in_doubt' | 'skipped' | 'deferred';
 
-/** One contact's state after replay. */
-export interface ContactState {
+/** What every state knows: the key, how many requests left for it, and its after-send steps. */
+interface StateBase {
   phone: string;
-  status: ContactStatus;
-  action?: ActionKind;
-  via?: Via;
-  line?: number;
-  conversationId?: string;
-  clientId?: string;
-  messageId?: string;
   /** Number of `attempt` events for this phone. */
   attempts: number;
-  /** Last error text (failed / in_doubt), or the skip reason. */
-  error?: string;
-  httpStatus?: number;
-  retryable?: boolean;
-  mediaLeftOut?: boolean;
-  /** A media message is owed after the first one (recorded with the send). */
-  mediaOwed?: boolean;
-  /** Follow-up steps in doubt: sent with no answer (or no outcome recorded); repeated only on request. */
-  followupsInDoubt?: Record<string, true>;
+  line?: number;
+  /** ISO time of the last event. */
+  updatedAt?: string;
   /** Follow-up steps and whether each is done. A step once done stays done. */
   followups: Record<string, boolean>;
   /** Last error of each follow-up step that is not done (absent when none failed). */
   followupErrors?: Record<string, string>;
-  /** ISO time of the `sent` event (replies are counted after it). */
-  sentAt?: string;
-  /** ISO time of the last event. */
-  updatedAt?: string;
+  /** Follow-up steps in doubt: sent with no answer (or no outcome recorded); repeated only on request. */
+  followupsInDoubt?: Record<string, true>;
 }
+
+/**
+ * What an unsent contact may know from earlier attempts: the platform's ids once given are never
+ * forgotten, so a later send goes to the same conversation instead of a second start-whatsapp.
+ */
+interface Known {
+  via?: Via;
+  action?: ActionKind;
+  conversationId?: string;
+  clientId?: string;
+}
+
+export type PendingState = StateBase & Known & { status: 'pending' };
+
+/** Sent: the conversation and message by type. The client id is missing only when the platform never gave it (a 502 with only a conversation id). */
+export type SentState = StateBase & {
+  status: 'sent';
+  via: Via;
+  action: ActionKind;
+  conversationId: string;
+  clientId?: string;
+  messageId: string;
+  /** ISO time of the `sent` event (replies are counted after it). */
+  sentAt: string;
+  mediaLeftOut?: boolean;
+  /** A media message is owed after the first one (recorded with the send). */
+  mediaOwed?: boolean;
+};
+
+export type FailedState = StateBase &
+  Known & { status: 'failed'; via: Via; action: ActionKind; /** HTTP status, 0 when no answer came. */ httpStatus: number; retryable: boolean; error: string };
+
+/** A request left and no outcome is known: it may have reached the platform. */
+export type InDoubtState = StateBase & Known & { status: 'in_doubt'; via: Via; action: ActionKind; error: string };
+
+export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string };
+
+/** Not sent now, on purpose: it may go from `notBefore` (ISO) on. */
+export type DeferredState = StateBase & Known & { status: 'deferred'; reason: string; notBefore: string };
+
+/** One contact's state after replay, typed by what each status knows. */
+export type ContactState = PendingState | SentState | FailedState | InDoubtState | SkippedState | DeferredState;
+
+/** Any state but sent. */
+export type UnsentState = Exclude<ContactState, SentState>;
 
 /** The first line of a journal: which job and which message content it belongs to. */
 export type HeaderEvent = Extract<CheckpointEvent, { t: 'header' }>;

@@ -1,51 +1,37 @@
-import {
-  type ApiClient,
-  AuthError,
-  ConnectionError,
-  NotFoundError,
-  ValidationError,
-  createApiClient,
-  isApiError,
-} from '../api/index.js';
+import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/index.js';
+import { platformError, prepare, type Prepared } from '../app/index.js';
 import { resolveBaseUrl, resolveToken } from './context.js';
-import { CliError, ExitCode } from './exit.js';
 
-/** Opens a client from the flags, runs `use`, turns API failures into one-sentence errors, always closes. */
-export async function withApi<T>(
-  flags: { baseUrl?: string; tokenFile?: string },
-  use: (api: ApiClient) => Promise<T>,
-): Promise<T> {
-  const baseUrl = resolveBaseUrl(flags.baseUrl);
-  const api = createApiClient({ baseUrl, token: await resolveToken(flags.tokenFile) });
+/** The platform's address and the token, from the flags and the environment. */
+export interface Connection {
+  baseUrl: string;
+  token: string;
+}
+
+export async function connectionFrom(flags: { baseUrl?: string; tokenFile?: string }): Promise<Connection> {
+  return { baseUrl: resolveBaseUrl(flags.baseUrl), token: await resolveToken(flags.tokenFile) };
+}
+
+/** Opens a client, runs `use`, turns platform failures into one-sentence errors, always closes. */
+export async function withClient<T>(connection: Connection, use: (api: ApiClient) => Promise<T>, options: Partial<ApiClientOptions> = {}): Promise<T> {
+  const api = createApiClient({ ...options, baseUrl: connection.baseUrl, token: connection.token });
   try {
     return await use(api);
   } catch (err) {
-    throw toCliError(err, { baseUrl });
+    throw platformError(err, { baseUrl: connection.baseUrl });
   } finally {
     await api.close();
   }
 }
 
-/**
- * The one translation of platform failures into sentences for people (and exit codes). `note` is
- * added to every sentence (e.g. sync's "progress so far is kept").
- */
-export function toCliError(err: unknown, context: { baseUrl?: string; note?: string } = {}): unknown {
-  const tail = context.note ? `; ${context.note}` : '';
-  if (err instanceof AuthError) {
-    return new CliError(`the token was refused (${err.status}): check OUTREACH_TOKEN or --token-file${tail}`, ExitCode.aborted);
-  }
-  if (err instanceof ConnectionError) {
-    if (err.aborted) return new CliError(`interrupted${tail}`, ExitCode.aborted);
-    const at = context.baseUrl ? ` at ${context.baseUrl}` : '';
-    return new CliError(`cannot reach the platform${at} (${err.code ?? 'no answer'}); check --base-url or OUTREACH_BASE_URL${tail}`, ExitCode.aborted);
-  }
-  if (!isApiError(err)) return err;
-  const what = `${err.status} to ${err.method} ${err.path}${err.platformMessage ? `: ${err.platformMessage}` : ''}`;
-  if (err instanceof NotFoundError || err instanceof ValidationError) {
-    return new CliError(`the platform refused the request, answering ${what}${tail}`, ExitCode.invalid);
-  }
-  return new CliError(`the platform answered ${what}${tail}`, ExitCode.aborted);
+/** withClient, the connection taken from the flags. */
+export async function withApi<T>(flags: { baseUrl?: string; tokenFile?: string }, use: (api: ApiClient) => Promise<T>): Promise<T> {
+  return withClient(await connectionFrom(flags), use);
+}
+
+/** The job checked against the platform (channel, approved templates), with a client of its own. */
+export function prepareOnline(jobPath: string, connection: Connection): Promise<Prepared> {
+  return withClient(connection, (api) => prepare(jobPath, { api, baseUrl: connection.baseUrl }));
 }
 
 /**

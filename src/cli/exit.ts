@@ -27,7 +27,18 @@ export class CliError extends Error {
   }
 }
 
-/** True for errors meant for people (ours or any folder's `userError` errors). */
-export function isUserError(err: unknown): err is Error & { userError: true; exitCode?: ExitCode } {
+/** True for errors meant for people (ours, the use-cases' AppError, or any folder's `userError` errors). */
+export function isUserError(err: unknown): err is Error & { userError: true; exitCode?: ExitCode; kind?: string } {
   return err instanceof Error && (err as { userError?: unknown }).userError === true;
+}
+
+/** The exit code of an error meant for people: its own, else by its kind (an aborted use-case is 3), else invalid input. */
+export function userErrorExitCode(err: Error & { exitCode?: ExitCode; kind?: string }): ExitCode {
+  return err.exitCode ?? (err.kind === 'aborted' ? ExitCode.aborted : ExitCode.invalid);
+}
+
+/** The exit code of a finished run or a status: stopped early 3, contacts not done 1, else 0. */
+export function outcomeExitCode(outcome: { stopped?: unknown; notDone: number }): ExitCode {
+  if (outcome.stopped) return ExitCode.aborted;
+  return outcome.notDone > 0 ? ExitCode.failed : ExitCode.ok;
 }

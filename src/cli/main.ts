@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
-import { ExitCode, isUserError } from './exit.js';
+import { ExitCode, isUserError, userErrorExitCode } from './exit.js';
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
@@ -16,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (isUserError(err)) {
       process.stderr.write(`outreach: ${err.message}\n`);
-      return err.exitCode ?? ExitCode.invalid;
+      return userErrorExitCode(err);
     }
     process.stderr.write(
       `outreach: unexpected error, this is a bug; please report it with the run.log of the job\n${

@@ -10,9 +10,10 @@ export type {
   RenderedTemplate,
   SkipReason,
   TemplateInfo,
-  WindowInfo,
+  DeferReason,
 } from './types.js';
 export { decide, renderCustomFields, MAX_TEXT_LENGTH, type PlanJob } from './decide.js';
+export type { PlanContext } from './context.js';
 export { columnsUsed } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
 export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';

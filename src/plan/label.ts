@@ -9,6 +9,8 @@ export function actionLabel(action: Action): string {
       return action.media ? 'text+media' : 'text';
     case 'skip':
       return `skip:${action.reason}`;
+    case 'defer':
+      return `defer:${action.reason}`;
     case 'reject':
       return `reject:${action.reason}`;
     default: {

@@ -10,15 +10,6 @@ export interface ChannelInfo {
   status?: number;
 }
 
-/**
- * Window knowledge for one contact: the latest of contact.lastInboundAt and the window store's
- * value (epoch ms); undefined = unknown = outside. `decide` takes the later of this and the
- * contact's own `lastInboundAt` anyway.
- */
-export interface WindowInfo {
-  lastInboundAt?: number;
-}
-
 export interface RenderedTemplate {
   name: string;
   language: string;
@@ -45,6 +36,9 @@ export type SkipReason =
   /** ww sends text only and the job has no text (preflight refuses such a job first). */
   | 'no_text_for_ww';
 
+/** Why a contact is not sent now but may be later (the rules that say so arrive with their issues). */
+export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit';
+
 /** Why a contact can never get this job's message (written to rejects.csv). */
 export type PlanRejectReason = `missing_variable:${string}` | 'text_too_long';
 
@@ -65,6 +59,8 @@ export type Action =
       fallbackTemplate?: RenderedTemplate;
     }
   | { kind: 'skip'; reason: SkipReason }
+  /** Not now: from `notBefore` (epoch ms) on. */
+  | { kind: 'defer'; reason: DeferReason; notBefore: number }
   | { kind: 'reject'; reason: PlanRejectReason; detail: string };
 
 export type ActionKindOf<K extends Action['kind']> = Extract<Action, { kind: K }>;

@@ -20,6 +20,8 @@ export interface ReportRow {
   /** Follow-up steps not done, `;`-separated (e.g. `media;tag:vip`). */
   followups_pending?: string;
   http_status?: number;
+  /** Deferred: when it may go (ISO). */
+  not_before?: string;
 }
 
 export interface ReportExtra {
@@ -53,16 +55,17 @@ function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {
     action: actionLabel(s),
     conversation_id: s.conversationId ?? null,
     client_id: s.clientId ?? null,
-    message_id: s.messageId ?? null,
+    message_id: s.status === 'sent' ? s.messageId : null,
     attempts: s.attempts,
     error: errorOf(s),
     ...(repliedAt !== undefined && { replied_at: repliedAt }),
     ...(s.line !== undefined && { line: s.line }),
     ...(s.updatedAt !== undefined && { updated_at: s.updatedAt }),
-    ...(s.sentAt !== undefined && { sent_at: s.sentAt }),
-    ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
+    ...(s.status === 'sent' && { sent_at: s.sentAt }),
+    ...(s.status === 'sent' && s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
     ...(notDone.length > 0 && { followups_pending: notDone.join(';') }),
-    ...(s.httpStatus !== undefined && { http_status: s.httpStatus }),
+    ...(s.status === 'failed' && { http_status: s.httpStatus }),
+    ...(s.status === 'deferred' && { not_before: s.notBefore }),
   };
 }
 
@@ -71,13 +74,14 @@ function errorOf(s: ContactState): string | null {
   switch (s.status) {
     case 'failed':
     case 'in_doubt':
-      return s.error ?? null;
+      return s.error;
     case 'sent':
     case 'pending': {
       const errors = Object.entries(s.followupErrors ?? {}).map(([step, e]) => `${step}: ${e}`);
       return errors.length > 0 ? errors.join('; ') : null;
     }
     case 'skipped':
+    case 'deferred':
       return null;
   }
 }

@@ -20,6 +20,7 @@ export const REPORT_COLUMNS = [
   'media_left_out',
   'followups_pending',
   'http_status',
+  'not_before',
 ] as const satisfies readonly (keyof ReportRow)[];
 
 export type ReportFormat = 'csv' | 'json';

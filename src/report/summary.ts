@@ -27,7 +27,7 @@ export interface SummaryOptions {
   pending?: number;
 }
 
-const STATUSES: readonly ContactStatus[] = ['sent', 'failed', 'in_doubt', 'skipped', 'pending'];
+const STATUSES: readonly ContactStatus[] = ['sent', 'failed', 'in_doubt', 'skipped', 'deferred', 'pending'];
 
 /** Counts the job's state. Pure. */
 export function summarise(states: ReadonlyMap<string, ContactState>, opts: SummaryOptions = {}): Summary {
@@ -40,7 +40,7 @@ export function summarise(states: ReadonlyMap<string, ContactState>, opts: Summa
     byStatus[s.status] += 1;
     const action = actionLabel(s);
     if (action) byAction[action] = (byAction[action] ?? 0) + 1;
-    if ((s.status === 'failed' || s.status === 'in_doubt') && s.error) {
+    if (s.status === 'failed' || s.status === 'in_doubt') {
       errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
     }
     if (s.status === 'sent' && opts.replies?.has(s.phone)) replied += 1;
@@ -74,6 +74,7 @@ const LABELS: Record<ContactStatus, string> = {
   failed: 'failed',
   in_doubt: 'in doubt',
   skipped: 'skipped',
+  deferred: 'deferred',
   pending: 'pending',
 };
 
@@ -84,6 +85,7 @@ export function formatSummary(summary: Summary): string {
   const lines = [`contacts    ${n(summary.total).padStart(width)}`];
   for (const status of STATUSES) {
     const count = summary.byStatus[status];
+    if (status === 'deferred' && count === 0) continue;
     let line = `  ${LABELS[status].padEnd(10)}${n(count).padStart(width)}`;
     if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: check before sending again';
     if (status === 'failed' && count > 0) line += '   see report for why';

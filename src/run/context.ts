@@ -1,7 +1,8 @@
 import type { ApiClient } from '../api/index.js';
 import type { CheckpointEvent } from '../checkpoint/index.js';
 import type { Job } from '../job/index.js';
-import type { ChannelInfo } from '../plan/index.js';
+import type { Contact } from '../contacts/index.js';
+import type { ChannelInfo, PlanContext } from '../plan/index.js';
 import type { RateLimiter } from './limiter.js';
 
 /** Everything one contact's send needs; built once per run by the executor. Clock and sleep are injected. */
@@ -16,8 +17,8 @@ export interface SendContext {
   /** Waits `ms`, returning early (without error) when the signal aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
-  /** Last inbound time of a phone from the window store (webhook / sync), if any. */
-  lastInbound: (phone: string) => number | undefined;
+  /** What the planner knows of this contact at `now` beyond the contact itself (window, and what later rules add). */
+  planContext: (contact: Contact, now: number) => PlanContext;
   /** Aborted when the run stops taking work: no new request starts after it. */
   stopSignal: AbortSignal;
   /** Aborted when in-flight requests must be cut (after the bounded wait of a shutdown). */

@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/index.js';
 import type { CheckpointEvent, ContactState } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
-import type { ChannelInfo } from '../plan/index.js';
+import type { ChannelInfo, PlanContext } from '../plan/index.js';
 import { abortableSleep, type SendContext } from './context.js';
 import type { RateLimiter } from './limiter.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
@@ -23,7 +23,8 @@ export interface ExecuteOptions {
   mode: RetryMode;
   /** Requests in flight at most (workers). */
   concurrency: number;
-  lastInbound?: (phone: string) => number | undefined;
+  /** The planner's context for a contact at `now`; by default only the time (no window known). */
+  planContext?: (contact: Contact, now: number) => PlanContext;
   clock?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -75,7 +76,7 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     clock: options.clock ?? Date.now,
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? Math.random,
-    lastInbound: options.lastInbound ?? (() => undefined),
+    planContext: options.planContext ?? ((_contact, now) => ({ now })),
     stopSignal: stop.signal,
     requestSignal,
     onAuthRefused: (error) => halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),

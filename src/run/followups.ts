@@ -1,4 +1,4 @@
-import type { ContactState, FollowupStep } from '../checkpoint/index.js';
+import type { FollowupStep, SentState } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import { renderCustomFields, type Media } from '../plan/index.js';
@@ -10,7 +10,8 @@ import { mediaBody } from './requests.js';
 export interface SentContact {
   contact: Contact;
   conversationId: string;
-  clientId: string;
+  /** Unknown only when the platform never gave it (a 502 with a conversation id only): the CRM steps cannot run. */
+  clientId?: string;
   /** Media still to send as its own message (wba/whatsapp with the window open, or after a retry on the conversation). */
   media?: Media;
   /** Steps already done (from the checkpoint). */
@@ -37,7 +38,7 @@ export function followupSteps(job: Job, media: Media | undefined): FollowupStep[
  * The media a sent contact still owes, read back from its checkpoint: only when the send recorded
  * one as owed (not when it was left out, went inline, or the job had none at the time).
  */
-export function owedMedia(job: Job, state: ContactState): Media | undefined {
+export function owedMedia(job: Job, state: SentState): Media | undefined {
   return state.mediaOwed ? job.message.media : undefined;
 }
 
@@ -75,7 +76,7 @@ export async function runFollowups(ctx: SendContext, sent: SentContact): Promise
     }
     const { outcome } = result;
     if (outcome.kind === 'auth') ctx.onAuthRefused(outcome.error);
-    const error = `${step} for conversation ${conversationId} (client ${clientId}): ${outcome.error}`;
+    const error = `${step} for conversation ${conversationId} (client ${clientId ?? 'unknown'}): ${outcome.error}`;
     warnings.push(await note(ctx, phone, step, error, journaled && outcome.kind === 'in_doubt'));
     if (outcome.kind === 'auth') break;
   }
@@ -88,17 +89,21 @@ function stepCall(
   step: FollowupStep,
 ): ((signal: AbortSignal) => Promise<unknown>) | string {
   const { api, job } = ctx;
+  const { media, clientId } = sent;
   if (step === 'media') {
-    const media = sent.media!;
+    if (!media) return 'media: the job has no media any more';
     return (signal) => api.sendMessage(sent.conversationId, mediaBody(media), { signal });
+  }
+  if (clientId === undefined) {
+    return `${step}: the platform gave no client id for conversation ${sent.conversationId} (its 502 carried only the conversation id); set it by hand on the platform`;
   }
   if (step === 'custom_fields') {
     const rendered = renderCustomFields(sent.contact, job);
     if (!rendered.ok) return `after_send.custom_fields: the contact has no value for {{${rendered.missing}}}`;
-    return (signal) => api.setCustomFieldValues(job.company_id, 'client', sent.clientId, rendered.values, { signal });
+    return (signal) => api.setCustomFieldValues(job.company_id, 'client', clientId, rendered.values, { signal });
   }
   const tag = step.slice('tag:'.length);
-  return (signal) => api.addClientTag(sent.clientId, tag, { signal });
+  return (signal) => api.addClientTag(clientId, tag, { signal });
 }
 
 async function note(ctx: SendContext, phone: string, step: FollowupStep, error: string, inDoubt = false): Promise<string> {

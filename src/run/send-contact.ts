@@ -13,6 +13,7 @@ export type ContactResult =
   | { kind: 'failed'; error: string; retryable: boolean }
   | { kind: 'in_doubt'; error: string }
   | { kind: 'skipped'; reason: string }
+  | { kind: 'deferred'; reason: string; notBefore: number }
   | { kind: 'rejected'; reject: Reject }
   /** Already settled by an earlier run (or left for `resume`): nothing sent now. */
   | { kind: 'untouched'; state: ContactState; warnings: string[] }
@@ -32,16 +33,17 @@ export function shouldSend(prior: ContactState | undefined, mode: RetryMode): bo
   if (!prior) return true;
   switch (prior.status) {
     case 'pending':
+    case 'deferred':
       return true;
     case 'failed':
-      return mode.retryFailed && prior.retryable === true;
+      return mode.retryFailed && prior.retryable;
     case 'in_doubt':
       return mode.retryInDoubt;
     case 'sent':
     case 'skipped':
       return false;
     default: {
-      const never: never = prior.status;
+      const never: never = prior;
       return never;
     }
   }
@@ -61,8 +63,8 @@ export async function sendContact(
   if (prior?.status === 'sent') {
     const warnings = await runFollowups(ctx, {
       contact,
-      conversationId: prior.conversationId!,
-      clientId: prior.clientId!,
+      conversationId: prior.conversationId,
+      ...(prior.clientId !== undefined && { clientId: prior.clientId }),
       media: owedMedia(ctx.job, prior),
       done: prior.followups,
       ...(prior.followupsInDoubt ? { inDoubt: prior.followupsInDoubt } : {}),
@@ -73,13 +75,23 @@ export async function sendContact(
   if (prior && !shouldSend(prior, mode)) return { kind: 'untouched', state: prior, warnings: [] };
   if (ctx.stopSignal.aborted) return { kind: 'interrupted' };
 
-  const action = decide(contact, ctx.channel, ctx.job, ctx.clock(), { lastInboundAt: ctx.lastInbound(contact.phone) });
+  const action = decide(contact, ctx.channel, ctx.job, ctx.planContext(contact, ctx.clock()));
   switch (action.kind) {
     case 'reject':
       return { kind: 'rejected', reject: contactReject(contact, action.reason, action.detail) };
     case 'skip':
       await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
+    case 'defer':
+      await ctx.record({
+        t: 'deferred',
+        phone: contact.phone,
+        reason: action.reason,
+        not_before: isoAt(action.notBefore),
+        line: contact.line,
+        at: isoAt(ctx.clock()),
+      });
+      return { kind: 'deferred', reason: action.reason, notBefore: action.notBefore };
     case 'template':
     case 'text':
       try {
@@ -144,6 +156,12 @@ async function deliver(
       const sent = result.value;
       conversationId = sent.conversationId ?? conversationId;
       clientId = sent.clientId ?? clientId;
+      if (conversationId === undefined) {
+        // An accepted start-whatsapp always names its conversation (the client refuses one that does not): kept safe all the same.
+        const error = 'the platform accepted the message but named no conversation';
+        await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...(clientId ? { client_id: clientId } : {}), error, at: isoAt(ctx.clock()) });
+        return { kind: 'in_doubt', error };
+      }
       // A text that went through the messages endpoint could not carry inline media: it follows.
       const media = plan.media ?? (via !== 'start' && plan.payload.kind === 'text' ? plan.payload.inlineMedia : undefined);
       await ctx.record({
@@ -151,8 +169,8 @@ async function deliver(
         phone,
         via,
         action: kind,
-        conversation_id: conversationId!,
-        client_id: clientId!,
+        conversation_id: conversationId,
+        ...(clientId !== undefined && { client_id: clientId }),
         message_id: String(sent.messageId),
         ...(plan.mediaLeftOut ? { media_left_out: true } : {}),
         ...(media ? { media_owed: true } : {}),
@@ -160,8 +178,8 @@ async function deliver(
       });
       const warnings = await runFollowups(ctx, {
         contact,
-        conversationId: conversationId!,
-        clientId: clientId!,
+        conversationId,
+        ...(clientId !== undefined && { clientId }),
         ...(media ? { media } : {}),
         done: {},
         retryInDoubt: mode.retryInDoubt,

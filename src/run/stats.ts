@@ -8,6 +8,7 @@ export interface RunStats {
   failed: number;
   inDoubt: number;
   skipped: number;
+  deferred: number;
   rejected: number;
   /** Settled by an earlier run, or left for resume. */
   untouched: number;
@@ -18,7 +19,7 @@ export interface RunStats {
 }
 
 export function emptyStats(): RunStats {
-  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, errors: new Map() };
+  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, errors: new Map() };
 }
 
 export function tally(stats: RunStats, result: ContactResult): void {
@@ -38,6 +39,9 @@ export function tally(stats: RunStats, result: ContactResult): void {
       return;
     case 'skipped':
       stats.skipped += 1;
+      return;
+    case 'deferred':
+      stats.deferred += 1;
       return;
     case 'rejected':
       stats.rejected += 1;

@@ -10,5 +10,5 @@ export {
 } from './receiver.js';
 export { createPhoneLookup, type PhoneLookup, type PhoneLookupOptions } from './phone-lookup.js';
 export { sync, FIRST_SYNC_SINCE, SyncSinceError, type SyncOptions, type SyncResult } from './sync.js';
-export { loadSyncBook, SyncStateError, type SyncBook } from './sync-state.js';
+export { knownPhones, type KnownPhones } from './known-phones.js';
 export type { ClientReader, ConversationReader, SyncApi } from './platform.js';

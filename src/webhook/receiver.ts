@@ -18,6 +18,7 @@ import { createPhoneLookup } from './phone-lookup.js';
 import type { ClientReader } from './platform.js';
 import { readBody } from './read-body.js';
 import { SIGNATURE_HEADER, verifySignature } from './signature.js';
+import type { StateStore } from '../checkpoint/index.js';
 import { openWebhookState } from './state.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -29,7 +30,8 @@ export interface ReceiverOptions {
   host?: string;
   /** The webhook's signing secret. */
   secret: string;
-  stateDir: string;
+  /** Where events and windows are kept. */
+  store: StateStore;
   /** For phone look-ups (`GET /client/{id}`); without it phones come only from links and `knownPhones`. */
   api?: ClientReader;
   logger?: Logger;
@@ -70,7 +72,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   if (!options.secret) throw new Error('startReceiver: the signing secret is empty');
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
-  const state = await openWebhookState(options.stateDir);
+  const state = await openWebhookState(options.store);
   const phones = createPhoneLookup({
     ...(options.api ? { api: options.api } : {}),
     ...(options.knownPhones ? { knownPhones: options.knownPhones } : {}),

@@ -1,29 +1,21 @@
 /**
- * The state-folder files the webhook writes, opened together: the event log, the window store
+ * The store's shared parts the webhook writes, opened together: the event log, and the window store
  * (rebuilt from the log's inbound events on opening, so a crash between the two never leaves the
- * window behind for long) and the path of sync's bookkeeping.
+ * window behind for long).
  */
-import {
-  globalStatePaths,
-  openEventsLog,
-  openWindowStore,
-  type EventsLog,
-  type GlobalStatePaths,
-  type WindowStore,
-} from '../checkpoint/index.js';
+import type { EventsLog, StateStore, WindowStore } from '../checkpoint/index.js';
 
 export interface WebhookState {
-  paths: GlobalStatePaths;
+  store: StateStore;
   events: EventsLog;
   window: WindowStore;
   /** Flushes the window store and closes the log. */
   close(): Promise<void>;
 }
 
-export async function openWebhookState(stateDir: string): Promise<WebhookState> {
-  const paths = globalStatePaths(stateDir);
-  const window = await openWindowStore(paths.window);
-  const events = await openEventsLog(paths.events, {
+export async function openWebhookState(store: StateStore): Promise<WebhookState> {
+  const window = await store.openWindowStore();
+  const events = await store.openEventsLog({
     onLoad(event) {
       if (event.direction !== 'inbound') return;
       window.noteInbound({
@@ -35,7 +27,7 @@ export async function openWebhookState(stateDir: string): Promise<WebhookState> 
   });
   await window.flush();
   return {
-    paths,
+    store,
     events,
     window,
     async close() {

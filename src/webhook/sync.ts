@@ -15,7 +15,7 @@ import type { Conversation, Message } from '../api/index.js';
 import { createIngest, type IncomingMessage } from './ingest.js';
 import { createPhoneLookup } from './phone-lookup.js';
 import type { SyncApi } from './platform.js';
-import { loadSyncBook, saveSyncBook } from './sync-state.js';
+import type { StateStore } from '../checkpoint/index.js';
 import { openWebhookState } from './state.js';
 
 /** The start of the very first sync when no --since is given: the whole history. */
@@ -29,7 +29,8 @@ const SYNC_CONCURRENCY = 4;
 
 export interface SyncOptions {
   api: SyncApi;
-  stateDir: string;
+  /** Where events, windows and sync's progress are kept. */
+  store: StateStore;
   /** ISO date-time: list conversations changed since then instead of since the last sync. */
   since?: string;
   logger?: Logger;
@@ -58,9 +59,9 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) {
     throw new SyncSinceError(`--since "${options.since}" is not a date-time; write it as 2025-03-01T00:00:00Z`);
   }
-  const state = await openWebhookState(options.stateDir);
+  const state = await openWebhookState(options.store);
   try {
-    const book = await loadSyncBook(state.paths.sync);
+    const book = await options.store.loadSyncBook();
     const phones = createPhoneLookup({
       api: options.api,
       stored: (clientId) => state.window.phoneOf(clientId),
@@ -76,7 +77,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       book.updatedAt = result.until;
       book.lastRun = new Date().toISOString();
       await state.window.flush();
-      await saveSyncBook(state.paths.sync, book);
+      await options.store.saveSyncBook(book);
     }
 
     async function recordBatch(conversation: Conversation, batch: Message[]): Promise<void> {

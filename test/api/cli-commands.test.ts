@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerChannels } from '../../src/cli/commands/channels.js';
 import { registerTemplates } from '../../src/cli/commands/templates.js';
-import { CliError, ExitCode } from '../../src/cli/exit.js';
+import { AppError } from '../../src/app/index.js';
+import { ExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.js';
 import { closedPort } from './helpers.js';
 
@@ -65,17 +66,15 @@ describe('outreach channels', () => {
 
   it('turns a refused token into exit 3 with the documented sentence', async () => {
     const err = await run(['channels', '--company-id', '1', '--base-url', sim.url, '--token-file', wrongTokenFile]).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(CliError);
-    expect(err).toMatchObject({
-      message: 'the token was refused (401): check OUTREACH_TOKEN or --token-file',
-      exitCode: ExitCode.aborted,
-    });
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ message: 'the token was refused (401): check OUTREACH_TOKEN or --token-file' });
+    expect(userErrorExitCode(err as AppError)).toBe(ExitCode.aborted);
   });
 
   it('says which address could not be reached', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const err = await run(['channels', '--company-id', '1', '--base-url', url, '--token-file', tokenFile]).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(CliError);
+    expect(err).toBeInstanceOf(AppError);
     expect((err as Error).message).toBe(`cannot reach the platform at ${url} (ECONNREFUSED); check --base-url or OUTREACH_BASE_URL`);
   });
 

@@ -9,7 +9,7 @@ import {
   shouldCompact,
   type CheckpointEvent,
   type ContactEvent,
-} from '../../src/checkpoint/index.js';
+} from '../../src/checkpoint/file/index.js';
 import { AT, attempt, failed, phoneOf, sent, tempDir } from './helpers.js';
 
 const header: CheckpointEvent = { t: 'header', v: 1, job: 'promo', fingerprint: 'f1', content: { text: 'hi' }, at: AT };

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournalWriteError, openJournal, readJournal, type JournalFile } from '../../src/checkpoint/index.js';
+import { JournalWriteError, openJournal, readJournal, type JournalFile } from '../../src/checkpoint/file/index.js';
 import { attempt, phoneOf, sent, tempDir } from './helpers.js';
 
 async function lines(file: string): Promise<string[]> {

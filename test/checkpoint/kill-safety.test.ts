@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openJournal, readJournal, replay } from '../../src/checkpoint/index.js';
+import { openJournal, readJournal, replay } from '../../src/checkpoint/file/index.js';
 import { repoRoot } from '../helpers/cli.js';
 import { attempt, phoneOf, tempDir } from './helpers.js';
 
@@ -27,7 +27,7 @@ describe('journal killed mid-run', () => {
       '--target', 'es2022',
       '--types', 'node',
       '--skipLibCheck',
-      path.join(repoRoot, 'src/checkpoint/journal.ts'),
+      path.join(repoRoot, 'src/checkpoint/file/journal.ts'),
     ]);
   }, 60_000);
 
@@ -37,7 +37,7 @@ describe('journal killed mid-run', () => {
     const script = path.join(dir, 'writer.mjs');
     await writeFile(
       script,
-      `import { openJournal } from ${JSON.stringify(pathToFileURL(path.join(compiled, 'journal.js')).href)};
+      `import { openJournal } from ${JSON.stringify(pathToFileURL(path.join(compiled, 'file', 'journal.js')).href)};
 const journal = await openJournal(${JSON.stringify(file)});
 let next = 0;
 async function worker() {

@@ -3,7 +3,7 @@ import { readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, isProcessAlive, LockedError, type Lock } from '../../src/checkpoint/index.js';
+import { acquireLock, isProcessAlive, LockedError, type Lock } from '../../src/checkpoint/file/index.js';
 import { tempDir } from './helpers.js';
 
 const info = { pid: process.pid, startedAt: '2025-01-01T10:00:00.000Z', command: 'outreach run promo.yaml' };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globalStatePaths, jobStatePaths } from '../../src/checkpoint/index.js';
+import { globalStatePaths, jobStatePaths } from '../../src/checkpoint/file/index.js';
 
 describe('state paths', () => {
   it('knows every file of the state folder', () => {
@@ -12,6 +12,7 @@ describe('state paths', () => {
       report: path.join('/s', 'promo', 'report.csv'),
       rejects: path.join('/s', 'promo', 'rejects.csv'),
       summary: path.join('/s', 'promo', 'summary.json'),
+      planRejects: path.join('/s', 'promo', 'plan-rejects.json'),
     });
   });
 

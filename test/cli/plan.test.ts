@@ -53,7 +53,7 @@ describe('outreach plan', () => {
     for (const command of ['status', 'report']) {
       const r = await runCli([command, c.jobFile, '--state-dir', c.stateDir]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/job "cli-test" has no checkpoint at .*: run `outreach run` first/);
+      expect(r.stderr).toMatch(/job "cli-test" has no state in .*: run `outreach run` first/);
     }
   });
 

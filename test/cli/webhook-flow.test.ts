@@ -1,3 +1,4 @@
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ describe('webhook, window and replies, end to end', () => {
         },
       },
     });
-    receiver = await startReceiver({ port: 0, secret: 'whsec-test', stateDir: c.stateDir, api });
+    receiver = await startReceiver({ port: 0, secret: 'whsec-test', store: createFileStore(c.stateDir), api });
     sim.state.setWebhook({ url: receiver.url, secret: 'whsec-test' });
     const [early, late] = c.phones;
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openCheckpoint, type Checkpoint } from '../../src/checkpoint/index.js';
+import { jobStatePaths, openJobJournal, type JobJournal } from '../../src/checkpoint/file/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import { parseJob, type Job, type JobInput } from '../../src/job/index.js';
 
@@ -44,8 +44,8 @@ export async function* stream<T>(items: T[]): AsyncGenerator<T> {
 
 export interface TempState {
   dir: string;
-  checkpoint: Checkpoint;
-  reopen(): Promise<Checkpoint>;
+  checkpoint: JobJournal;
+  reopen(): Promise<JobJournal>;
   cleanup(): Promise<void>;
 }
 
@@ -54,10 +54,10 @@ export async function tempState(jobName = 'test-job'): Promise<TempState> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-run-'));
   const state: TempState = {
     dir,
-    checkpoint: await openCheckpoint(dir, jobName),
+    checkpoint: await openJobJournal(jobStatePaths(dir, jobName).checkpoint),
     async reopen() {
       await state.checkpoint.close();
-      state.checkpoint = await openCheckpoint(dir, jobName);
+      state.checkpoint = await openJobJournal(jobStatePaths(dir, jobName).checkpoint);
       return state.checkpoint;
     },
     async cleanup() {

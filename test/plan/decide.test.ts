@@ -94,29 +94,29 @@ describe('decide on wba/whatsapp channels', () => {
       { kind: 'template', template: rendered, mediaLeftOut: false },
     ],
   ])('%s', (_what, message, lastInboundAt, expected) => {
-    expect(decide(makeContact(), WBA, makeJob(message), NOW, { lastInboundAt })).toEqual(expected);
-    expect(decide(makeContact(), WHATSAPP, makeJob(message), NOW, { lastInboundAt })).toEqual(expected);
+    expect(decide(makeContact(), WBA, makeJob(message), { now: NOW, lastInboundAt })).toEqual(expected);
+    expect(decide(makeContact(), WHATSAPP, makeJob(message), { now: NOW, lastInboundAt })).toEqual(expected);
   });
 
   it('flips text to template for the same contact when the window closes during the run', () => {
     const job = makeJob({ template: TEMPLATE, text: TEXT });
     const window = { lastInboundAt: NOW - 22 * HOUR };
-    expect(decide(makeContact(), WBA, job, NOW, window).kind).toBe('text');
-    expect(decide(makeContact(), WBA, job, NOW + 2 * HOUR, window).kind).toBe('template');
+    expect(decide(makeContact(), WBA, job, { now: NOW, ...window }).kind).toBe('text');
+    expect(decide(makeContact(), WBA, job, { now: NOW + 2 * HOUR, ...window }).kind).toBe('template');
   });
 
   it("takes the later of the contact list's last inbound and the window store's", () => {
     const job = makeJob({ template: TEMPLATE, text: TEXT });
     const contact = makeContact(undefined, NOW - 30 * HOUR);
-    expect(decide(contact, WBA, job, NOW, {}).kind).toBe('template');
-    expect(decide(contact, WBA, job, NOW, { lastInboundAt: NOW - HOUR }).kind).toBe('text');
-    expect(decide(makeContact(undefined, NOW - HOUR), WBA, job, NOW, { lastInboundAt: NOW - 30 * HOUR }).kind).toBe('text');
+    expect(decide(contact, WBA, job, { now: NOW }).kind).toBe('template');
+    expect(decide(contact, WBA, job, { now: NOW, lastInboundAt: NOW - HOUR }).kind).toBe('text');
+    expect(decide(makeContact(undefined, NOW - HOUR), WBA, job, { now: NOW, lastInboundAt: NOW - 30 * HOUR }).kind).toBe('text');
   });
 
   it('uses the job\'s safety margin', () => {
     const job = makeJob({ template: TEMPLATE, text: TEXT }, { window: { safety_margin_minutes: 0 } });
-    expect(decide(makeContact(), WBA, job, NOW, { lastInboundAt: NOW - 23.5 * HOUR }).kind).toBe('text');
-    expect(decide(makeContact(), WBA, job, NOW, { lastInboundAt: NOW - 24 * HOUR }).kind).toBe('template');
+    expect(decide(makeContact(), WBA, job, { now: NOW, lastInboundAt: NOW - 23.5 * HOUR }).kind).toBe('text');
+    expect(decide(makeContact(), WBA, job, { now: NOW, lastInboundAt: NOW - 24 * HOUR }).kind).toBe('template');
   });
 });
 
@@ -124,7 +124,7 @@ describe('decide on ww channels', () => {
   it('sends the text with the media inline in start-whatsapp, whatever the window', () => {
     const job = makeJob({ text: TEXT, media: MEDIA });
     for (const lastInboundAt of [undefined, NOW - 100 * HOUR, NOW - HOUR]) {
-      expect(decide(makeContact(), WW, job, NOW, { lastInboundAt })).toEqual({
+      expect(decide(makeContact(), WW, job, { now: NOW, lastInboundAt })).toEqual({
         kind: 'text',
         text,
         media: { media: MEDIA, placement: 'inline' },
@@ -134,11 +134,11 @@ describe('decide on ww channels', () => {
 
   it('never sends a template on ww, even when the job prefers it', () => {
     const job = makeJob({ template: TEMPLATE, text: TEXT, prefer: 'template' });
-    expect(decide(makeContact(), WW, job, NOW, {})).toEqual({ kind: 'text', text });
+    expect(decide(makeContact(), WW, job, { now: NOW })).toEqual({ kind: 'text', text });
   });
 
   it('skips when a ww job has no text (preflight refuses such a job first)', () => {
-    expect(decide(makeContact(), WW, makeJob({ template: TEMPLATE }), NOW, {})).toEqual({ kind: 'skip', reason: 'no_text_for_ww' });
+    expect(decide(makeContact(), WW, makeJob({ template: TEMPLATE }), { now: NOW })).toEqual({ kind: 'skip', reason: 'no_text_for_ww' });
   });
 });
 
@@ -198,27 +198,27 @@ describe('decide never sends a blank', () => {
     ],
   ])('%s', (_what, message, vars, lastInboundAt, extra, expected) => {
     const channel = message.template ? WBA : WW;
-    expect(decide(makeContact(vars), channel, makeJob(message, extra), NOW, { lastInboundAt })).toEqual(expected);
+    expect(decide(makeContact(vars), channel, makeJob(message, extra), { now: NOW, lastInboundAt })).toEqual(expected);
   });
 
   it('does not check the text of a contact that gets the template (outside the window)', () => {
     const job = makeJob({ text: 'Oi {{name}} de {{city}}', template: TEMPLATE });
-    expect(decide(makeContact(), WBA, job, NOW, {})).toMatchObject({ kind: 'template' });
+    expect(decide(makeContact(), WBA, job, { now: NOW })).toMatchObject({ kind: 'template' });
   });
 
   it('does not reject a contact that is skipped anyway', () => {
     const job = makeJob({ text: 'Oi {{city}}' });
-    expect(decide(makeContact(), WBA, job, NOW, {})).toEqual({ kind: 'skip', reason: 'outside_24h_window' });
+    expect(decide(makeContact(), WBA, job, { now: NOW })).toEqual({ kind: 'skip', reason: 'outside_24h_window' });
   });
 
   it('matches placeholders to columns trimmed and case-insensitively, and trims the values', () => {
     const job = makeJob({ text: 'Oi {{ Name }}!' });
-    expect(decide(makeContact({ name: '  Ana ' }), WW, job, NOW, {})).toEqual({ kind: 'text', text: 'Oi Ana!' });
+    expect(decide(makeContact({ name: '  Ana ' }), WW, job, { now: NOW })).toEqual({ kind: 'text', text: 'Oi Ana!' });
   });
 
   it('folds line breaks and runs of spaces in template variables, which the provider refuses', () => {
     const job = makeJob({ template: { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } } });
-    expect(decide(makeContact({ name: 'Ana\n  Maria' }), WBA, job, NOW, {})).toMatchObject({
+    expect(decide(makeContact({ name: 'Ana\n  Maria' }), WBA, job, { now: NOW })).toMatchObject({
       template: { variables: { '1': 'Ana Maria' } },
     });
   });
@@ -226,7 +226,7 @@ describe('decide never sends a blank', () => {
   it('keeps template variables in position order', () => {
     const variables = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [String(11 - i), `v${11 - i}`]));
     const job = makeJob({ template: { name: 'big', language: 'en_US', variables } });
-    const action = decide(makeContact(), WBA, job, NOW, {});
+    const action = decide(makeContact(), WBA, job, { now: NOW });
     expect(action.kind === 'template' && Object.keys(action.template.variables)).toEqual(
       Array.from({ length: 11 }, (_, i) => String(i + 1)),
     );

@@ -16,8 +16,9 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-export function state(phone: string, extra: Partial<ContactState> = {}): ContactState {
-  return { phone, status: 'sent', attempts: 1, followups: {}, ...extra };
+/** A state made of any fields (a fixture: the fields of one status or another, as a test needs). */
+export function state(phone: string, extra: Record<string, unknown> = {}): ContactState {
+  return { phone, status: 'sent', attempts: 1, followups: {}, ...extra } as ContactState;
 }
 
 export function states(...list: ContactState[]): Map<string, ContactState> {

@@ -26,7 +26,7 @@ describe('reportRows', () => {
           followups: { media: true },
         }),
         state(B, { status: 'failed', action: 'text', attempts: 2, error: 'invalid number', httpStatus: 400, clientId: 'client-2' }),
-        state(C, { status: 'skipped', attempts: 0, error: 'outside_window', line: 4 }),
+        state(C, { status: 'skipped', attempts: 0, reason: 'outside_window', line: 4 }),
         state(D, { status: 'in_doubt', action: 'template', error: 'socket hang up' }),
       ),
       { replies: new Map([[A, '2025-01-01T01:00:00.000Z']]) },
@@ -91,7 +91,7 @@ describe('writeReport', () => {
     await writeReport(file, [], 'csv');
     const [header] = (await readFile(file, 'utf8')).split('\n');
     expect(header).toBe(
-      'phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at,sent_at,media_left_out,followups_pending,http_status',
+      'phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at,sent_at,media_left_out,followups_pending,http_status,not_before',
     );
     expect(header!.startsWith('phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at')).toBe(true);
   });
@@ -133,7 +133,7 @@ describe('writeReport', () => {
     await writeReport(file, rows(), 'csv');
     const text = await readFile(file, 'utf8');
     expect(text.split('\n').filter((l) => l !== '')).toHaveLength(50_001);
-    expect(text.split('\n')[50_000]).toBe('+5511900049999,sent,text,c49999,,,1,,,,,,,,');
+    expect(text.split('\n')[50_000]).toBe('+5511900049999,sent,text,c49999,,,1,,,,,,,,,');
   });
 
   it('replaces the old report only once the new one is complete', async () => {

@@ -13,7 +13,7 @@ function job() {
     state(phone(5), { status: 'failed', action: 'text', error: 'invalid number' }),
     state(phone(6), { status: 'failed', action: 'template', error: 'template paused' }),
     state(phone(7), { status: 'in_doubt', action: 'template', error: 'socket hang up' }),
-    state(phone(8), { status: 'skipped', attempts: 0, error: 'outside_window' }),
+    state(phone(8), { status: 'skipped', attempts: 0, reason: 'outside_window' }),
   );
 }
 
@@ -21,7 +21,7 @@ describe('summarise', () => {
   it('counts contacts by status and action, and the most frequent errors', () => {
     const s = summarise(job(), { pending: 2 });
     expect(s.total).toBe(10);
-    expect(s.byStatus).toEqual({ sent: 3, failed: 3, in_doubt: 1, skipped: 1, pending: 2 });
+    expect(s.byStatus).toEqual({ sent: 3, failed: 3, in_doubt: 1, skipped: 1, deferred: 0, pending: 2 });
     expect(s.byAction).toEqual({ template: 3, 'template+media': 1, text: 3, 'skip:outside_window': 1 });
     expect(s.topErrors).toEqual([
       { error: 'invalid number', count: 2 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, errorFromResponse } from '../../src/api/index.js';
-import type { ContactState } from '../../src/checkpoint/index.js';
+import type { ContactState, SentState } from '../../src/checkpoint/index.js';
 import { backoffMs, classify, failureRatioExceeded, followupSteps, owedMedia, rateLimitWaitMs, shouldSend, type RunStats } from '../../src/run/index.js';
 import { testJob } from '../helpers/run.js';
 
@@ -78,7 +78,7 @@ describe('classify', () => {
 });
 
 function stats(partial: Partial<RunStats>): RunStats {
-  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, errors: new Map(), ...partial };
+  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, errors: new Map(), ...partial };
 }
 
 describe('failureRatioExceeded', () => {
@@ -92,7 +92,7 @@ describe('failureRatioExceeded', () => {
   });
 });
 
-const state = (partial: Partial<ContactState>): ContactState => ({ phone: '+5511999999999', status: 'pending', attempts: 0, followups: {}, ...partial });
+const state = <S extends ContactState = ContactState>(partial: Record<string, unknown>): S => ({ phone: '+5511999999999', status: 'pending', attempts: 0, followups: {}, ...partial }) as S;
 
 describe('shouldSend', () => {
   const run = { retryFailed: false, retryInDoubt: false };
@@ -101,6 +101,7 @@ describe('shouldSend', () => {
     ['a contact never tried', undefined, run, true],
     ['a sent contact', state({ status: 'sent' }), resume, false],
     ['a skipped contact', state({ status: 'skipped' }), resume, false],
+    ['a deferred contact', state({ status: 'deferred', reason: 'quiet_hours', notBefore: '2025-01-01T09:00:00.000Z' }), run, true],
     ['a retryable failure on run', state({ status: 'failed', retryable: true }), run, false],
     ['a retryable failure on resume', state({ status: 'failed', retryable: true }), resume, true],
     ['a 422 failure on resume', state({ status: 'failed', retryable: false }), resume, false],
@@ -124,8 +125,8 @@ describe('follow-ups', () => {
   });
 
   it('owe media only when the send recorded it as owed, whatever the job says now', () => {
-    expect(owedMedia(job, state({ status: 'sent', via: 'start', mediaOwed: true }))).toEqual(media);
-    expect(owedMedia(job, state({ status: 'sent', via: 'start' }))).toBeUndefined();
-    expect(owedMedia(job, state({ status: 'sent', via: 'start', mediaLeftOut: true }))).toBeUndefined();
+    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start', mediaOwed: true }))).toEqual(media);
+    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start' }))).toBeUndefined();
+    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start', mediaLeftOut: true }))).toBeUndefined();
   });
 });

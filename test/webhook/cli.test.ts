@@ -7,7 +7,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerSync, runSync, syncSettings } from '../../src/cli/commands/sync.js';
 import { registerWebhook, runWebhook, webhookSettings } from '../../src/cli/commands/webhook.js';
-import { CliError, ExitCode } from '../../src/cli/exit.js';
+import { AppError } from '../../src/app/index.js';
+import { CliError, ExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { storedEvents, storedWindow } from './helpers/events.js';
 
@@ -123,9 +124,9 @@ describe('outreach sync', () => {
   it('stops with exit code 3 and one sentence when the token is refused', async () => {
     const settings = await syncSettings({ stateDir }, { OUTREACH_TOKEN: 'wrong', OUTREACH_BASE_URL: sim.url });
     const err = await runSync(settings, { out: new PassThrough(), logger: silent }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).exitCode).toBe(ExitCode.aborted);
-    expect((err as CliError).message).toMatch(/^the token was refused \(401\).*progress so far is kept/);
+    expect(err).toBeInstanceOf(AppError);
+    expect(userErrorExitCode(err as AppError)).toBe(ExitCode.aborted);
+    expect((err as AppError).message).toMatch(/^the token was refused \(401\).*progress so far is kept/);
   });
 
   it('refuses an unreadable --since before contacting the platform', async () => {

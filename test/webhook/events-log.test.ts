@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openEventsLog, readEvents, repliesFor, type RecordedEvent } from '../../src/checkpoint/index.js';
+import { openEventsLog, readEvents, repliesFor, type RecordedEvent } from '../../src/checkpoint/file/index.js';
 
 let dir: string;
 let file: string;

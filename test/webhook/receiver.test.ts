@@ -1,3 +1,4 @@
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,7 @@ afterEach(async () => {
 });
 
 async function start(options: Partial<Parameters<typeof startReceiver>[0]> = {}): Promise<Receiver> {
-  receiver = await startReceiver({ port: 0, host: '127.0.0.1', secret: SECRET, stateDir, api, ...options });
+  receiver = await startReceiver({ port: 0, host: '127.0.0.1', secret: SECRET, store: createFileStore(stateDir), api, ...options });
   return receiver;
 }
 
@@ -106,7 +107,7 @@ describe('webhook receiver', () => {
   });
 
   it('without an API client, still records the event and the client window (no phone)', async () => {
-    receiver = await startReceiver({ port: 0, secret: SECRET, stateDir });
+    receiver = await startReceiver({ port: 0, secret: SECRET, store: createFileStore(stateDir) });
     const d = delivery({ clientId: '61' });
     expect((await send(receiver.url, { body: d.raw, headers: { 'x-service-signature': d.signature } })).status).toBe(200);
     await receiver.settled();

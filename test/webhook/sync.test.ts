@@ -1,9 +1,10 @@
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation, Message } from '../../src/api/index.js';
-import { openEventsLog } from '../../src/checkpoint/index.js';
+import { openEventsLog } from '../../src/checkpoint/file/index.js';
 import { sync, type SyncApi } from '../../src/webhook/index.js';
 import { storedEvents, storedWindow } from './helpers/events.js';
 
@@ -68,13 +69,13 @@ describe('sync', () => {
       yield* read(conversationId, afterId, options);
     };
 
-    await expect(sync({ api: p.api, stateDir })).rejects.toThrow('connection reset');
+    await expect(sync({ api: p.api, store: createFileStore(stateDir) })).rejects.toThrow('connection reset');
     const book = JSON.parse(await readFile(path.join(stateDir, 'sync.json'), 'utf8'));
     const failedAt = Date.parse(p.conversations.find((c) => c.id === failing)!.updated_at);
     expect(Date.parse(book.updated_at)).toBeLessThan(failedAt);
 
     p.api.allMessagesAfter = read;
-    const again = await sync({ api: p.api, stateDir });
+    const again = await sync({ api: p.api, store: createFileStore(stateDir) });
     const events = await storedEvents(path.join(stateDir, 'events.jsonl'));
     expect(events.map((e) => Number(e.message_id)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(again.recorded).toBeGreaterThanOrEqual(1);
@@ -87,7 +88,7 @@ describe('sync', () => {
     const reply = p.add(500, 70, 'client', 'Oi, quero saber mais');
     p.add(600, 80, 'user', 'Olá!');
 
-    const result = await sync({ api: p.api, stateDir });
+    const result = await sync({ api: p.api, store: createFileStore(stateDir) });
     expect(result).toMatchObject({ conversations: 2, messagesSeen: 3, recorded: 3, inboundRecorded: 1 });
     expect(p.asked.since).toEqual(['1970-01-01T00:00:00.000Z']);
     expect(p.asked.clients).toEqual(['70']);
@@ -113,14 +114,14 @@ describe('sync', () => {
     const p = fakePlatform();
     p.add(500, 70, 'user', 'Olá!');
     p.add(600, 80, 'client', 'oi');
-    const first = await sync({ api: p.api, stateDir });
+    const first = await sync({ api: p.api, store: createFileStore(stateDir) });
 
-    const again = await sync({ api: p.api, stateDir });
+    const again = await sync({ api: p.api, store: createFileStore(stateDir) });
     expect(again).toMatchObject({ since: first.until, recorded: 0 });
     expect(p.asked.afterIds.slice(-1)).toEqual([[600, 2]]);
 
     p.add(500, 70, 'client', 'late reply');
-    const third = await sync({ api: p.api, stateDir });
+    const third = await sync({ api: p.api, store: createFileStore(stateDir) });
     // 600 sits on the mark (the listing is `>=`, A12) and is read again, after its newest message: nothing.
     expect(third).toMatchObject({ conversations: 2, messagesSeen: 1, recorded: 1, inboundRecorded: 1 });
     expect(p.asked.afterIds.slice(-2)).toEqual([[600, 2], [500, 1]]);
@@ -142,7 +143,7 @@ describe('sync', () => {
       source: 'webhook',
     });
     await log.close();
-    const result = await sync({ api: p.api, stateDir });
+    const result = await sync({ api: p.api, store: createFileStore(stateDir) });
     expect(result).toMatchObject({ messagesSeen: 1, recorded: 0 });
     expect(await storedEvents(path.join(stateDir, 'events.jsonl'))).toMatchObject([{ source: 'webhook' }]);
   });
@@ -150,10 +151,10 @@ describe('sync', () => {
   it('--since overrides the remembered mark; an unreadable --since is refused before any request', async () => {
     const p = fakePlatform();
     p.add(500, 70, 'user', 'Olá!');
-    await sync({ api: p.api, stateDir });
-    await sync({ api: p.api, stateDir, since: '2025-01-01T00:00:00Z' });
+    await sync({ api: p.api, store: createFileStore(stateDir) });
+    await sync({ api: p.api, store: createFileStore(stateDir), since: '2025-01-01T00:00:00Z' });
     expect(p.asked.since[1]).toBe('2025-01-01T00:00:00Z');
-    await expect(sync({ api: p.api, stateDir, since: 'last tuesday' })).rejects.toThrow(/--since "last tuesday" is not a date-time/);
+    await expect(sync({ api: p.api, store: createFileStore(stateDir), since: 'last tuesday' })).rejects.toThrow(/--since "last tuesday" is not a date-time/);
     expect(p.asked.since).toHaveLength(2);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadWindow, openWindowStore } from '../../src/checkpoint/index.js';
+import { loadWindow, openWindowStore } from '../../src/checkpoint/file/index.js';
 
 let dir: string;
 let file: string;

@@ -1,10 +1,11 @@
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
-import { repliesFor } from '../../src/checkpoint/index.js';
+import { repliesFor } from '../../src/checkpoint/file/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { startReceiver, sync, type Receiver } from '../../src/webhook/index.js';
 import { storedEvents, storedWindow } from './helpers/events.js';
@@ -44,7 +45,7 @@ async function closedPort(): Promise<number> {
 }
 
 async function startWired(): Promise<Receiver> {
-  receiver = await startReceiver({ port: 0, secret: SECRET, stateDir, api });
+  receiver = await startReceiver({ port: 0, secret: SECRET, store: createFileStore(stateDir), api });
   sim.state.setWebhook({ url: `${receiver.url}/webhook`, secret: SECRET });
   return receiver;
 }
@@ -125,7 +126,7 @@ describe('receiver with the simulator', () => {
     expect(sim.state.webhookDeliveries.at(-1)!.status).toBeUndefined();
     expect((await storedEvents(eventsFile())).map((e) => e.message_id)).not.toContain(String(missed.message_id));
 
-    const first = await sync({ api, stateDir });
+    const first = await sync({ api, store: createFileStore(stateDir) });
     expect(first).toMatchObject({ recorded: 1, inboundRecorded: 1 });
     const events = await storedEvents(eventsFile());
     expect(events).toHaveLength(2);
@@ -134,7 +135,7 @@ describe('receiver with the simulator', () => {
     expect(recovered).toMatchObject({ direction: 'inbound', source: 'sync', phone: PHONE, created_at: createdAt });
     expect((await storedWindow(windowFile()))?.phones[PHONE]).toBe(createdAt);
 
-    const second = await sync({ api, stateDir });
+    const second = await sync({ api, store: createFileStore(stateDir) });
     expect(second).toMatchObject({ recorded: 0, since: first.until });
     expect(await storedEvents(eventsFile())).toHaveLength(2);
   });
@@ -142,12 +143,12 @@ describe('receiver with the simulator', () => {
   it('sync pages through more conversations and messages than one page holds, each message once', async () => {
     for (let i = 0; i < 230; i++) sim.state.inbound(`+55119000${String(i).padStart(5, '0')}`, `hello ${i}`);
     for (let i = 0; i < 450; i++) sim.state.inbound(PHONE, `message ${i}`);
-    const result = await sync({ api, stateDir });
+    const result = await sync({ api, store: createFileStore(stateDir) });
     expect(result).toMatchObject({ conversations: 231, messagesSeen: 680, recorded: 680, inboundRecorded: 680 });
     const events = await storedEvents(eventsFile());
     expect(new Set(events.map((e) => e.message_id)).size).toBe(680);
     expect(Object.keys((await storedWindow(windowFile()))!.phones)).toHaveLength(231);
-    expect(await sync({ api, stateDir })).toMatchObject({ recorded: 0 });
+    expect(await sync({ api, store: createFileStore(stateDir) })).toMatchObject({ recorded: 0 });
   });
 
   it('records every one of many concurrent deliveries exactly once', async () => {

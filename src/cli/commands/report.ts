@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { writeReport } from '../../report/index.js';
+import { jobReport } from '../../app/index.js';
 import { CliError } from '../exit.js';
-import { loadJobReport } from '../job-report.js';
+import { storeFor } from '../state.js';
 
 interface ReportFlags {
   stateDir?: string;
@@ -21,9 +21,8 @@ export function registerReport(program: Command): void {
     .action(async (jobPath: string, flags: ReportFlags) => {
       const format = flags.format ?? 'csv';
       if (format !== 'csv' && format !== 'json') throw new CliError(`--format: "${format}" is not a report format; use csv or json`);
-      const { job, paths, rows } = await loadJobReport(jobPath, flags.stateDir);
-      const out = path.resolve(flags.out ?? (format === 'json' ? paths.report.replace(/\.csv$/, '.json') : paths.report));
-      await writeReport(out, rows, format);
-      process.stdout.write(`report of ${job.name}: ${rows.length} contacts written to ${out}\n`);
+      const report = await jobReport(jobPath, { store: storeFor(flags.stateDir), format, ...(flags.out && { out: path.resolve(flags.out) }) });
+      if (report.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${report.listProblem}\n`);
+      process.stdout.write(`report of ${report.job}: ${report.contacts} contacts written to ${report.file}\n`);
     });
 }

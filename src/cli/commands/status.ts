@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { formatSummary, summarise } from '../../report/index.js';
-import { ExitCode } from '../exit.js';
-import { loadJobReport } from '../job-report.js';
+import { jobStatus } from '../../app/index.js';
+import { formatSummary } from '../../report/index.js';
+import { outcomeExitCode } from '../exit.js';
+import { storeFor } from '../state.js';
 
 interface StatusFlags {
   stateDir?: string;
@@ -16,20 +17,16 @@ export function registerStatus(program: Command): void {
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
     .option('--json', 'print the counts as one JSON object')
     .action(async (jobPath: string, flags: StatusFlags) => {
-      const { job, states, rows } = await loadJobReport(jobPath, flags.stateDir);
-      const replies = rows.filter((r) => r.replied_at).length;
-      const pending = rows.filter((r) => r.status === 'pending').length;
-      const summary = summarise(states, { pending });
-      const sent = summary.byStatus.sent;
-      const rate = sent > 0 ? replies / sent : 0;
+      const status = await jobStatus(jobPath, { store: storeFor(flags.stateDir) });
+      if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
+      const { summary, replies } = status;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ job: job.name, ...summary, replies: { count: replies, rate } }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ job: status.job, ...summary, replies }, null, 2)}\n`);
       } else {
         process.stdout.write(
-          `status of ${job.name}\n${formatSummary(summary).trimEnd()}\n  replies ${replies} of ${sent} sent (${(rate * 100).toFixed(1)}%)\n`,
+          `status of ${status.job}\n${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n`,
         );
       }
-      const bad = summary.byStatus.failed + summary.byStatus.in_doubt + summary.byStatus.pending;
-      process.exitCode = bad > 0 ? ExitCode.failed : ExitCode.ok;
+      process.exitCode = outcomeExitCode(status);
     });
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { createApiClient } from '../../api/index.js';
-import { sync, type SyncResult } from '../../webhook/index.js';
+import { platformError } from '../../app/index.js';
+import { createFileStore } from '../../checkpoint/index.js';
+import { knownPhones, sync, type SyncResult } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
-import { toCliError, untilStopped } from '../api-command.js';
+import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { stderrLogger } from '../logger.js';
-import { jobPhones } from './webhook.js';
 
 interface SyncFlags {
   since?: string;
@@ -43,20 +44,21 @@ export async function runSync(
   io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
 ): Promise<SyncResult> {
   const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
-  const phones = jobPhones(settings.stateDir, io.logger);
+  const store = createFileStore(settings.stateDir);
+  const phones = knownPhones(store, io.logger);
   await phones.load();
   let result: SyncResult;
   try {
     result = await sync({
       api,
-      stateDir: settings.stateDir,
+      store,
       logger: io.logger,
       knownPhones: (clientId) => phones.get(clientId),
       ...(settings.since !== undefined ? { since: settings.since } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (err) {
-    throw toCliError(err, { baseUrl: settings.baseUrl, note: 'progress so far is kept, run sync again to finish' });
+    throw platformError(err, { baseUrl: settings.baseUrl, note: 'progress so far is kept, run sync again to finish' });
   } finally {
     await api.close();
   }

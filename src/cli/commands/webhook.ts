@@ -1,9 +1,8 @@
-import { readdir } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../../api/index.js';
-import { jobStatePaths, readJournal } from '../../checkpoint/index.js';
-import { startReceiver, type ReceiverStats } from '../../webhook/index.js';
+import { createFileStore } from '../../checkpoint/index.js';
+import { knownPhones, startReceiver, type ReceiverStats } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
@@ -51,48 +50,6 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
   };
 }
 
-/**
- * Client id → phone from every job's checkpoint in the state folder (sent, failed and in-doubt
- * records carry the client id). Read at start; a client id it does not know triggers a new read,
- * at most every 30 s, so phones of a job running meanwhile are found too.
- */
-export function jobPhones(stateDir: string, logger?: Logger): { get(clientId: string): string | undefined; load(): Promise<void> } {
-  let phones = new Map<string, string>();
-  let loadedAt = 0;
-  let loading: Promise<void> | undefined;
-  async function load(): Promise<void> {
-    loadedAt = Date.now();
-    const next = new Map<string, string>();
-    let entries: string[];
-    try {
-      entries = (await readdir(stateDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
-    } catch {
-      entries = [];
-    }
-    for (const name of entries) {
-      try {
-        const { events } = await readJournal(jobStatePaths(stateDir, name).checkpoint);
-        for (const e of events) {
-          if ('client_id' in e && typeof e.client_id === 'string' && e.client_id) next.set(e.client_id, e.phone);
-        }
-      } catch (err) {
-        logger?.warn({ job: name, err: err instanceof Error ? err.message : String(err) }, 'job checkpoint not readable for phones');
-      }
-    }
-    phones = next;
-  }
-  return {
-    load: () => (loading ??= load().finally(() => (loading = undefined))),
-    get(clientId) {
-      const phone = phones.get(clientId);
-      if (phone === undefined && !loading && Date.now() - loadedAt > 30_000) {
-        loading = load().finally(() => (loading = undefined));
-      }
-      return phone;
-    },
-  };
-}
-
 /** Runs the receiver until `stop` aborts; prints where it listens and, at the end, what it did. */
 export async function runWebhook(
   settings: WebhookSettings,
@@ -107,7 +64,8 @@ export async function runWebhook(
       'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows are known by client id only',
     );
   }
-  const phones = jobPhones(settings.stateDir, logger);
+  const store = createFileStore(settings.stateDir);
+  const phones = knownPhones(store, logger);
   await phones.load();
   let receiver;
   try {
@@ -115,7 +73,7 @@ export async function runWebhook(
       port: settings.port,
       host: settings.host,
       secret: settings.secret,
-      stateDir: settings.stateDir,
+      store,
       logger,
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),

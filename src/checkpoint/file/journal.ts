@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
-import type { CheckpointEvent } from './types.js';
+import type { CheckpointEvent } from '../types.js';
 
 /** The part of a file handle the journal uses; tests inject one to count or fail writes. */
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;

@@ -5,7 +5,7 @@
  * Replaced atomically; a missing file means "never synced".
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../checkpoint/index.js';
+import { writeFileAtomic } from './window-store.js';
 
 export interface SyncBook {
   /** The next sync lists conversations with `updated_at >=` this (A12); null before the first. */

@@ -10,6 +10,8 @@ export interface JobStatePaths {
   report: string;
   rejects: string;
   summary: string;
+  /** Rows the last plan pass rejected (file:line), so status and report do not count them as pending. */
+  planRejects: string;
 }
 
 /** The files shared by every job of a state folder (the webhook's). */
@@ -39,6 +41,7 @@ export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths 
     report: path.join(dir, 'report.csv'),
     rejects: path.join(dir, 'rejects.csv'),
     summary: path.join(dir, 'summary.json'),
+    planRejects: path.join(dir, 'plan-rejects.json'),
   };
 }
 

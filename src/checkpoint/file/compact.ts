@@ -2,8 +2,9 @@ import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fsyncDir } from './fsync-dir.js';
-import { readJournal, replay } from './replay.js';
-import type { ContactEvent, ContactState, FollowupStep } from './types.js';
+import { replay } from '../replay.js';
+import { readJournal } from './read-journal.js';
+import type { ContactEvent, ContactState, FollowupStep } from '../types.js';
 
 export interface CompactionResult {
   eventsBefore: number;
@@ -83,14 +84,17 @@ function synthesize(s: ContactState): ContactEvent[] {
     ...(s.conversationId !== undefined && { conversation_id: s.conversationId }),
     ...(s.clientId !== undefined && { client_id: s.clientId }),
   };
+  const line = s.line !== undefined ? { line: s.line } : {};
   const out: ContactEvent[] = [];
 
   // A sent contact: `sent` first (at sentAt), then its attempts, which no longer change the status,
   // so the last event can carry updatedAt. Others: attempts first, the outcome last.
   const attempts = (when: string): void => {
-    for (let i = 0; i < s.attempts; i++) {
-      out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && s.line !== undefined && { line: s.line }) });
-    }
+    for (let i = 0; i < s.attempts; i++) out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && line) });
+  };
+  // Ids and the action of an earlier attempt ride on a failed event that a skip or a deferral then covers.
+  const earlier = (): void => {
+    if (s.via !== undefined) out.push({ t: 'failed', phone, via, action, status: 0, retryable: false, ...ids, error: '', at });
   };
   if (s.status !== 'sent') attempts(at);
   switch (s.status) {
@@ -100,39 +104,30 @@ function synthesize(s: ContactState): ContactEvent[] {
       out.push({
         t: 'sent',
         phone,
-        via,
-        action,
-        conversation_id: s.conversationId ?? '',
-        client_id: s.clientId ?? '',
-        message_id: s.messageId ?? '',
+        via: s.via,
+        action: s.action,
+        conversation_id: s.conversationId,
+        ...(s.clientId !== undefined && { client_id: s.clientId }),
+        message_id: s.messageId,
         ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
         ...(s.mediaOwed !== undefined && { media_owed: s.mediaOwed }),
-        at: s.sentAt ?? at,
+        at: s.sentAt,
       });
       attempts(at);
       break;
     case 'failed':
-      out.push({
-        t: 'failed',
-        phone,
-        via,
-        action,
-        status: s.httpStatus ?? 0,
-        retryable: s.retryable ?? false,
-        ...ids,
-        error: s.error ?? '',
-        at,
-      });
+      out.push({ t: 'failed', phone, via: s.via, action: s.action, status: s.httpStatus, retryable: s.retryable, ...ids, error: s.error, at });
       break;
     case 'in_doubt':
-      out.push({ t: 'in_doubt', phone, via, action, ...ids, error: s.error ?? '', at });
+      out.push({ t: 'in_doubt', phone, via: s.via, action: s.action, ...ids, error: s.error, at });
       break;
     case 'skipped':
-      // Ids and the action of an earlier attempt ride on a failed event the skip then covers.
-      if (s.via !== undefined) {
-        out.push({ t: 'failed', phone, via, action, status: 0, retryable: false, ...ids, error: '', at });
-      }
-      out.push({ t: 'skipped', phone, reason: s.error ?? '', ...(s.line !== undefined && { line: s.line }), at });
+      earlier();
+      out.push({ t: 'skipped', phone, reason: s.reason, ...line, at });
+      break;
+    case 'deferred':
+      earlier();
+      out.push({ t: 'deferred', phone, reason: s.reason, not_before: s.notBefore, ...line, at });
       break;
   }
   for (const [step, ok] of Object.entries(s.followups)) {

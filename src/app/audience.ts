@@ -1,0 +1,50 @@
+import { rowKey } from '../checkpoint/index.js';
+import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadItem, type LoadWarning, type Reject } from '../contacts/index.js';
+import type { Job } from '../job/index.js';
+import type { Action } from '../plan/index.js';
+import { loaderOptions } from './prepare.js';
+
+/** One row of the contact list as the campaign sees it. */
+export type AudienceItem =
+  /** A usable contact; `action` is the planner's choice when the audience was planned. */
+  | { kind: 'contact'; contact: Contact; action?: Exclude<Action, { kind: 'reject' }> }
+  /** A row the loader or the planner refused: it goes to rejects.csv, never to the platform. */
+  | { kind: 'reject'; reject: Reject; by: 'loader' | 'planner' }
+  | LoadWarning;
+
+export interface AudienceOptions {
+  /** The planner's choice for a contact; without it, contacts come unplanned (status and report read the list offline). */
+  decide?: (contact: Contact) => Action;
+  /** Rows (`file:line`) an earlier plan pass rejected: left out, contacts and rejects alike. */
+  skipRows?: ReadonlySet<string>;
+}
+
+/**
+ * The one contact pipeline, shared by plan, run, status, report and the demo: the job's files
+ * streamed through the loader (E.164, dedupe, loader rejects), then through the planner.
+ * `counts` fills in as the items are read.
+ */
+export function audience(job: Job, files: string[], options: AudienceOptions = {}): { items: AsyncIterable<AudienceItem>; counts: LoadCounts } {
+  const { items, counts } = loadContacts(files, loaderOptions(job));
+  return { items: planned(items, options), counts };
+}
+
+async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions): AsyncGenerator<AudienceItem> {
+  const { decide, skipRows } = options;
+  for await (const item of items) {
+    if (item.kind === 'warning') {
+      yield item;
+      continue;
+    }
+    const row = item.kind === 'contact' ? item.contact : item.reject;
+    if (skipRows?.has(rowKey(row))) continue;
+    if (item.kind === 'reject') {
+      yield { kind: 'reject', reject: item.reject, by: 'loader' };
+      continue;
+    }
+    const { contact } = item;
+    const action = decide?.(contact);
+    if (action?.kind === 'reject') yield { kind: 'reject', reject: contactReject(contact, action.reason, action.detail), by: 'planner' };
+    else yield { kind: 'contact', contact, ...(action && { action }) };
+  }
+}

@@ -1,0 +1,47 @@
+import type { StateStore } from '../checkpoint/index.js';
+import type { ChannelInfo } from '../plan/index.js';
+import { writeRejects } from '../report/index.js';
+import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
+import type { Prepared } from './prepare.js';
+
+/** The dry run's answer: what would be sent to whom, and where the rejects went. */
+export interface PlanResult extends PlanPass {
+  job: string;
+  channel: ChannelInfo;
+  /** The contact files read. */
+  files: string[];
+  /** The preflight's warnings (the loader's are in `warnings`). */
+  preflightWarnings: string[];
+  rejectsFile: string;
+  /** Set when more rows were rejected than the job allows: the run would refuse to start. */
+  tooManyRejects?: string;
+}
+
+/**
+ * The dry run: one pass over the list at `clock()`, with the windows the store knows. Writes
+ * rejects.csv and remembers the rejected rows; sends nothing.
+ */
+export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number }): Promise<PlanResult> {
+  const { store } = options;
+  const { job } = prepared;
+  const pass = await planPass(prepared, plannerFor(prepared, { windows: await store.windows() }, (options.clock ?? Date.now)()));
+  const rejectsFile = await saveRejects(store, job.name, pass);
+  const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
+  return {
+    job: job.name,
+    channel: prepared.channel,
+    files: prepared.files,
+    preflightWarnings: prepared.warnings,
+    ...pass,
+    rejectsFile,
+    ...(tooMany !== undefined && { tooManyRejects: tooMany }),
+  };
+}
+
+/** rejects.csv for people, and the rejected rows for the store (so they are never sent, nor counted as pending). */
+export async function saveRejects(store: StateStore, job: string, pass: Pick<PlanPass, 'rejects'>): Promise<string> {
+  const file = store.jobFiles(job).rejects;
+  await writeRejects(file, pass.rejects);
+  await store.savePlanRejects(job, pass.rejects);
+  return file;
+}

@@ -1,0 +1,52 @@
+import type { ApiClient } from '../api/index.js';
+import type { LoaderOptions } from '../contacts/index.js';
+import { loadJob, resolveContactFiles, type Job } from '../job/index.js';
+import { preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
+import { AppError } from './errors.js';
+import { onPlatform } from './platform-errors.js';
+
+/** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
+export interface Prepared {
+  job: Job;
+  /** The job file's absolute path. */
+  jobFile: string;
+  files: string[];
+  channel: ChannelInfo;
+  warnings: string[];
+}
+
+/** Where the channel comes from: the platform (one call for channels, one for approved templates), or the user's word. */
+export type PrepareSource = { api: ApiClient; baseUrl?: string } | { offlineChannelType?: ChannelType };
+
+/**
+ * Loads and checks a job. Online, the preflight asks the platform for the channel and the approved
+ * templates; offline, the channel type is given. A problem is an AppError listing every problem.
+ */
+export async function prepare(jobPath: string, source: PrepareSource): Promise<Prepared> {
+  const loaded = await loadJob(jobPath);
+  const job = loaded.job;
+  const files = await resolveContactFiles(loaded);
+  let result;
+  if ('api' in source) {
+    const { api } = source;
+    const context = source.baseUrl ? { baseUrl: source.baseUrl } : {};
+    const channels = await onPlatform(() => api.listChannels(job.company_id), context);
+    const templates = job.message.template !== undefined ? await onPlatform(() => api.listTemplates({ status: 'APPROVED' }), context) : undefined;
+    result = preflight(job, channels, templates);
+  } else {
+    result = preflight(job, undefined, undefined, source.offlineChannelType);
+  }
+  if (result.problems.length > 0) throw new AppError(`${jobPath}:\n  ${result.problems.join('\n  ')}`, 'invalid');
+  return { job, jobFile: loaded.jobFile, files, channel: result.channel, warnings: result.warnings };
+}
+
+/** The loader's options, folded from the job once. */
+export function loaderOptions(job: Job): LoaderOptions {
+  return {
+    columns: job.columns,
+    ...(job.default_country ? { defaultCountry: job.default_country } : {}),
+    ...(job.input.format ? { format: job.input.format } : {}),
+    ...(job.input.delimiter ? { delimiter: job.input.delimiter } : {}),
+    requireMobile: job.input.require_mobile,
+  };
+}

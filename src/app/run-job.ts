@@ -1,0 +1,197 @@
+import type { Logger } from 'pino';
+import type { ApiClient } from '../api/index.js';
+import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import type { Contact, Reject } from '../contacts/index.js';
+import { summarise, writeReport, type Summary } from '../report/index.js';
+import { createRateLimiter, execute, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
+import { audience } from './audience.js';
+import { checkContent } from './content-guard.js';
+import { AppError } from './errors.js';
+import { contactsNotDone, jobReportRows } from './job-report.js';
+import { planContextFor, type PlanLookups } from './plan-context.js';
+import { saveRejects } from './plan-job.js';
+import { planPass, plannerFor, rejectRatioProblem } from './plan-pass.js';
+import type { Prepared } from './prepare.js';
+import { silentLogger } from './silent-logger.js';
+import { writeSummary } from './summary-file.js';
+
+/** How often a run re-reads the windows that the webhook receiver writes meanwhile. */
+const WINDOW_REFRESH_MS = 30_000;
+
+export interface RunJobOptions {
+  store: StateStore;
+  api: ApiClient;
+  command: 'run' | 'resume';
+  /** Which earlier outcomes are taken up again (resume: retryable failures; --retry-in-doubt: in doubt too). */
+  mode: RetryMode;
+  /** Who runs it (the lock's content). */
+  owner: Omit<JobOwner, 'startedAt' | 'command'>;
+  /** Send even though the content changed since the job's state started. */
+  forceChanged?: boolean;
+  /** Abort to stop taking contacts; requests in flight finish. */
+  signal?: AbortSignal;
+  /** Abort to cut requests in flight (after a bounded wait). */
+  cutSignal?: AbortSignal;
+  clock?: () => number;
+  logger?: Logger;
+  /** Before the first contact: how many contacts the list holds. */
+  onStart?: (info: { contacts: number; files: JobFiles }) => void;
+  /** After each contact. */
+  onProgress?: (stats: RunStats) => void;
+  /** A limiter of the caller's (tests); by default one at the job's rate. */
+  limiter?: RateLimiter;
+}
+
+export interface RunOutcome {
+  job: string;
+  command: 'run' | 'resume';
+  /** Why the run stopped before the end of the list, if it did. */
+  stopped?: { reason: StopReason; message: string };
+  thisRun: { sent: number; failed: number; inDoubt: number; skipped: number; deferred: number; alreadyDone: number; warnings: number; durationMs: number };
+  /** The whole job's state after this run. */
+  summary: Summary;
+  /** Contacts of the list never reached. */
+  pending: number;
+  /** Rows in rejects.csv. */
+  rejected: number;
+  /** Failed, in doubt or pending: zero when the job is done. */
+  notDone: number;
+  files: JobFiles;
+}
+
+/**
+ * run and resume: takes the job's lock, checks the content against the state, plans the list,
+ * pins the content, and sends each contact that may go now through the rate limiter, every request
+ * recorded before it leaves. Ends with the report and the summary written where the store says.
+ */
+export async function runJob(prepared: Prepared, options: RunJobOptions): Promise<RunOutcome> {
+  const { store, command } = options;
+  const { job } = prepared;
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? silentLogger();
+  const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
+  const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
+  const lookups: PlanLookups = { windows: await store.windows() };
+  const refresh = setInterval(() => {
+    store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
+  }, WINDOW_REFRESH_MS);
+  refresh.unref();
+  try {
+    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger });
+  } catch (err) {
+    if (err instanceof JournalWriteError) {
+      throw new AppError(`${err.message}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
+    }
+    throw err;
+  } finally {
+    clearInterval(refresh);
+    await limiter.stop().catch(() => undefined);
+    await state.close().catch(() => undefined);
+  }
+}
+
+interface Running {
+  state: JobStore;
+  limiter: RateLimiter;
+  lookups: PlanLookups;
+  clock: () => number;
+  logger: Logger;
+}
+
+async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running): Promise<RunOutcome> {
+  const { store, command } = options;
+  const { job } = prepared;
+  const { state, clock, logger } = run;
+  if (state.tookOverFrom !== undefined) logger.warn({ pid: state.tookOverFrom }, 'took over the lock of a process that is gone');
+  if (state.tornRecords.length > 0) logger.warn({ lines: state.tornRecords }, 'checkpoint lines that could not be read were skipped (a torn write)');
+  if (state.compacted) logger.info({ compaction: state.compacted }, 'checkpoint compacted');
+
+  const pinned = checkContent(job, state.header, options.forceChanged === true);
+  if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
+  const pass = await planPass(prepared, plannerFor(prepared, run.lookups, clock()));
+  await saveRejects(store, job.name, pass);
+  const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, state.files.rejects);
+  if (tooMany) throw new AppError(tooMany, 'invalid');
+  // The content is pinned only once sending starts: a run refused before it sent nothing.
+  if (state.header?.fingerprint !== pinned.fingerprint) {
+    await state.record({ t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, at: new Date(clock()).toISOString() });
+  }
+  for (const w of prepared.warnings) logger.warn(w);
+  logger.info({ job: job.name, command, contacts: pass.contacts, rejected: pass.rejects.length, channel: prepared.channel }, 'starting');
+  options.onStart?.({ contacts: pass.contacts, files: state.files });
+
+  const started = clock();
+  // Rows the plan pass did not see (appended since) that the loader rejects, and contacts rejected
+  // only at send time (the window moved and another message, with an empty placeholder, was chosen).
+  const lateRejects: Reject[] = [];
+  const lateRejected = new Set<string>();
+  const result = await execute({
+    api: options.api,
+    job,
+    channel: prepared.channel,
+    contacts: contactsToSend(prepared, new Set(pass.rejects.map(rowKey)), lateRejects),
+    prior: (phone) => state.states.get(phone),
+    record: (event) => state.record(event),
+    limiter: run.limiter,
+    mode: options.mode,
+    concurrency: job.rate.concurrency,
+    planContext: (contact, now) => planContextFor(run.lookups, contact, now),
+    clock,
+    ...(options.signal && { stopSignal: options.signal }),
+    ...(options.cutSignal && { requestSignal: options.cutSignal }),
+    onReject: (reject, contact) => {
+      lateRejects.push(reject);
+      lateRejected.add(contact.phone);
+    },
+    onResult: (contact, r, stats) => {
+      options.onProgress?.(stats);
+      if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
+      if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
+    },
+  });
+  const finished = clock();
+  if (lateRejects.length > 0) await saveRejects(store, job.name, { rejects: [...pass.rejects, ...lateRejects] });
+
+  const listed = lateRejected.size > 0 ? pass.phones.filter((c) => !lateRejected.has(c.phone)) : pass.phones;
+  const rows = await jobReportRows(store, state.states, listed);
+  await writeReport(state.files.report, rows, 'csv');
+  const pending = rows.filter((r) => r.status === 'pending').length;
+  const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending });
+  const { stats } = result;
+  const outcome: RunOutcome = {
+    job: job.name,
+    command,
+    ...(result.stopReason && { stopped: { reason: result.stopReason, message: result.stopMessage ?? result.stopReason } }),
+    thisRun: {
+      sent: stats.sent,
+      failed: stats.failed,
+      inDoubt: stats.inDoubt,
+      skipped: stats.skipped,
+      deferred: stats.deferred,
+      alreadyDone: stats.untouched,
+      warnings: stats.warnings,
+      durationMs: finished - started,
+    },
+    summary,
+    pending,
+    rejected: pass.rejects.length + lateRejects.length,
+    notDone: contactsNotDone(summary),
+    files: state.files,
+  };
+  await writeSummary(state.files.summary, outcome);
+  logger.info(outcome, 'finished');
+  return outcome;
+}
+
+/**
+ * The list's contacts less every row the plan pass rejected: those are in rejects.csv, and a row
+ * listed there is never sent, even if the window moved since. Rows the plan pass did not see that
+ * the loader rejects are collected in `lateRejects`.
+ */
+async function* contactsToSend(prepared: Prepared, skipRows: ReadonlySet<string>, lateRejects: Reject[]): AsyncGenerator<Contact> {
+  const { items } = audience(prepared.job, prepared.files, { skipRows });
+  for await (const item of items) {
+    if (item.kind === 'contact') yield item.contact;
+    else if (item.kind === 'reject') lateRejects.push(item.reject);
+  }
+}

@@ -1,0 +1,33 @@
+import { writeFileAtomic } from '../report/index.js';
+import type { RunOutcome } from './run-job.js';
+
+/** The run's outcome as one JSON object: `summary.json`, and what `run --json` prints. */
+export function outcomeJson(outcome: RunOutcome) {
+  const { thisRun } = outcome;
+  return {
+    job: outcome.job,
+    command: outcome.command,
+    stopped: outcome.stopped?.reason ?? null,
+    stop_message: outcome.stopped?.message ?? null,
+    this_run: {
+      sent: thisRun.sent,
+      failed: thisRun.failed,
+      in_doubt: thisRun.inDoubt,
+      skipped: thisRun.skipped,
+      deferred: thisRun.deferred,
+      already_done: thisRun.alreadyDone,
+      warnings: thisRun.warnings,
+      duration_ms: thisRun.durationMs,
+    },
+    summary: outcome.summary,
+    pending: outcome.pending,
+    rejected: outcome.rejected,
+    top_errors: outcome.summary.topErrors,
+    report_file: outcome.files.report,
+    rejects_file: outcome.files.rejects,
+  };
+}
+
+export async function writeSummary(file: string, outcome: RunOutcome): Promise<void> {
+  await writeFileAtomic(file, [`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`]);
+}

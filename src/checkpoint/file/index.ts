@@ -1,0 +1,21 @@
+/** The file backend: `<state>/<job>/checkpoint.jsonl` and the state folder's shared files. */
+export { createFileStore } from './store.js';
+export { jobStatePaths, globalStatePaths, ensureDir, JobNameError } from './paths.js';
+export type { JobStatePaths, GlobalStatePaths } from './paths.js';
+export { openJournal, JournalWriteError } from './journal.js';
+export type { Journal, JournalFile, JournalOptions, JournalStats } from './journal.js';
+export { readJournal, JournalVersionError } from './read-journal.js';
+export type { JournalContents } from './read-journal.js';
+export { openJobJournal } from './checkpoint.js';
+export type { JobJournal } from './checkpoint.js';
+export { compactJournal, shouldCompact } from './compact.js';
+export type { CompactionResult } from './compact.js';
+export { acquireLock, isProcessAlive, LockedError } from './lock.js';
+export type { Lock, LockInfo, LockOwner } from './lock.js';
+export * from './events-log.js';
+export * from './window-store.js';
+export * from './sync-book.js';
+// The pure parts the backend's own tests check it against.
+export { replay } from '../replay.js';
+export { applyEvent, NO_ANSWER } from '../apply-event.js';
+export type * from '../types.js';

@@ -1,0 +1,101 @@
+/** The file backend of the storage port: one folder per state directory, a folder per job inside it. */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { rowKey, type JobFiles, type JobOwner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
+import { replay } from '../replay.js';
+import { openJobJournal } from './checkpoint.js';
+import { openEventsLog, repliesFor } from './events-log.js';
+import { acquireLock } from './lock.js';
+import { globalStatePaths, jobStatePaths } from './paths.js';
+import { readJournal } from './read-journal.js';
+import { loadSyncBook, saveSyncBook } from './sync-book.js';
+import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
+
+/** The state folder `dir` as a store. Nothing is created until something is written. */
+export function createFileStore(dir: string): StateStore {
+  const global = globalStatePaths(dir);
+  const jobFiles = (job: string): JobFiles => {
+    const p = jobStatePaths(dir, job);
+    return { dir: p.dir, report: p.report, rejects: p.rejects, summary: p.summary, log: p.runLog };
+  };
+
+  return {
+    location: dir,
+    jobFiles,
+
+    async openJob(job: string, owner: JobOwner): Promise<JobStore> {
+      const paths = jobStatePaths(dir, job);
+      const lock = await acquireLock(paths.lock, owner);
+      try {
+        const journal = await openJobJournal(paths.checkpoint);
+        return {
+          files: jobFiles(job),
+          get header() {
+            return journal.header;
+          },
+          states: journal.state,
+          tornRecords: journal.tornLineNumbers,
+          ...(lock.tookOverFrom !== undefined && { tookOverFrom: lock.tookOverFrom }),
+          ...(journal.compacted && { compacted: journal.compacted }),
+          record: (event) => journal.record(event),
+          async close() {
+            try {
+              await journal.close();
+            } finally {
+              await lock.release();
+            }
+          },
+        };
+      } catch (err) {
+        await lock.release();
+        throw err;
+      }
+    },
+
+    async readJob(job: string): Promise<JobView | undefined> {
+      const file = jobStatePaths(dir, job).checkpoint;
+      if (!existsSync(file)) return undefined;
+      const contents = await readJournal(file);
+      return { header: contents.header, states: replay(contents.events), tornRecords: contents.tornLineNumbers };
+    },
+
+    async planRejects(job: string): Promise<ReadonlySet<string>> {
+      let text: string;
+      try {
+        text = await readFile(jobStatePaths(dir, job).planRejects, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+        throw err;
+      }
+      const rows = JSON.parse(text) as { rows?: unknown };
+      return new Set(Array.isArray(rows.rows) ? rows.rows.filter((r): r is string => typeof r === 'string') : []);
+    },
+
+    async savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void> {
+      const keys = Array.from(rows, rowKey);
+      await writeFileAtomic(jobStatePaths(dir, job).planRejects, `${JSON.stringify({ v: 1, rows: keys })}\n`);
+    },
+
+    windows: () => loadWindow(global.window),
+    openWindowStore: () => openWindowStore(global.window),
+    openEventsLog: (options) => openEventsLog(global.events, options),
+    loadSyncBook: () => loadSyncBook(global.sync),
+    saveSyncBook: (book) => saveSyncBook(global.sync, book),
+    replies: (sent) => repliesFor(global.events, sent),
+
+    async knownPhones(): Promise<Map<string, string>> {
+      const phones = new Map<string, string>();
+      let jobs: string[];
+      try {
+        jobs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+      } catch {
+        return phones;
+      }
+      for (const job of jobs) {
+        const view = await this.readJob(job).catch(() => undefined);
+        for (const s of view?.states.values() ?? []) if (s.clientId) phones.set(s.clientId, s.phone);
+      }
+      return phones;
+    },
+  };
+}

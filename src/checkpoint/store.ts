@@ -1,0 +1,82 @@
+/**
+ * The storage port: everything the program keeps between runs goes through these two interfaces.
+ * The file backend (`file/`) is today's implementation; a database backend implements the same
+ * interfaces and nothing in `run/`, `app/` or `cli/` changes. No other folder names a state file:
+ * the paths a person needs (report, rejects, log) are the ones the store reports.
+ */
+import type { CheckpointEvent, ContactState, HeaderEvent } from './types.js';
+import type { EventsLog, OpenEventsLogOptions, SentContact } from './file/events-log.js';
+import type { SyncBook } from './file/sync-book.js';
+import type { WindowLookup, WindowStore } from './file/window-store.js';
+
+/** Who holds a job while it runs (the lock's content). */
+export interface JobOwner {
+  pid: number;
+  startedAt: string;
+  command: string;
+}
+
+/** Where a job's outputs for people go, as this store places them. */
+export interface JobFiles {
+  /** The job's folder (or a store's equivalent place for its outputs). */
+  dir: string;
+  report: string;
+  rejects: string;
+  summary: string;
+  log: string;
+}
+
+/** A row of the contact list, by file and line: how a plan reject is remembered. */
+export interface RowRef {
+  file: string;
+  line: number;
+}
+
+/** A job's state as read: its header (the content in force), and one state per phone. */
+export interface JobView {
+  readonly header: HeaderEvent | undefined;
+  readonly states: ReadonlyMap<string, ContactState>;
+  /** Positions of records that could not be read and were skipped (a torn write). */
+  readonly tornRecords: readonly number[];
+}
+
+/** A job opened for a run: its lock held, its state replayed and kept current as events are recorded. */
+export interface JobStore extends JobView {
+  readonly files: JobFiles;
+  /** The pid of a dead process whose lock was taken over, if any. */
+  readonly tookOverFrom?: number;
+  /** Set when the store compacted the job's journal while opening it. */
+  readonly compacted?: { eventsBefore: number; eventsAfter: number };
+  /** Appends durably (a later crash keeps it), then folds the event into `states`. */
+  record(event: CheckpointEvent): Promise<void>;
+  /** Closes the journal and releases the lock. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface StateStore {
+  /** Where the store is, for people (a folder for the file backend). */
+  readonly location: string;
+  jobFiles(job: string): JobFiles;
+  /** Takes the job's lock (refusing, with the holder's pid, while another process runs it) and replays its state. */
+  openJob(job: string, owner: JobOwner): Promise<JobStore>;
+  /** The job's state without taking its lock (status, report); undefined for a job never run. */
+  readJob(job: string): Promise<JobView | undefined>;
+  /** Rows the last plan pass rejected: never sent, and not counted as pending. */
+  planRejects(job: string): Promise<ReadonlySet<string>>;
+  savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void>;
+  /** Last inbound time per phone (the 24-hour windows), read now. */
+  windows(): Promise<WindowLookup>;
+  openWindowStore(): Promise<WindowStore>;
+  openEventsLog(options?: OpenEventsLogOptions): Promise<EventsLog>;
+  loadSyncBook(): Promise<SyncBook>;
+  saveSyncBook(book: SyncBook): Promise<void>;
+  /** For each sent contact that wrote back after its message, the time of the first reply (ISO). */
+  replies(sent: ReadonlyMap<string, SentContact>): Promise<Map<string, string>>;
+  /** Client id → phone, from every job's state (the webhook links inbound messages to phones with it). */
+  knownPhones(): Promise<Map<string, string>>;
+}
+
+/** The key of a row in `planRejects`. */
+export function rowKey(row: RowRef): string {
+  return `${row.file}:${row.line}`;
+}

@@ -1,0 +1,46 @@
+import { percent, type PlanResult } from '../../app/index.js';
+
+/** The plan as one JSON object (`plan --json`). */
+export function planJson(plan: PlanResult) {
+  return {
+    job: plan.job,
+    channel: plan.channel,
+    files: plan.files,
+    rows: plan.rows,
+    contacts: plan.contacts,
+    rejected: plan.rejects.length,
+    rejected_by_reason: plan.rejectedByReason,
+    planned_by_action: plan.byAction,
+    examples: plan.examples,
+    warnings: plan.preflightWarnings,
+    rejects_file: plan.rejectsFile,
+  };
+}
+
+/** The plan for people. */
+export function formatPlan(plan: PlanResult): string {
+  const { channel } = plan;
+  const lines: string[] = [];
+  lines.push(`plan for job ${plan.job}: channel ${channel.id} (${channel.type}${channel.name ? `, ${channel.name}` : ''})`);
+  for (const w of plan.preflightWarnings) lines.push(`  warning: ${w}`);
+  lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
+  lines.push(`  rejected         ${pad(plan.rejects.length)}  ${plan.rows ? percent(plan.rejects.length / plan.rows) : ''}`);
+  for (const [reason, n] of sorted(plan.rejectedByReason)) lines.push(`    ${reason.padEnd(30)} ${pad(n)}`);
+  lines.push(`  planned          ${pad(plan.contacts)}`);
+  for (const [action, n] of sorted(plan.byAction)) lines.push(`    ${action.padEnd(30)} ${pad(n)}`);
+  if (plan.examples.length > 0) {
+    lines.push('  examples');
+    for (const e of plan.examples) lines.push(`    ${e.phone} (line ${e.line}) ${e.action}: ${e.message}`);
+  }
+  lines.push(`  rejects written to ${plan.rejectsFile}`);
+  lines.push('nothing was sent: this is a dry run');
+  return `${lines.join('\n')}\n`;
+}
+
+function sorted(counts: Record<string, number>): Array<[string, number]> {
+  return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function pad(n: number): string {
+  return String(n).padStart(6);
+}

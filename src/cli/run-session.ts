@@ -1,0 +1,77 @@
+import { createApiClient } from '../api/index.js';
+import { outcomeJson, runJob, type Prepared } from '../app/index.js';
+import type { StateStore } from '../checkpoint/index.js';
+import type { RetryMode } from '../run/index.js';
+import type { Connection } from './api-command.js';
+import { ExitCode, outcomeExitCode } from './exit.js';
+import { formatRunEnd } from './format/run.js';
+import { fileLogger, flushLogger } from './logger.js';
+import { createProgress, type Progress } from './progress.js';
+
+/** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
+const SHUTDOWN_GRACE_MS = 20_000;
+
+export interface SessionOptions {
+  store: StateStore;
+  connection: Connection;
+  command: 'run' | 'resume';
+  mode: RetryMode;
+  json?: boolean;
+  progress?: boolean;
+  forceChanged?: boolean;
+}
+
+/**
+ * One run or resume at the command line: the job's log file, SIGINT/SIGTERM as abort signals (a
+ * second one cuts the requests in flight), the progress bar or lines, the outcome printed, and
+ * the exit code. Shared by `run`, `resume` and the demo.
+ */
+export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
+  const { store, connection } = options;
+  const logger = fileLogger(store.jobFiles(prepared.job.name).log);
+  const api = createApiClient({ ...connection, connections: prepared.job.rate.concurrency });
+  const stop = new AbortController();
+  const cut = new AbortController();
+  let grace: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) return cut.abort(new Error(`${signal} again`));
+    logger.warn({ signal }, 'stopping: no new contacts; waiting for requests in flight');
+    process.stderr.write(`\n${signal}: stopping after the requests in flight (${signal} again to cut them)\n`);
+    stop.abort(new Error(signal));
+    grace = setTimeout(() => cut.abort(new Error('shutdown grace period over')), SHUTDOWN_GRACE_MS);
+    grace.unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let progress: Progress | undefined;
+  try {
+    const outcome = await runJob(prepared, {
+      store,
+      api,
+      command: options.command,
+      mode: options.mode,
+      owner: { pid: process.pid },
+      forceChanged: options.forceChanged === true,
+      signal: stop.signal,
+      cutSignal: cut.signal,
+      logger,
+      onStart: ({ contacts }) => {
+        progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
+      },
+      onProgress: (stats) => progress?.update(stats),
+    });
+    progress?.stop();
+    progress = undefined;
+    if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
+    else process.stdout.write(formatRunEnd(outcome));
+    if (outcome.stopped && !options.json) process.stderr.write(`outreach: ${outcome.stopped.message}\n`);
+    return outcomeExitCode(outcome);
+  } finally {
+    progress?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (grace) clearTimeout(grace);
+    await api.close().catch(() => undefined);
+    await flushLogger(logger);
+  }
+}
