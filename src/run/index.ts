@@ -21,3 +21,23 @@ export {
   type ProviderClass,
   type ProviderClassInfo,
 } from './provider-classes.js';
+export {
+  ADJUST_EVERY_MS,
+  DECREASE,
+  HEADROOM,
+  HOLD_MS,
+  concurrencyBound,
+  concurrencyBoundMessage,
+  createConcurrencyController,
+  nextLimit,
+  targetLimit,
+  type ConcurrencyBound,
+  type ConcurrencyController,
+  type ConcurrencyOptions,
+  type ConcurrencySample,
+  type ConcurrencySettings,
+  type ConcurrencyState,
+  type Observation,
+  type SampleKind,
+} from './concurrency.js';
+export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';
