@@ -5,6 +5,7 @@ import {
   SEND_FAILED_STATUS,
   isValidationStatus,
 } from './assumptions.js';
+import { readProviderCode } from './provider-code.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** Response headers as undici gives them. */
@@ -20,6 +21,8 @@ export interface ApiErrorInit {
   method: string;
   /** Path under the base URL, without the query string. */
   path: string;
+  /** The known WhatsApp provider code read from `platformMessage` (provider-code.ts), if any. */
+  providerCode?: number | undefined;
 }
 
 /** Anything the API client throws about a request: an answer it cannot use, or no answer. */
@@ -29,6 +32,8 @@ export class ApiError extends Error {
   readonly body: unknown;
   readonly method: string;
   readonly path: string;
+  /** The known WhatsApp provider code in the platform's message (`(#131026) …`), whatever the status. */
+  readonly providerCode: number | undefined;
 
   constructor(message: string, init: ApiErrorInit, options?: { cause?: unknown }) {
     super(message, options);
@@ -38,6 +43,7 @@ export class ApiError extends Error {
     this.body = init.body;
     this.method = init.method;
     this.path = init.path;
+    this.providerCode = init.providerCode;
   }
 }
 
@@ -115,7 +121,8 @@ export function errorFromResponse(
   now: number = Date.now(),
 ): ApiError {
   const platformMessage = readMessage(body);
-  const init: ApiErrorInit = { status, platformMessage, body, method, path };
+  const providerCode = platformMessage === '' ? undefined : readProviderCode(platformMessage);
+  const init: ApiErrorInit = { status, platformMessage, body, method, path, providerCode };
   const message = `${method} ${path} answered ${status}${platformMessage ? `: ${platformMessage}` : ''}`;
 
   if (AUTH_STATUSES.includes(status)) return new AuthError(message, init);

@@ -22,5 +22,6 @@ export {
 } from './errors.js';
 export { CHANNEL_ACTIVE_STATUS } from './assumptions.js';
 export { parseRetryAfter } from './retry-after.js';
+export { KNOWN_PROVIDER_CODES, isKnownProviderCode, readProviderCode, type KnownProviderCode } from './provider-code.js';
 export { templatePlaceholders } from './template-placeholders.js';
 export type * from './types.js';

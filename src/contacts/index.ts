@@ -7,3 +7,4 @@ export type { PhoneResult } from './phone.js';
 export { loadContacts } from './load.js';
 export { normalisePhone } from './phone.js';
 export { InputError } from './errors.js';
+export { isClearYes } from './opt-in.js';

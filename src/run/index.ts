@@ -6,3 +6,38 @@ export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
 export { attempted, failureRatioExceeded, topErrors, type RunStats } from './stats.js';
 export { followupSteps, owedMedia } from './followups.js';
 export { abortableSleep } from './context.js';
+export {
+  PROVIDER_CLASSES,
+  PAIR_RATE_MIN_WAIT_MS,
+  MARKETING_LIMIT_HOURS,
+  MARKETING_LIMIT_MAX_MS,
+  accountStopMessage,
+  marketingLimitNotBefore,
+  pairRateWaitMs,
+  providerClass,
+  providerClassInfo,
+  templateStopMessage,
+  type ProviderAction,
+  type ProviderClass,
+  type ProviderClassInfo,
+} from './provider-classes.js';
+export {
+  ADJUST_EVERY_MS,
+  DECREASE,
+  HEADROOM,
+  HOLD_MS,
+  concurrencyBound,
+  concurrencyBoundMessage,
+  createConcurrencyController,
+  nextLimit,
+  targetLimit,
+  type ConcurrencyBound,
+  type ConcurrencyController,
+  type ConcurrencyOptions,
+  type ConcurrencySample,
+  type ConcurrencySettings,
+  type ConcurrencyState,
+  type Observation,
+  type SampleKind,
+} from './concurrency.js';
+export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';

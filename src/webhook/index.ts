@@ -12,3 +12,15 @@ export { createPhoneLookup, type PhoneLookup, type PhoneLookupOptions } from './
 export { sync, FIRST_SYNC_SINCE, SyncSinceError, type SyncOptions, type SyncResult } from './sync.js';
 export { knownPhones, type KnownPhones } from './known-phones.js';
 export type { ClientReader, ConversationReader, SyncApi } from './platform.js';
+export {
+  DEFAULT_OPT_IN_KEYWORDS,
+  DEFAULT_OPT_OUT_KEYWORDS,
+  OPT_IN_ENV,
+  OPT_OUT_ENV,
+  classifyInbound,
+  inboundKeywords,
+  keywordsFromEnv,
+  normaliseKeyword,
+  type InboundIntent,
+  type InboundKeywords,
+} from './keywords.js';
