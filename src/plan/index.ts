@@ -19,4 +19,4 @@ export { render, placeholderColumns, columnKey, type RenderResult } from './rend
 export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
 export { preflight, type PreflightJob, type PreflightResult } from './preflight.js';
 export { templatePositions } from './template-check.js';
-export { actionLabel, countAction, countActions, type PlanCounts } from './label.js';
+export { actionLabel } from './label.js';

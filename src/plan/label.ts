@@ -19,20 +19,3 @@ export function actionLabel(action: Action): string {
     }
   }
 }
-
-/** Counts of actions by label, for the plan's summary. */
-export type PlanCounts = Record<string, number>;
-
-/** Adds one action to the counts (contacts stream by; no list is kept). */
-export function countAction(counts: PlanCounts, action: Action): PlanCounts {
-  const label = actionLabel(action);
-  counts[label] = (counts[label] ?? 0) + 1;
-  return counts;
-}
-
-/** Counts of a whole list of actions, labels in alphabetical order. */
-export function countActions(actions: Iterable<Action>): PlanCounts {
-  const counts: PlanCounts = {};
-  for (const action of actions) countAction(counts, action);
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
-}

@@ -1,6 +1,5 @@
 export { safeCell } from './csv-safe.js';
-export { writeRejects, openRejectsWriter, REJECT_COLUMNS } from './rejects.js';
-export type { RejectsWriter } from './rejects.js';
+export { writeRejects, REJECT_COLUMNS } from './rejects.js';
 export { reportRows } from './report-rows.js';
 export type { ReportRow, ReportExtra } from './report-rows.js';
 export { writeReport, REPORT_COLUMNS } from './report.js';

@@ -32,21 +32,6 @@ export async function writeRejects(
   return all.length;
 }
 
-/** Collects rejects as they come, and writes rejects.csv on close. */
-export interface RejectsWriter {
-  write(reject: Reject): void;
-  /** Writes the file; resolves to the number of rejects. */
-  close(): Promise<number>;
-}
-
-export function openRejectsWriter(file: string): RejectsWriter {
-  const all: Reject[] = [];
-  return {
-    write: (reject) => void all.push(reject),
-    close: () => writeRejects(file, all),
-  };
-}
-
 function unionOfColumns(rejects: readonly Reject[]): string[] {
   const seen = new Set<string>();
   for (const r of rejects) for (const c of Object.keys(r.raw)) seen.add(c);

@@ -3,7 +3,7 @@ export { createRateLimiter, unlimitedLimiter, type RateLimiter, type LimiterOpti
 export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
 export { classify, type Outcome } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
-export { attempted, failureRatioExceeded, topErrors, type RunStats } from './stats.js';
+export { attempted, failureRatioExceeded, type RunStats } from './stats.js';
 export { followupSteps, owedMedia } from './followups.js';
 export { abortableSleep } from './context.js';
 export {

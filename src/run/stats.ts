@@ -14,12 +14,10 @@ export interface RunStats {
   untouched: number;
   interrupted: number;
   warnings: number;
-  /** Error text → how many contacts ended with it (this run). */
-  errors: Map<string, number>;
 }
 
 export function emptyStats(): RunStats {
-  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, errors: new Map() };
+  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0 };
 }
 
 export function tally(stats: RunStats, result: ContactResult): void {
@@ -31,11 +29,9 @@ export function tally(stats: RunStats, result: ContactResult): void {
       return;
     case 'failed':
       stats.failed += 1;
-      countError(stats, result.error);
       return;
     case 'in_doubt':
       stats.inDoubt += 1;
-      countError(stats, result.error);
       return;
     case 'skipped':
       stats.skipped += 1;
@@ -60,10 +56,6 @@ export function tally(stats: RunStats, result: ContactResult): void {
   }
 }
 
-function countError(stats: RunStats, error: string): void {
-  stats.errors.set(error, (stats.errors.get(error) ?? 0) + 1);
-}
-
 /** Contacts this run settled by sending (or trying to). */
 export function attempted(stats: RunStats): number {
   return stats.sent + stats.failed + stats.inDoubt;
@@ -74,11 +66,4 @@ export function failureRatioExceeded(stats: RunStats, maxRatio: number, minDone 
   const done = attempted(stats) + stats.skipped;
   if (done < minDone) return false;
   return (stats.failed + stats.inDoubt) / done > maxRatio;
-}
-
-export function topErrors(stats: RunStats, n = 5): Array<{ error: string; count: number }> {
-  return [...stats.errors.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([error, count]) => ({ error, count }));
 }

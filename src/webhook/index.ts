@@ -1,5 +1,5 @@
 /** The webhook receiver and the polling safety net; they write through checkpoint/. */
-export { verifySignature, signBody, SIGNATURE_HEADER } from './signature.js';
+export { verifySignature, SIGNATURE_HEADER } from './signature.js';
 export { parseChatMessage, type ChatMessageEvent, type ParsedEvent } from './parse-event.js';
 export {
   startReceiver,

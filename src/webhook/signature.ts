@@ -9,11 +9,6 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 
 const SHA256_HEX = /^sha256=([0-9a-fA-F]{64})$/;
 
-/** The header value the platform sends for this body (used by tests and tools). */
-export function signBody(rawBody: Buffer | string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
-}
-
 /**
  * True when `header` is `sha256=<64 hex digits>` and equals the HMAC of the raw bytes.
  * Anything else (missing, other scheme, wrong length, non-hex, empty secret) is false.

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/campaign.js';
-import { runCli } from '../helpers/cli.js';
+import { cli as runCli } from '../helpers/in-process.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -15,7 +15,7 @@ describe('outreach demo', () => {
   it('runs plan, run with 502s and 429s, resume that heals them, and points at the report and rejects', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-demo-'));
     const stateDir = path.join(dir, 'state');
-    const r = await runCli(['demo', '--no-progress', '--state-dir', stateDir], { timeoutMs: 120_000 });
+    const r = await runCli(['demo', '--no-progress', '--state-dir', stateDir]);
 
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

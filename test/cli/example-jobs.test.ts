@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/cli.js';
+import { cli as runCli } from '../helpers/in-process.js';
 
 let stateDir: string;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
-import { runCli } from '../helpers/cli.js';
+import { cli as runCli } from '../helpers/in-process.js';
 
 let c: Campaign;
 let sim: RunningSimulator | undefined;

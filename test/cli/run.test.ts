@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
 import { cliPath, runCli } from '../helpers/cli.js';
+import { cli } from '../helpers/in-process.js';
 
 const START = 'POST /chat/conversations/start-whatsapp';
 let sim: RunningSimulator;
@@ -65,12 +66,12 @@ describe('outreach run', () => {
 
   it('exits 1 with failed contacts, and resume heals 502s through the same conversations', async () => {
     await setup({ rows: 20, job: { channel_id: 12, message: { text: 'Oi {{name}}' }, retry: { attempts: 0, backoff_ms: 10 } } }, { wwDown: true });
-    const first = await runCli(['run', c.jobFile, '--no-progress'], env());
+    const first = await cli(['run', c.jobFile, '--no-progress'], env());
     expect(first.code).toBe(1);
     expect((await report()).every((row) => row.status === 'failed' && /^\d+$/.test(row.conversation_id!))).toBe(true);
 
     sim.state.setFaults({ wwDown: false });
-    const healed = await runCli(['resume', c.jobFile, '--no-progress'], env());
+    const healed = await cli(['resume', c.jobFile, '--no-progress'], env());
     expect(healed.code).toBe(0);
     const rows = await report();
     expect(rows.every((row) => row.status === 'sent')).toBe(true);
@@ -83,7 +84,7 @@ describe('outreach run', () => {
     const child = spawn(process.execPath, [cliPath, 'run', c.jobFile, '--no-progress'], { env: { ...process.env, ...env().env }, stdio: 'ignore' });
     try {
       await waitFor(() => sim.state.counters.total > 3);
-      const second = await runCli(['run', c.jobFile, '--no-progress'], env());
+      const second = await cli(['run', c.jobFile, '--no-progress'], env());
       expect(second.code).toBe(2);
       expect(second.stderr).toContain(`pid ${child.pid}`);
     } finally {
@@ -100,7 +101,7 @@ describe('outreach run', () => {
     const before = sim.state.counters.byEndpoint[START]!;
     expect(before).toBeLessThan(150);
 
-    const again = await runCli(['run', c.jobFile, '--no-progress'], env());
+    const again = await cli(['run', c.jobFile, '--no-progress'], env());
     expect([0, 1]).toContain(again.code);
     const rows = await report();
     expect(rows).toHaveLength(150);
@@ -126,35 +127,35 @@ describe('outreach run', () => {
     const sent = rows.filter((r) => r.status === 'sent').length;
     expect(sent).toBe(sim.state.counters.byEndpoint[START]);
     expect(rows.filter((r) => r.status === 'pending').length).toBe(100 - sent);
-    const status = await runCli(['status', c.jobFile, '--json'], env());
+    const status = await cli(['status', c.jobFile, '--json'], env());
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent, pending: 100 - sent });
   });
 
   it('does not pin the message when a run is refused before sending (too many rejects)', async () => {
     await setup({ rows: 2, bad: 2 });
-    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(2);
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(2);
     const job = JSON.parse(await readFile(c.jobFile, 'utf8'));
     job.message.template = { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } };
     job.limits = { max_reject_ratio: 0.6 };
     await writeFile(c.jobFile, JSON.stringify(job));
-    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
     expect(sim.state.counters.byEndpoint[START]).toBe(2);
   });
 
   it('refuses to go on when the message changed since the checkpoint started, unless --force-changed', async () => {
     await setup({ rows: 3, job: { message: { template: { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } } } } });
-    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
     const job = JSON.parse(await readFile(c.jobFile, 'utf8'));
     job.message.template = { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } };
     await writeFile(c.jobFile, JSON.stringify(job));
 
-    const refused = await runCli(['run', c.jobFile, '--no-progress'], env());
+    const refused = await cli(['run', c.jobFile, '--no-progress'], env());
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/message changed.*message\.template/);
-    expect((await runCli(['run', c.jobFile, '--no-progress', '--force-changed'], env())).code).toBe(0);
+    expect((await cli(['run', c.jobFile, '--no-progress', '--force-changed'], env())).code).toBe(0);
     // The new content is now the job's: a plain run (a nightly cron) goes on without the flag.
-    expect((await runCli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
   });
 });
 

@@ -6,7 +6,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { startReceiver } from '../../src/webhook/index.js';
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
-import { runCli } from '../helpers/cli.js';
+import { cli as runCli } from '../helpers/in-process.js';
 
 let sim: RunningSimulator;
 let api: ApiClient;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { Reject } from '../../src/contacts/types.js';
-import { openRejectsWriter, writeRejects } from '../../src/report/index.js';
+import { writeRejects } from '../../src/report/index.js';
 import { tempDir } from './helpers.js';
 
 function reject(line: number, raw: Record<string, string>, extra: Partial<Reject> = {}): Reject {
@@ -59,15 +59,6 @@ describe('writeRejects', () => {
 
     expect(await writeRejects(file, [])).toBe(0);
     expect(await rows(file)).toEqual([['file', 'line', 'raw_phone', 'reason', 'detail']]);
-  });
-
-  it('collects rejects written one at a time and writes them on close', async () => {
-    const file = path.join(await tempDir(), 'rejects.csv');
-    const writer = openRejectsWriter(file);
-    writer.write(reject(2, { phone: 'a', name: 'Ana' }));
-    writer.write(reject(4, { phone: 'b', city: 'Natal' }));
-    expect(await writer.close()).toBe(2);
-    expect((await rows(file))[0]).toEqual(['file', 'line', 'raw_phone', 'reason', 'detail', 'phone', 'name', 'city']);
   });
 });
 

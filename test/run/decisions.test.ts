@@ -78,7 +78,7 @@ describe('classify', () => {
 });
 
 function stats(partial: Partial<RunStats>): RunStats {
-  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, errors: new Map(), ...partial };
+  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, ...partial };
 }
 
 describe('failureRatioExceeded', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../src/webhook/receiver.js';
-import { signBody } from '../../src/webhook/signature.js';
+import { signBody } from './helpers/sign.js';
 import { delivery, SECRET, storedEvents, storedWindow } from './helpers/events.js';
 import { send } from './helpers/http.js';
 

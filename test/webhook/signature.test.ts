@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from '../../src/webhook/signature.js';
+import { verifySignature } from '../../src/webhook/signature.js';
+import { signBody } from './helpers/sign.js';
 
 const secret = 'whsec_test_1';
 const raw = Buffer.from('{"event":"chat.message","data":{"message":{"id":7,"content":"olá"},"direction":"inbound"},"timestamp":"2025-01-02T03:04:05+00:00"}');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { signBody } from '../../../src/webhook/signature.js';
+import { signBody } from './sign.js';
 
 export const SECRET = 'whsec_receiver_test';
 

@@ -1,0 +1,34 @@
+import { CommanderError } from 'commander';
+import { buildProgram } from './program.js';
+import { ExitCode, isUserError, userErrorExitCode } from './exit.js';
+
+/**
+ * The whole command line, in-process: parses `argv`, runs the command, and returns the exit code.
+ * Errors meant for people are printed as one sentence; anything else is a bug, printed with its stack.
+ */
+export async function runCli(argv: string[]): Promise<ExitCode> {
+  const program = buildProgram();
+  program.exitOverride();
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? (process.exitCode as ExitCode) : ExitCode.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here with code 0; usage errors are invalid input.
+      return err.exitCode === 0 ? ExitCode.ok : ExitCode.invalid;
+    }
+    if (isUserError(err)) {
+      process.stderr.write(`outreach: ${err.message}\n`);
+      return userErrorExitCode(err);
+    }
+    process.stderr.write(
+      `outreach: unexpected error, this is a bug; please report it with the run.log of the job\n${
+        err instanceof Error ? (err.stack ?? err.message) : String(err)
+      }\n`,
+    );
+    return ExitCode.aborted;
+  } finally {
+    process.exitCode = undefined;
+  }
+}
