@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerSim, runSim, simOptionsFromFlags } from '../../src/cli/commands/sim.js';
+import { registerSim, runSim } from '../../src/cli/commands/sim.js';
+import { simOptionsFromFlags } from '../../src/cli/sim-flags.js';
 
 const defaults = { port: '8780', host: '127.0.0.1', token: 'sim-token' };
 
