@@ -4,6 +4,8 @@
  * (listed in the simulator's report so they can be added to docs/assumptions.md).
  */
 
+import type { ProviderCode } from './provider-codes.js';
+
 /** S37: the only company of the simulated platform (A18: ids are integers); any other companyId answers 404. */
 export const COMPANY_ID = 1;
 
@@ -106,20 +108,33 @@ export const WEBHOOK_LOG_LIMIT = 100_000;
 export const CONTROL_PREFIX = '/__sim/';
 
 /**
- * A3, A22, A27 and the 24-hour window: reasons carried in `meta.reason` of a start-whatsapp 502,
- * and (as text) in `message` of a messages / wba-send-template 502.
+ * A3, A27, S34: the platform's own refusals, carried in `meta.reason` of a start-whatsapp 502 and (as text)
+ * in `message` of a messages / wba-send-template 502. They carry no provider code.
  */
-export const REFUSAL_MESSAGES = {
+export const PLATFORM_REFUSALS = {
   channel_inactive: 'The channel is inactive; the provider refused the message.',
   web_session_down: 'The web-session service is unavailable.',
-  outside_window:
-    'Re-engagement message: more than 24 hours have passed since the recipient last replied; only a template can be sent.',
-  template_not_found: 'Template name does not exist in the translation.',
-  template_not_approved: 'Template is not approved and cannot be sent.',
-  template_parameters: 'Number of parameters does not match the expected number of params.',
   injected_failure: 'The provider failed to deliver the message (injected fault).',
 } as const;
-export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
+export type PlatformRefusalReason = keyof typeof PLATFORM_REFUSALS;
+
+/**
+ * A22, A23, S42: the provider's refusals the platform passes on unchanged, in the provider's form
+ * `(#code) Title.` (S41), with the code of each. `provider_error` (S43) is any other code: forced for a phone,
+ * the spam limit, marketing stopped, or drawn from `providerErrors`.
+ */
+export const PROVIDER_REFUSAL_CODES = {
+  outside_window: 131047,
+  template_not_found: 132001,
+  template_not_approved: 132001,
+  template_parameters: 132000,
+} as const satisfies Record<string, ProviderCode>;
+export type ProviderRefusalReason = keyof typeof PROVIDER_REFUSAL_CODES | 'provider_error';
+/** S42: the detail after a 131047's title. */
+export const OUTSIDE_WINDOW_DETAIL = 'more than 24 hours have passed since the recipient last replied; only a template can be sent';
+
+/** S34 and S43: every `meta.reason` of a start-whatsapp 502. */
+export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
 
 /**
  * Choices with no constant of their own (the code that makes each cites it):
@@ -137,4 +152,26 @@ export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
  * - S36 `reply_to_id` of POST messages must be a message of the same conversation, else 422.
  * - S38 an inbound message's `senderId` is the client's id (API sends have null, A25).
  * - S40 a webhook delivery does not follow redirects: a 3xx is an undelivered attempt recorded with its status.
+ *
+ * The provider (../shared/PROVIDER.md) behind wba/whatsapp channels:
+ * - S41 provider refusals are `(#code) Title.` (`providerMessage` in provider-codes.ts, whose table holds every code
+ *   and title), optionally followed by a detail in parentheses; titles are the provider's where known, else plausible.
+ * - S42 the refusals the simulator already made carry codes (PROVIDER_REFUSAL_CODES above): free text outside the
+ *   window 131047 (never 470: it is in the table for injection only), a missing, unapproved or wrong-language template
+ *   132001, wrong variables 132000. The platform's own refusals (PLATFORM_REFUSALS) carry none.
+ * - S43 start-whatsapp's `meta.reason` is `provider_error` for every code not tied to a reason of S42 (forced, spam
+ *   limit, marketing stopped, `providerErrors`); the code itself is only in `message`.
+ * - S44 provider codes (forced, spam limit, marketing stopped, `providerErrors`) apply to wba/whatsapp sends only;
+ *   ww sends are refused only by `wwDown` and `failRate`.
+ * - S45 a send is decided in this order (`decideSend` in rules/send-decision.ts): inactive channel, web session down
+ *   (ww), the phone's forced code, the account's spam limit, the message's own refusal (template, window), marketing
+ *   stopped (templates), `providerErrors`, `failRate`. Random draws happen only when the order reaches them.
+ * - S46 a phone that stopped marketing messages gets 131050 on every template send, whatever the template's
+ *   category (the provider refuses MARKETING ones only); free text and media in the window still go.
+ * - S47 the spam limit counts successful wba/whatsapp sends from the moment it is set; once it reaches `afterSends`
+ *   every wba/whatsapp send fails 131048 until it is lifted.
+ * - S48 `providerErrors` is one seeded draw per wba/whatsapp send that reaches it (its own random stream), the
+ *   codes' shares laid end to end in ascending code order (`codeAt` in code-shares.ts); setting it replaces the map.
+ * - S49 the provider controls: a forced code lasts until cleared; phones must be E.164 (RangeError in process, 422 over
+ *   /__sim/provider/*); the state lives in memory only (provider-state.ts).
  */

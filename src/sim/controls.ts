@@ -1,5 +1,6 @@
 import { invalid, ok, type Reply } from './http.js';
 import { receiveInbound } from './inbound.js';
+import { providerControlRoutes } from './provider-controls.js';
 import { Router, type Route, type RouteContext } from './router.js';
 import type { SimFaults } from './types.js';
 import { asObject, optInt, optString, queryInt } from './validate.js';
@@ -37,7 +38,7 @@ function counters(ctx: RouteContext): Reply {
 }
 
 function faults(ctx: RouteContext): Reply {
-  return ok(ctx.core.faults.get());
+  return ok(ctx.core.faults.snapshot());
 }
 
 function setFaults(ctx: RouteContext): Reply {
@@ -82,6 +83,7 @@ const controlRoutes: Route[] = [
   { method: 'GET', pattern: '/__sim/requests', handler: requests },
   { method: 'GET', pattern: '/__sim/webhook-deliveries', handler: webhookDeliveries },
   { method: 'POST', pattern: '/__sim/webhook', handler: setWebhook },
+  ...providerControlRoutes,
 ];
 
 export const controlRouter = new Router(controlRoutes);

@@ -1,3 +1,5 @@
+import { checkCodeShares, codeAt, totalShare } from './code-shares.js';
+import type { ProviderCode } from './provider-codes.js';
 import { seededRandom } from './random.js';
 import type { SimFaults } from './types.js';
 
@@ -11,6 +13,7 @@ const NO_FAULTS: ActiveFaults = {
   latencyMs: 0,
   dropRate: 0,
   dropAfterProcessing: false,
+  providerErrors: {},
 };
 
 /** Throws a RangeError naming the first invalid field. */
@@ -36,20 +39,23 @@ export function validateFaults(partial: SimFaults): void {
   nonNegative('latencyMs', partial.latencyMs);
   flag('wwDown', partial.wwDown);
   flag('dropAfterProcessing', partial.dropAfterProcessing);
+  if (partial.providerErrors !== undefined) checkCodeShares('faults.providerErrors', partial.providerErrors, true);
 }
 
 /**
- * Fault state and its random draws. Send failures and drops draw from two streams of the same seed,
- * so turning one on does not shift the other's sequence.
+ * Fault state and its random draws. Send failures, drops and provider errors draw from their own streams
+ * of the same seed, so turning one on does not shift another's sequence.
  */
 export class Faults {
   private current: ActiveFaults = { ...NO_FAULTS };
   private readonly failRandom: () => number;
   private readonly dropRandom: () => number;
+  private readonly providerRandom: () => number;
 
   constructor(seed: number, initial: SimFaults = {}) {
     this.failRandom = seededRandom(seed);
     this.dropRandom = seededRandom(seed ^ 0x5bd1e995);
+    this.providerRandom = seededRandom(seed ^ 0x2545f491);
     this.set(initial);
   }
 
@@ -61,12 +67,26 @@ export class Faults {
     validateFaults(partial);
     const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
     this.current = { ...this.current, ...defined };
+    if (partial.providerErrors !== undefined)
+      this.current.providerErrors = checkCodeShares('faults.providerErrors', partial.providerErrors, true);
+  }
+
+  /** A copy the caller may keep or change. */
+  snapshot(): ActiveFaults {
+    return { ...this.current, providerErrors: { ...this.current.providerErrors } };
   }
 
   /** Whether this send fails by injection (failRate). */
   drawSendFailure(): boolean {
     const rate = this.current.failRate;
     return rate > 0 && (rate >= 1 || this.failRandom() < rate);
+  }
+
+  /** S48: the code this send fails with by `providerErrors` (one draw while any share is set), or undefined. */
+  drawProviderError(): ProviderCode | undefined {
+    const shares = this.current.providerErrors;
+    if (totalShare(shares) <= 0) return undefined;
+    return codeAt(shares, this.providerRandom());
   }
 
   /** Whether this API request is dropped (dropRate). */

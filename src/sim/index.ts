@@ -4,6 +4,7 @@ import { SimClock } from './clock.js';
 import type { SimCore } from './core.js';
 import { Faults } from './faults.js';
 import { Store } from './model.js';
+import { ProviderState } from './provider-state.js';
 import { RequestLog } from './request-log.js';
 import { seedData } from './seed.js';
 import { createSimServer } from './server.js';
@@ -24,6 +25,7 @@ export type {
   SimFaults,
   SimMessage,
   SimOptions,
+  SimProviderState,
   SimState,
   SimTag,
   SimTemplate,
@@ -31,6 +33,9 @@ export type {
   WebhookConfig,
   WebhookDelivery,
 } from './types.js';
+export type { CodeShares } from './code-shares.js';
+export { PROVIDER_CODES, PROVIDER_ERRORS, isProviderCode, providerMessage, type ProviderCode } from './provider-codes.js';
+export type { Phones } from './provider-state.js';
 export { signedEvent } from './webhook.js';
 
 export const DEFAULT_SIM_TOKEN = 'sim-token';
@@ -82,6 +87,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     store: new Store(seedData()),
     clock: new SimClock(settings.startTime),
     faults: new Faults(settings.seed, options.faults),
+    provider: new ProviderState(),
     webhook,
     log,
   };

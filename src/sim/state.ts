@@ -4,7 +4,7 @@ import type { SimMessage, SimState } from './types.js';
 
 /** Tests' and benches' direct window on the simulator: live references, not copies. */
 export function createState(core: SimCore): SimState {
-  const { store, clock, faults, webhook, log } = core;
+  const { store, clock, faults, provider, webhook, log } = core;
   return {
     requests: log.entries,
     counters: log.counters,
@@ -18,11 +18,17 @@ export function createState(core: SimCore): SimState {
     tags: store.tags,
     customFields: store.customFields,
     webhookDeliveries: webhook.deliveries,
-    faults: () => ({ ...faults.get() }),
+    faults: () => faults.snapshot(),
     inbound: (phoneOrClientId, text, channelId) => receiveInbound(core, phoneOrClientId, text, channelId),
     advanceClock: (ms) => clock.advance(ms),
     now: () => clock.now(),
     setFaults: (partial) => faults.set(partial),
+    forceProviderError: (phones, code) => provider.force(phones, code),
+    clearProviderError: (phones) => provider.clearForced(phones),
+    stopMarketing: (phones) => provider.stopMarketing(phones),
+    resumeMarketing: (phones) => provider.resumeMarketing(phones),
+    setSpamLimit: (afterSends) => provider.setSpamLimit(afterSends),
+    provider: () => provider.snapshot(),
     setWebhook: (config) => webhook.configure(config),
     startWhatsappCount: (phone) => log.startWhatsappCount(phone),
     messageCount(phone, direction = 'outbound') {

@@ -1,4 +1,6 @@
 import type { ConversationStatus } from './assumptions.js';
+import type { CodeShares } from './code-shares.js';
+import type { ProviderCode } from './provider-codes.js';
 
 /** Faults the simulator can inject; every field may change at run time (`setFaults`, POST /__sim/faults). */
 export interface SimFaults {
@@ -14,6 +16,22 @@ export interface SimFaults {
   dropRate?: number;
   /** Drop after doing the work (so the send happened) instead of before. */
   dropAfterProcessing?: boolean;
+  /**
+   * Share 0..1 of wba/whatsapp sends the provider refuses with each code (total at most 1), e.g.
+   * `{131026: 0.05, 131049: 0.02}`: a 502 whose message is `(#131026) Message undeliverable.` (S48).
+   * Setting it replaces the whole map.
+   */
+  providerErrors?: CodeShares;
+}
+
+/** What the provider holds against recipients and the account (the provider controls, S49). */
+export interface SimProviderState {
+  /** Phone → the code every send to it fails with. */
+  forcedErrors: Record<string, ProviderCode>;
+  /** Phones that stopped marketing messages: template sends to them fail 131050. */
+  stoppedMarketing: string[];
+  /** The spam limit (131048): reached once `sentSince` (successful wba/whatsapp sends since it was set) hits `afterSends`. */
+  spamLimit: { afterSends: number; sentSince: number; reached: boolean } | null;
 }
 
 export interface WebhookConfig {
@@ -220,6 +238,18 @@ export interface SimState {
   /** Simulated clock, epoch ms. */
   now(): number;
   setFaults(partial: SimFaults): void;
+  /** Every send to these phones (wba/whatsapp) fails with `code` until cleared (S49). A bad phone or code is a RangeError. */
+  forceProviderError(phones: string | readonly string[], code: ProviderCode): void;
+  /** Clears the forced code of these phones, or of every phone. */
+  clearProviderError(phones?: string | readonly string[]): void;
+  /** These phones stopped marketing messages: template sends to them fail 131050 (S46). */
+  stopMarketing(phones: string | readonly string[]): void;
+  /** These phones (or every phone) take marketing messages again. */
+  resumeMarketing(phones?: string | readonly string[]): void;
+  /** After `afterSends` more successful wba/whatsapp sends, every one fails 131048 (S47); null lifts it. */
+  setSpamLimit(afterSends: number | null): void;
+  /** A copy of the provider's state (forced codes, stopped phones, spam limit). */
+  provider(): SimProviderState;
   setWebhook(config: WebhookConfig | undefined): void;
   /** start-whatsapp requests processed (authorised, parsed) that carried this phone, whatever their answer. */
   startWhatsappCount(phone: string): number;

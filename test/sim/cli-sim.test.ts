@@ -47,6 +47,12 @@ describe('outreach sim', () => {
     });
   });
 
+  it('sets provider errors by code from --provider-errors', () => {
+    expect(simOptionsFromFlags({ ...defaults, providerErrors: '131026=0.05, 131049=0.02' }).faults).toEqual({
+      providerErrors: { 131026: 0.05, 131049: 0.02 },
+    });
+  });
+
   it.each([
     [['--port', 'abc'], /--port/],
     [['--port', '70000'], /--port/],
@@ -56,6 +62,11 @@ describe('outreach sim', () => {
     [['--latency', '1.5'], /--latency/],
     [['--webhook-url', 'http://x/'], /--webhook-secret/],
     [['--webhook-url', 'ftp://x/', '--webhook-secret', 's'], /--webhook-url/],
+    [['--provider-errors', '999=0.1'], /--provider-errors: 999 is not a provider error code/],
+    [['--provider-errors', '131026=1.5'], /--provider-errors 131026=1\.5: give 131026 a share from 0 to 1/],
+    [['--provider-errors', '131026=0.6,131049=0.6'], /--provider-errors .*add up to 1\.2/],
+    [['--provider-errors', '131026'], /--provider-errors 131026: write code=share pairs/],
+    [['--provider-errors', '131026=0.1,131026=0.2'], /--provider-errors: 131026 is given twice/],
   ])('refuses %j with a user error naming the flag', async (args, message) => {
     const error = await program()
       .parseAsync(['node', 'outreach', 'sim', ...(args as string[])])

@@ -32,6 +32,7 @@ export async function runSim(
       .join(', ')}`,
     options.webhook ? `webhook: ${options.webhook.url}` : 'webhook: none (pass --webhook-url and --webhook-secret)',
     `controls: POST ${sim.url}/__sim/inbound {"phone","text"} · POST /__sim/clock {"advance_ms"} · GET /__sim/counters`,
+    `provider: POST /__sim/provider/forced-errors {"phones","code"} · /stopped-marketing {"phones"} · /spam-limit {"afterSends"} (DELETE clears)`,
     'press Ctrl+C to stop',
   ];
   io.out.write(`${lines.join('\n')}\n`);
@@ -55,6 +56,7 @@ export function registerSim(program: Command): void {
     .option('--latency <ms>', 'latency added to every API request, in milliseconds')
     .option('--drop-rate <share>', 'share 0..1 of API requests dropped with no answer')
     .option('--drop-after-processing', 'drop after doing the work (the send happened), not before')
+    .option('--provider-errors <shares>', 'shares of wba/whatsapp sends the provider refuses, by code, e.g. 131026=0.05,131049=0.02')
     .option('--seed <n>', 'seed of the random faults, for repeatable runs')
     .action(async (flags: SimFlags) => {
       const options = simOptionsFromFlags(flags);
