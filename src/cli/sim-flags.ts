@@ -12,6 +12,7 @@ export interface SimFlags {
   wwDown?: boolean;
   rateLimit?: string;
   latency?: string;
+  latencyJitter?: string;
   dropRate?: string;
   dropAfterProcessing?: boolean;
   providerErrors?: string;
@@ -77,6 +78,7 @@ function faults(flags: SimFlags): SimFaults {
   if (flags.dropRate !== undefined) faults.dropRate = share('--drop-rate', flags.dropRate);
   if (flags.rateLimit !== undefined) faults.rateLimitPerSecond = wholeNumber('--rate-limit', flags.rateLimit);
   if (flags.latency !== undefined) faults.latencyMs = wholeNumber('--latency', flags.latency, 600_000);
+  if (flags.latencyJitter !== undefined) faults.latencyJitterMs = wholeNumber('--latency-jitter', flags.latencyJitter, 600_000);
   if (flags.wwDown) faults.wwDown = true;
   if (flags.dropAfterProcessing) faults.dropAfterProcessing = true;
   if (flags.providerErrors !== undefined) faults.providerErrors = codeShares('--provider-errors', flags.providerErrors);

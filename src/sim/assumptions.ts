@@ -174,4 +174,7 @@ export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
  *   codes' shares laid end to end in ascending code order (`codeAt` in code-shares.ts); setting it replaces the map.
  * - S49 the provider controls: a forced code lasts until cleared; phones must be E.164 (RangeError in process, 422 over
  *   /__sim/provider/*); the state lives in memory only (provider-state.ts).
+ * - S50 latency jitter: each API request's latency is drawn uniformly from latencyMs ± latencyJitterMs, rounded to whole
+ *   ms and never below 0 (`jitteredLatency` in faults.ts), one seeded draw per request that is not refused by the rate
+ *   limit or dropped before processing, in arrival order; it is recorded as the log entry's `latencyMs`.
  */

@@ -11,6 +11,7 @@ const NO_FAULTS: ActiveFaults = {
   wwDown: false,
   rateLimitPerSecond: 0,
   latencyMs: 0,
+  latencyJitterMs: 0,
   dropRate: 0,
   dropAfterProcessing: false,
   providerErrors: {},
@@ -37,9 +38,15 @@ export function validateFaults(partial: SimFaults): void {
   )
     throw new RangeError('faults.rateLimitPerSecond must be a whole number of 0 or more (0 = no limit)');
   nonNegative('latencyMs', partial.latencyMs);
+  nonNegative('latencyJitterMs', partial.latencyJitterMs);
   flag('wwDown', partial.wwDown);
   flag('dropAfterProcessing', partial.dropAfterProcessing);
   if (partial.providerErrors !== undefined) checkCodeShares('faults.providerErrors', partial.providerErrors, true);
+}
+
+/** S50: a latency drawn uniformly from `base ± jitter` with `u` in [0, 1), in whole ms, never below 0. Pure. */
+export function jitteredLatency(base: number, jitter: number, u: number): number {
+  return Math.max(0, Math.round(base + (2 * u - 1) * jitter));
 }
 
 /**
@@ -51,11 +58,13 @@ export class Faults {
   private readonly failRandom: () => number;
   private readonly dropRandom: () => number;
   private readonly providerRandom: () => number;
+  private readonly latencyRandom: () => number;
 
   constructor(seed: number, initial: SimFaults = {}) {
     this.failRandom = seededRandom(seed);
     this.dropRandom = seededRandom(seed ^ 0x5bd1e995);
     this.providerRandom = seededRandom(seed ^ 0x2545f491);
+    this.latencyRandom = seededRandom(seed ^ 0x68e31da4);
     this.set(initial);
   }
 
@@ -87,6 +96,12 @@ export class Faults {
     const shares = this.current.providerErrors;
     if (totalShare(shares) <= 0) return undefined;
     return codeAt(shares, this.providerRandom());
+  }
+
+  /** The latency of this API request in ms: latencyMs, or a seeded draw from latencyMs ± latencyJitterMs (S50). */
+  drawLatency(): number {
+    const { latencyMs, latencyJitterMs } = this.current;
+    return latencyJitterMs > 0 ? jitteredLatency(latencyMs, latencyJitterMs, this.latencyRandom()) : latencyMs;
   }
 
   /** Whether this API request is dropped (dropRate). */

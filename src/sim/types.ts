@@ -10,8 +10,10 @@ export interface SimFaults {
   wwDown?: boolean;
   /** Request-rate limit across all API requests (not /__sim/): over it → 429 + Retry-After, nothing done. 0 or absent = none. */
   rateLimitPerSecond?: number;
-  /** Added latency before answering. */
+  /** Added latency before answering, in ms. */
   latencyMs?: number;
+  /** Each request's latency is drawn uniformly from latencyMs ± this (never below 0), seeded (S50). */
+  latencyJitterMs?: number;
   /** 0..1 share of API requests whose socket is destroyed with no answer. */
   dropRate?: number;
   /** Drop after doing the work (so the send happened) instead of before. */
@@ -175,6 +177,8 @@ export interface RequestLogEntry {
   wall: number;
   /** True when no answer was sent (dropRate). */
   dropped?: true;
+  /** The latency added before answering, in ms, when any (latencyMs ± latencyJitterMs). */
+  latencyMs?: number;
 }
 
 export interface SimCounters {

@@ -47,6 +47,10 @@ describe('outreach sim', () => {
     });
   });
 
+  it('sets the latency jitter from --latency-jitter', () => {
+    expect(simOptionsFromFlags({ ...defaults, latency: '200', latencyJitter: '50' }).faults).toEqual({ latencyMs: 200, latencyJitterMs: 50 });
+  });
+
   it('sets provider errors by code from --provider-errors', () => {
     expect(simOptionsFromFlags({ ...defaults, providerErrors: '131026=0.05, 131049=0.02' }).faults).toEqual({
       providerErrors: { 131026: 0.05, 131049: 0.02 },
@@ -60,6 +64,7 @@ describe('outreach sim', () => {
     [['--drop-rate', 'half'], /--drop-rate/],
     [['--rate-limit', '-1'], /--rate-limit/],
     [['--latency', '1.5'], /--latency/],
+    [['--latency-jitter', '-5'], /--latency-jitter/],
     [['--webhook-url', 'http://x/'], /--webhook-secret/],
     [['--webhook-url', 'ftp://x/', '--webhook-secret', 's'], /--webhook-url/],
     [['--provider-errors', '999=0.1'], /--provider-errors: 999 is not a provider error code/],

@@ -54,6 +54,7 @@ export function registerSim(program: Command): void {
     .option('--ww-down', 'the web-session service is down: every send on a ww channel fails with 502')
     .option('--rate-limit <n>', 'API requests allowed per second; beyond it 429 with Retry-After')
     .option('--latency <ms>', 'latency added to every API request, in milliseconds')
+    .option('--latency-jitter <ms>', 'each request\'s latency is drawn uniformly from --latency ± this (seeded)')
     .option('--drop-rate <share>', 'share 0..1 of API requests dropped with no answer')
     .option('--drop-after-processing', 'drop after doing the work (the send happened), not before')
     .option('--provider-errors <shares>', 'shares of wba/whatsapp sends the provider refuses, by code, e.g. 131026=0.05,131049=0.02')
