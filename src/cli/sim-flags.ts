@@ -1,5 +1,6 @@
-import { PROVIDER_CODES, isProviderCode, type CodeShares, type SimFaults, type SimOptions } from '../sim/index.js';
+import type { SimDelivery, SimFaults, SimOptions } from '../sim/index.js';
 import { CliError } from './exit.js';
+import { deliveryDelays, deliveryShares, providerErrorShares } from './sim-flag-specs.js';
 
 /** Flags of `outreach sim` as commander gives them (strings until checked). */
 export interface SimFlags {
@@ -16,6 +17,9 @@ export interface SimFlags {
   dropRate?: string;
   dropAfterProcessing?: boolean;
   providerErrors?: string;
+  /** `true` when given without a value (the defaults). */
+  delivery?: string | true;
+  deliveryDelays?: string;
   seed?: string;
 }
 
@@ -32,28 +36,6 @@ function share(flag: string, raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
     throw new CliError(`${flag} ${raw}: give a share from 0 to 1, e.g. 0.1 for one in ten`);
   return value;
-}
-
-/** `code=share` pairs separated by commas (`131026=0.05,131049=0.02`): known codes, shares 0..1, total at most 1. */
-function codeShares(flag: string, raw: string): CodeShares {
-  const shares: CodeShares = {};
-  let total = 0;
-  for (const pair of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
-    const m = /^(\d+)\s*=\s*(.+)$/.exec(pair);
-    if (!m?.[1] || m[2] === undefined)
-      throw new CliError(`${flag} ${raw}: write code=share pairs separated by commas, e.g. 131026=0.05,131049=0.02`);
-    const code = Number(m[1]);
-    if (!isProviderCode(code))
-      throw new CliError(`${flag}: ${m[1]} is not a provider error code the simulator knows; use one of ${PROVIDER_CODES.join(', ')}`);
-    if (shares[code] !== undefined) throw new CliError(`${flag}: ${code} is given twice; give each code once`);
-    const value = Number(m[2]);
-    if (m[2].trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
-      throw new CliError(`${flag} ${pair}: give ${code} a share from 0 to 1, e.g. ${code}=0.05`);
-    shares[code] = value;
-    total += value;
-  }
-  if (total > 1 + 1e-9) throw new CliError(`${flag} ${raw}: the shares add up to ${total}; they must add up to 1 or less`);
-  return shares;
 }
 
 function webhook(flags: SimFlags): SimOptions['webhook'] {
@@ -81,8 +63,17 @@ function faults(flags: SimFlags): SimFaults {
   if (flags.latencyJitter !== undefined) faults.latencyJitterMs = wholeNumber('--latency-jitter', flags.latencyJitter, 600_000);
   if (flags.wwDown) faults.wwDown = true;
   if (flags.dropAfterProcessing) faults.dropAfterProcessing = true;
-  if (flags.providerErrors !== undefined) faults.providerErrors = codeShares('--provider-errors', flags.providerErrors);
+  if (flags.providerErrors !== undefined) faults.providerErrors = providerErrorShares('--provider-errors', flags.providerErrors);
   return faults;
+}
+
+/** Delivery statuses over time: on with --delivery (shares, or the defaults) or --delivery-delays; off otherwise. */
+function delivery(flags: SimFlags): SimDelivery | undefined {
+  if (flags.delivery === undefined && flags.deliveryDelays === undefined) return undefined;
+  return {
+    ...(typeof flags.delivery === 'string' ? deliveryShares('--delivery', flags.delivery) : {}),
+    ...(flags.deliveryDelays !== undefined ? deliveryDelays('--delivery-delays', flags.deliveryDelays) : {}),
+  };
 }
 
 /** Checks the flags and folds them into simulator options; a bad value is a one-sentence CliError. */
@@ -94,6 +85,8 @@ export function simOptionsFromFlags(flags: SimFlags): SimOptions {
   const hook = webhook(flags);
   if (hook) options.webhook = hook;
   options.faults = faults(flags);
+  const statuses = delivery(flags);
+  if (statuses) options.delivery = statuses;
   if (flags.seed !== undefined) options.seed = wholeNumber('--seed', flags.seed);
   return options;
 }

@@ -83,12 +83,31 @@ export const OUTBOUND_DELIVERY_STATUS = 'sent';
  * else into a new one on the given channel, else (S39) on this channel.
  */
 export const DEFAULT_INBOUND_CHANNEL_ID = 10;
+/** A25: the deliveryStatus values; an outbound message moves sent → delivered → read, or sent → failed (S51). */
+export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** S9: an inbound message is stored with deliveryStatus `delivered`. */
 export const INBOUND_DELIVERY_STATUS = 'delivered';
 /** S10: a template send is stored with contentType `template` and its rendered text as body/content. */
 export const TEMPLATE_CONTENT_TYPE = 'template';
 /** A25: client_type of created clients. */
 export const DEFAULT_CLIENT_TYPE = 'pf';
+
+/**
+ * S52: delivery statuses over time, when on (`SimOptions.delivery`, `--delivery`): what looks like a real campaign.
+ * Of all outbound messages 93% are delivered and 4% fail (the other 3% stay `sent`, like a recipient who blocked
+ * the business); 60% of the delivered are read. Delays (uniform, ms): delivered 2-20 s after the send, read 1-30 min
+ * after delivery, failed 1-15 s after the send. A failure carries 131026, 131049 or 131050 in the ratio 6:3:1.
+ */
+export const DEFAULT_DELIVERY = {
+  delivered: 0.93,
+  read: 0.6,
+  failed: 0.04,
+  deliveredAfterMs: [2_000, 20_000],
+  readAfterMs: [60_000, 1_800_000],
+  failedAfterMs: [1_000, 15_000],
+  failureCodes: { 131026: 0.6, 131049: 0.3, 131050: 0.1 },
+} as const;
 
 /** Webhook (documented: 10 s timeout, no retry); the timeout is SimOptions.webhookTimeoutMs, this by default. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -144,7 +163,7 @@ export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
  * - S28 `client_message_id` is stored and echoed, never used to deduplicate.
  * - S29 an inactive channel refuses messages and wba-send-template too (502, A7 / A22 shape).
  * - S30 a field sent as JSON null counts as absent (so `file_url: null` on wba is not a 422).
- * - S31 message records: `updatedAt` = `createdAt`, `reply_to_message_id` = `reply_to_id` or 0, `edited_at` null,
+ * - S31 message records: `updatedAt` = `createdAt` until a delivery-status change (S53), `reply_to_message_id` = `reply_to_id` or 0, `edited_at` null,
  *   `call` = {direction: '', outcome: '', duration: 0}, `reactions` [], `file_type` = the media content type.
  * - S32 per_page above 200 is capped at 200 (like A28's limit); page or per_page below 1 is a 422.
  * - S33 the 401 check comes after route matching: an unknown path is a 404 even without a token.
@@ -177,4 +196,16 @@ export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
  * - S50 latency jitter: each API request's latency is drawn uniformly from latencyMs ± latencyJitterMs, rounded to whole
  *   ms and never below 0 (`jitteredLatency` in faults.ts), one seeded draw per request that is not refused by the rate
  *   limit or dropped before processing, in arrival order; it is recorded as the log entry's `latencyMs`.
+ * - S51 delivery statuses move only when delivery is on (SimOptions.delivery, setDelivery, POST /__sim/delivery,
+ *   --delivery / --delivery-delays); off by default, so every outbound message stays `sent` as before. When on, every
+ *   outbound message stored (any channel, ww included) gets its fate when sent, from the seed and its id with the
+ *   settings then in force (`planDelivery` in delivery.ts): delivered (then read, or not), failed with a provider
+ *   code, or stays `sent`. Changing or turning off the settings affects later messages only. Statuses only move
+ *   forward (sent → delivered → read, sent → failed): the platform's record never goes back, a read message never fails.
+ * - S52 the defaults (DEFAULT_DELIVERY above); delays are uniform in their [min, max]; read counts from delivered.
+ * - S53 no timers: the changes due by the simulated clock are applied in time order before every API request and
+ *   control, on advanceClock, messagesOf, messageCount and settle (delivery-timeline.ts). A change sets the message's
+ *   `updatedAt` to its time (`read_at` too for read; `failureReason` `(#code) Title.` for failed) and moves the
+ *   conversation's `updated_at` to it when later, so the `updated_at` listing shows it; `last_message_id` stays; no
+ *   webhook is sent for a status change (chat.message is for new messages only).
  */

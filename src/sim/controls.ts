@@ -1,4 +1,5 @@
 import { invalid, ok, type Reply } from './http.js';
+import { deliveryControlRoutes } from './delivery-controls.js';
 import { receiveInbound } from './inbound.js';
 import { providerControlRoutes } from './provider-controls.js';
 import { Router, type Route, type RouteContext } from './router.js';
@@ -84,6 +85,7 @@ const controlRoutes: Route[] = [
   { method: 'GET', pattern: '/__sim/webhook-deliveries', handler: webhookDeliveries },
   { method: 'POST', pattern: '/__sim/webhook', handler: setWebhook },
   ...providerControlRoutes,
+  ...deliveryControlRoutes,
 ];
 
 export const controlRouter = new Router(controlRoutes);

@@ -57,7 +57,7 @@ function content(
 /**
  * The provider's side of a send, after client and conversation exist: `decideSend` (S45) over the facts of
  * this send. A refused send stores nothing and emits nothing (A24). A sent one is stored (A25), counts towards
- * the spam limit on wba/whatsapp (S47), and is emitted as outbound.
+ * the spam limit on wba/whatsapp (S47), gets its delivery fate (S51) and is emitted as outbound.
  */
 export function send(
   core: SimCore,
@@ -92,6 +92,7 @@ export function send(
   fields.client_message_id = outgoing.clientMessageId ?? null;
   const message = core.store.addMessage(conversation, fields, now);
   if (official) provider.sent();
+  core.delivery.schedule(message);
   core.log.counters.messagesOutbound++;
   core.webhook.emit(message, conversation.id, client.id, 'outbound', now);
   return { ok: true, message };

@@ -4,7 +4,9 @@ import type { SimMessage, SimState } from './types.js';
 
 /** Tests' and benches' direct window on the simulator: live references, not copies. */
 export function createState(core: SimCore): SimState {
-  const { store, clock, faults, provider, webhook, log } = core;
+  const { store, clock, faults, provider, delivery, webhook, log } = core;
+  /** Applies the delivery-status changes due by the simulated clock (S53). */
+  const settle = () => delivery.catchUp(clock.now());
   return {
     requests: log.entries,
     counters: log.counters,
@@ -20,7 +22,11 @@ export function createState(core: SimCore): SimState {
     webhookDeliveries: webhook.deliveries,
     faults: () => faults.snapshot(),
     inbound: (phoneOrClientId, text, channelId) => receiveInbound(core, phoneOrClientId, text, channelId),
-    advanceClock: (ms) => clock.advance(ms),
+    advanceClock(ms) {
+      const now = clock.advance(ms);
+      delivery.catchUp(now);
+      return now;
+    },
     now: () => clock.now(),
     setFaults: (partial) => faults.set(partial),
     forceProviderError: (phones, code) => provider.force(phones, code),
@@ -32,6 +38,7 @@ export function createState(core: SimCore): SimState {
     setWebhook: (config) => webhook.configure(config),
     startWhatsappCount: (phone) => log.startWhatsappCount(phone),
     messageCount(phone, direction = 'outbound') {
+      settle();
       const client = store.clientByPhone(phone);
       if (!client) return 0;
       const senderType = direction === 'outbound' ? 'user' : 'client';
@@ -42,8 +49,14 @@ export function createState(core: SimCore): SimState {
       return count;
     },
     clientByPhone: (phone) => store.clientByPhone(phone),
-    messagesOf: (conversationId) =>
-      (store.conversations.get(conversationId)?.messageIds ?? []).map((id) => store.messages.get(id) as SimMessage),
+    messagesOf(conversationId) {
+      settle();
+      return (store.conversations.get(conversationId)?.messageIds ?? []).map((id) => store.messages.get(id) as SimMessage);
+    },
+    setDelivery: (settings) => delivery.set(settings),
+    delivery: () => delivery.get(),
+    deliveryPlan: (messageId) => delivery.plan(messageId),
+    settle,
     webhookIdle: () => webhook.idle(),
   };
 }

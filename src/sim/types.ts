@@ -1,4 +1,4 @@
-import type { ConversationStatus } from './assumptions.js';
+import type { ConversationStatus, DeliveryStatus } from './assumptions.js';
 import type { CodeShares } from './code-shares.js';
 import type { ProviderCode } from './provider-codes.js';
 
@@ -36,6 +36,39 @@ export interface SimProviderState {
   spamLimit: { afterSends: number; sentSince: number; reached: boolean } | null;
 }
 
+/** [min, max] in ms: a delay is drawn uniformly between them. */
+export type DelayRange = readonly [min: number, max: number];
+
+/**
+ * Delivery statuses over time (S51, S52): each outbound message's fate is decided from the seed and its id when it is
+ * sent, and its status moves on the simulated clock. Any field left out keeps its value (DEFAULT_DELIVERY at first).
+ */
+export interface SimDelivery {
+  /** Share 0..1 of outbound messages that reach `delivered`. */
+  delivered?: number;
+  /** Share 0..1 of the delivered ones that are then `read`. */
+  read?: number;
+  /** Share 0..1 of outbound messages that end `failed`; delivered + failed ≤ 1, the rest stays `sent`. */
+  failed?: number;
+  /** Delay from the send to `delivered`. */
+  deliveredAfterMs?: DelayRange;
+  /** Delay from `delivered` to `read`. */
+  readAfterMs?: DelayRange;
+  /** Delay from the send to `failed`. */
+  failedAfterMs?: DelayRange;
+  /** Weights of the provider codes a failure carries (at least one above 0). */
+  failureCodes?: CodeShares;
+}
+
+/** The delivery settings in force, every field filled. */
+export type ActiveDelivery = Required<SimDelivery>;
+
+/** What becomes of one outbound message, decided when it is sent (S51). Times are sim-clock ms. */
+export type DeliveryPlan =
+  | { fate: 'sent' }
+  | { fate: 'delivered'; deliveredAt: number; readAt: number | null }
+  | { fate: 'failed'; failedAt: number; code: ProviderCode };
+
 export interface WebhookConfig {
   url: string;
   secret: string;
@@ -60,6 +93,8 @@ export interface SimOptions {
   requestLogLimit?: number;
   /** Webhook delivery timeout in ms; default WEBHOOK_TIMEOUT_MS (10,000, documented). Tests use a short one. */
   webhookTimeoutMs?: number;
+  /** Delivery statuses over time; absent = off (every outbound message stays `sent`, S51). `{}` = DEFAULT_DELIVERY. */
+  delivery?: SimDelivery;
 }
 
 export interface SimChannel {
@@ -151,10 +186,14 @@ export interface SimMessage {
   file_type: string;
   read: boolean;
   read_at: string | null;
-  deliveryStatus: string;
+  /** Outbound: `sent` when stored, then as its DeliveryPlan says once the clock passes each change (S51). */
+  deliveryStatus: DeliveryStatus;
+  /** A failed message's provider error, `(#131026) Message undeliverable.`; '' otherwise. */
   failureReason: string;
   /** Sim-clock ms. */
   createdAt: number;
+  /** Sim-clock ms of the last change: createdAt, then each delivery-status change (S53). */
+  updatedAt: number;
   reply_to_id: number | null;
   client_message_id: string | null;
   /** Template sends: the template's name and language. */
@@ -237,7 +276,7 @@ export interface SimState {
   faults(): SimFaults;
   /** A client sends a message (opens the 24-hour window, emits the webhook as inbound); creates client/conversation if needed. */
   inbound(phoneOrClientId: string | number, text: string, channelId?: number): InboundResult;
-  /** Moves the simulated clock forward; returns the new now(). */
+  /** Moves the simulated clock forward and applies the delivery-status changes now due; returns the new now(). */
   advanceClock(ms: number): number;
   /** Simulated clock, epoch ms. */
   now(): number;
@@ -260,8 +299,23 @@ export interface SimState {
   /** Messages stored for the client with this phone, by direction (default outbound). */
   messageCount(phone: string, direction?: 'inbound' | 'outbound'): number;
   clientByPhone(phone: string): SimClient | undefined;
-  /** Messages of a conversation, ascending. */
+  /** Messages of a conversation, ascending, with the delivery statuses due by now. */
   messagesOf(conversationId: number): SimMessage[];
+  /**
+   * Delivery statuses over time: `settings` over those in force (the defaults when off), and on; null turns it
+   * off for messages sent from now on. A bad field is a RangeError naming it.
+   */
+  setDelivery(settings: SimDelivery | null): void;
+  /** A copy of the delivery settings in force, or null when off. */
+  delivery(): ActiveDelivery | null;
+  /** The fate decided for an outbound message when it was sent (undefined while delivery was off, or for inbound). */
+  deliveryPlan(messageId: number): DeliveryPlan | undefined;
+  /**
+   * Applies the delivery-status changes due by the simulated clock to the stored records. Every API request and
+   * control, advanceClock, messagesOf and messageCount do it; call it before reading `messages` or
+   * `conversations` directly after wall time alone has passed.
+   */
+  settle(): void;
   /** Resolves when no webhook delivery is in flight. */
   webhookIdle(): Promise<void>;
 }

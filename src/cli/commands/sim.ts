@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
-import { startSimulator, type SimOptions } from '../../sim/index.js';
+import { startSimulator, type ActiveDelivery, type SimOptions } from '../../sim/index.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { DEFAULT_SIM_PORT, simOptionsFromFlags, type SimFlags } from '../sim-flags.js';
+
+function deliveryLine(d: ActiveDelivery | null): string {
+  if (!d) return 'delivery statuses: off, every message stays sent (pass --delivery)';
+  const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+  return `delivery statuses: ${pct(d.delivered)} delivered (${pct(d.read)} of them read), ${pct(d.failed)} failed, the rest stay sent`;
+}
 
 /** Starts the simulator, prints where it is, and closes it when `stop` aborts. */
 export async function runSim(
@@ -31,6 +37,7 @@ export async function runSim(
       .map((t) => `${t.name} ${t.language}`)
       .join(', ')}`,
     options.webhook ? `webhook: ${options.webhook.url}` : 'webhook: none (pass --webhook-url and --webhook-secret)',
+    deliveryLine(s.delivery()),
     `controls: POST ${sim.url}/__sim/inbound {"phone","text"} · POST /__sim/clock {"advance_ms"} · GET /__sim/counters`,
     `provider: POST /__sim/provider/forced-errors {"phones","code"} · /stopped-marketing {"phones"} · /spam-limit {"afterSends"} (DELETE clears)`,
     'press Ctrl+C to stop',
@@ -58,6 +65,8 @@ export function registerSim(program: Command): void {
     .option('--drop-rate <share>', 'share 0..1 of API requests dropped with no answer')
     .option('--drop-after-processing', 'drop after doing the work (the send happened), not before')
     .option('--provider-errors <shares>', 'shares of wba/whatsapp sends the provider refuses, by code, e.g. 131026=0.05,131049=0.02')
+    .option('--delivery [shares]', 'move sent messages to delivered, read or failed over time, e.g. delivered=0.9,read=0.6,failed=0.05')
+    .option('--delivery-delays <ranges>', 'delays of those moves, e.g. delivered=2s-20s,read=1m-30m,failed=1s-15s (read counts from delivered)')
     .option('--seed <n>', 'seed of the random faults, for repeatable runs')
     .action(async (flags: SimFlags) => {
       const options = simOptionsFromFlags(flags);
