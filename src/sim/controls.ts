@@ -10,11 +10,10 @@ import { asObject, optInt, optString, queryInt } from './validate.js';
 
 function inbound(ctx: RouteContext): Reply {
   const body = asObject(ctx.body);
-  const phone = optString(body, 'phone');
-  const clientId = optInt(body, 'client_id');
-  if (phone === undefined && clientId === undefined) invalid('Send phone or client_id.');
+  const who = optInt(body, 'client_id') ?? optString(body, 'phone');
+  if (who === undefined) invalid('Send phone or client_id.');
   const text = optString(body, 'text') ?? '';
-  return ok(receiveInbound(ctx.core, clientId ?? phone!, text, optInt(body, 'channel_id')));
+  return ok(receiveInbound(ctx.core, who, text, optInt(body, 'channel_id')));
 }
 
 function clock(ctx: RouteContext): Reply {

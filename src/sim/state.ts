@@ -45,13 +45,14 @@ export function createState(core: SimCore): SimState {
       let count = 0;
       for (const c of store.conversations.values())
         if (c.clientId === client.id)
-          for (const id of c.messageIds) if (store.messages.get(id)!.senderType === senderType) count++;
+          for (const id of c.messageIds) if (store.messages.get(id)?.senderType === senderType) count++;
       return count;
     },
     clientByPhone: (phone) => store.clientByPhone(phone),
     messagesOf(conversationId) {
       settle();
-      return (store.conversations.get(conversationId)?.messageIds ?? []).map((id) => store.messages.get(id) as SimMessage);
+      const ids = store.conversations.get(conversationId)?.messageIds ?? [];
+      return ids.map((id) => store.messages.get(id)).filter((m): m is SimMessage => m !== undefined);
     },
     setDelivery: (settings) => delivery.set(settings),
     delivery: () => delivery.get(),
