@@ -1,6 +1,6 @@
 import { invalid, ok, type Reply } from './http.js';
 import type { Route, RouteContext } from './router.js';
-import type { SimDelivery } from './types.js';
+import type { SimDelivery } from './provider-types.js';
 import { asObject } from './validate.js';
 
 /** Delivery statuses over time (S51, S52): GET answers the settings in force (null = off). */

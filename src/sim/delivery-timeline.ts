@@ -3,7 +3,8 @@ import { defaultDelivery, foldDelivery, planDelivery, transitions, type Transiti
 import { MinHeap } from './min-heap.js';
 import type { Store } from './model.js';
 import { providerMessage } from './provider-codes.js';
-import type { ActiveDelivery, DeliveryPlan, SimDelivery, SimMessage } from './types.js';
+import type { ActiveDelivery, DeliveryPlan, SimDelivery } from './provider-types.js';
+import type { SimMessage } from './types.js';
 
 type Due = Transition & { messageId: number };
 

@@ -1,7 +1,7 @@
 import { DEFAULT_DELIVERY, type DeliveryStatus } from './assumptions.js';
 import { checkCodeShares, pickWeighted, totalShare } from './code-shares.js';
 import { seededRandom } from './random.js';
-import type { ActiveDelivery, DelayRange, DeliveryPlan, SimDelivery } from './types.js';
+import type { ActiveDelivery, DelayRange, DeliveryPlan, SimDelivery } from './provider-types.js';
 
 /** The delivery model's pure parts: settings folded and checked, a message's fate, its status at a time. */
 

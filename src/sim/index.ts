@@ -14,10 +14,7 @@ import type { RunningSimulator, SimOptions, WebhookConfig } from './types.js';
 import { WebhookEmitter } from './webhook.js';
 
 export type {
-  ActiveDelivery,
   CustomFieldValue,
-  DelayRange,
-  DeliveryPlan,
   InboundResult,
   RequestLogEntry,
   RunningSimulator,
@@ -26,11 +23,9 @@ export type {
   SimConversation,
   SimCounters,
   SimCustomField,
-  SimDelivery,
   SimFaults,
   SimMessage,
   SimOptions,
-  SimProviderState,
   SimState,
   SimTag,
   SimTemplate,
@@ -40,6 +35,7 @@ export type {
 } from './types.js';
 export { DEFAULT_DELIVERY, type DeliveryStatus } from './assumptions.js';
 export type { CodeShares } from './code-shares.js';
+export type { ActiveDelivery, DelayRange, DeliveryPlan, SimDelivery, SimProviderState } from './provider-types.js';
 export { PROVIDER_CODES, PROVIDER_ERRORS, isProviderCode, providerMessage, type ProviderCode } from './provider-codes.js';
 export type { Phones } from './provider-state.js';
 export { signedEvent } from './webhook.js';

@@ -1,6 +1,6 @@
 import { PHONE_PATTERN } from './assumptions.js';
 import { isProviderCode, type ProviderCode } from './provider-codes.js';
-import type { SimProviderState } from './types.js';
+import type { SimProviderState } from './provider-types.js';
 
 /** One phone or several, as the controls take them. */
 export type Phones = string | readonly string[];

@@ -40,7 +40,7 @@ describe('latency with jitter', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     await Promise.all(answers.map((a) => a.arrayBuffer()));
     expect(h.state.requests.filter((r) => (r.latencyMs ?? 0) >= 300)).toHaveLength(1000);
-    expect(elapsed).toBeLessThan(6_000);
+    expect(elapsed).toBeLessThan(8_000);
     // The event loop kept turning while the thousand waited: a 50 ms ticker fired throughout.
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 50 / 3));
   });
