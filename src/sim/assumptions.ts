@@ -4,6 +4,8 @@
  * (listed in the simulator's report so they can be added to docs/assumptions.md).
  */
 
+import type { ProviderCode } from './provider-codes.js';
+
 /** S37: the only company of the simulated platform (A18: ids are integers); any other companyId answers 404. */
 export const COMPANY_ID = 1;
 
@@ -81,12 +83,31 @@ export const OUTBOUND_DELIVERY_STATUS = 'sent';
  * else into a new one on the given channel, else (S39) on this channel.
  */
 export const DEFAULT_INBOUND_CHANNEL_ID = 10;
+/** A25: the deliveryStatus values; an outbound message moves sent → delivered → read, or sent → failed (S51). */
+export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** S9: an inbound message is stored with deliveryStatus `delivered`. */
 export const INBOUND_DELIVERY_STATUS = 'delivered';
 /** S10: a template send is stored with contentType `template` and its rendered text as body/content. */
 export const TEMPLATE_CONTENT_TYPE = 'template';
 /** A25: client_type of created clients. */
 export const DEFAULT_CLIENT_TYPE = 'pf';
+
+/**
+ * S52: delivery statuses over time, when on (`SimOptions.delivery`, `--delivery`): what looks like a real campaign.
+ * Of all outbound messages 93% are delivered and 4% fail (the other 3% stay `sent`, like a recipient who blocked
+ * the business); 60% of the delivered are read. Delays (uniform, ms): delivered 2-20 s after the send, read 1-30 min
+ * after delivery, failed 1-15 s after the send. A failure carries 131026, 131049 or 131050 in the ratio 6:3:1.
+ */
+export const DEFAULT_DELIVERY = {
+  delivered: 0.93,
+  read: 0.6,
+  failed: 0.04,
+  deliveredAfterMs: [2_000, 20_000],
+  readAfterMs: [60_000, 1_800_000],
+  failedAfterMs: [1_000, 15_000],
+  failureCodes: { 131026: 0.6, 131049: 0.3, 131050: 0.1 },
+} as const;
 
 /** Webhook (documented: 10 s timeout, no retry); the timeout is SimOptions.webhookTimeoutMs, this by default. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -106,20 +127,33 @@ export const WEBHOOK_LOG_LIMIT = 100_000;
 export const CONTROL_PREFIX = '/__sim/';
 
 /**
- * A3, A22, A27 and the 24-hour window: reasons carried in `meta.reason` of a start-whatsapp 502,
- * and (as text) in `message` of a messages / wba-send-template 502.
+ * A3, A27, S34: the platform's own refusals, carried in `meta.reason` of a start-whatsapp 502 and (as text)
+ * in `message` of a messages / wba-send-template 502. They carry no provider code.
  */
-export const REFUSAL_MESSAGES = {
+export const PLATFORM_REFUSALS = {
   channel_inactive: 'The channel is inactive; the provider refused the message.',
   web_session_down: 'The web-session service is unavailable.',
-  outside_window:
-    'Re-engagement message: more than 24 hours have passed since the recipient last replied; only a template can be sent.',
-  template_not_found: 'Template name does not exist in the translation.',
-  template_not_approved: 'Template is not approved and cannot be sent.',
-  template_parameters: 'Number of parameters does not match the expected number of params.',
   injected_failure: 'The provider failed to deliver the message (injected fault).',
 } as const;
-export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
+export type PlatformRefusalReason = keyof typeof PLATFORM_REFUSALS;
+
+/**
+ * A22, A23, S42: the provider's refusals the platform passes on unchanged, in the provider's form
+ * `(#code) Title.` (S41), with the code of each. `provider_error` (S43) is any other code: forced for a phone,
+ * the spam limit, marketing stopped, or drawn from `providerErrors`.
+ */
+export const PROVIDER_REFUSAL_CODES = {
+  outside_window: 131047,
+  template_not_found: 132001,
+  template_not_approved: 132001,
+  template_parameters: 132000,
+} as const satisfies Record<string, ProviderCode>;
+export type ProviderRefusalReason = keyof typeof PROVIDER_REFUSAL_CODES | 'provider_error';
+/** S42: the detail after a 131047's title. */
+export const OUTSIDE_WINDOW_DETAIL = 'more than 24 hours have passed since the recipient last replied; only a template can be sent';
+
+/** S34 and S43: every `meta.reason` of a start-whatsapp 502. */
+export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
 
 /**
  * Choices with no constant of their own (the code that makes each cites it):
@@ -129,7 +163,7 @@ export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
  * - S28 `client_message_id` is stored and echoed, never used to deduplicate.
  * - S29 an inactive channel refuses messages and wba-send-template too (502, A7 / A22 shape).
  * - S30 a field sent as JSON null counts as absent (so `file_url: null` on wba is not a 422).
- * - S31 message records: `updatedAt` = `createdAt`, `reply_to_message_id` = `reply_to_id` or 0, `edited_at` null,
+ * - S31 message records: `updatedAt` = `createdAt` until a delivery-status change (S53), `reply_to_message_id` = `reply_to_id` or 0, `edited_at` null,
  *   `call` = {direction: '', outcome: '', duration: 0}, `reactions` [], `file_type` = the media content type.
  * - S32 per_page above 200 is capped at 200 (like A28's limit); page or per_page below 1 is a 422.
  * - S33 the 401 check comes after route matching: an unknown path is a 404 even without a token.
@@ -137,4 +171,41 @@ export type RefusalReason = keyof typeof REFUSAL_MESSAGES;
  * - S36 `reply_to_id` of POST messages must be a message of the same conversation, else 422.
  * - S38 an inbound message's `senderId` is the client's id (API sends have null, A25).
  * - S40 a webhook delivery does not follow redirects: a 3xx is an undelivered attempt recorded with its status.
+ *
+ * The provider (../shared/PROVIDER.md) behind wba/whatsapp channels:
+ * - S41 provider refusals are `(#code) Title.` (`providerMessage` in provider-codes.ts, whose table holds every code
+ *   and title), optionally followed by a detail in parentheses; titles are the provider's where known, else plausible.
+ * - S42 the refusals the simulator already made carry codes (PROVIDER_REFUSAL_CODES above): free text outside the
+ *   window 131047 (never 470: it is in the table for injection only), a missing, unapproved or wrong-language template
+ *   132001, wrong variables 132000. The platform's own refusals (PLATFORM_REFUSALS) carry none.
+ * - S43 start-whatsapp's `meta.reason` is `provider_error` for every code not tied to a reason of S42 (forced, spam
+ *   limit, marketing stopped, `providerErrors`); the code itself is only in `message`.
+ * - S44 provider codes (forced, spam limit, marketing stopped, `providerErrors`) apply to wba/whatsapp sends only;
+ *   ww sends are refused only by `wwDown` and `failRate`.
+ * - S45 a send is decided in this order (`decideSend` in rules/send-decision.ts): inactive channel, web session down
+ *   (ww), the phone's forced code, the account's spam limit, the message's own refusal (template, window), marketing
+ *   stopped (templates), `providerErrors`, `failRate`. Random draws happen only when the order reaches them.
+ * - S46 a phone that stopped marketing messages gets 131050 on every template send, whatever the template's
+ *   category (the provider refuses MARKETING ones only); free text and media in the window still go.
+ * - S47 the spam limit counts successful wba/whatsapp sends from the moment it is set; once it reaches `afterSends`
+ *   every wba/whatsapp send fails 131048 until it is lifted.
+ * - S48 `providerErrors` is one seeded draw per wba/whatsapp send that reaches it (its own random stream), the
+ *   codes' shares laid end to end in ascending code order (`codeAt` in code-shares.ts); setting it replaces the map.
+ * - S49 the provider controls: a forced code lasts until cleared; phones must be E.164 (RangeError in process, 422 over
+ *   /__sim/provider/*); the state lives in memory only (provider-state.ts).
+ * - S50 latency jitter: each API request's latency is drawn uniformly from latencyMs ± latencyJitterMs, rounded to whole
+ *   ms and never below 0 (`jitteredLatency` in faults.ts), one seeded draw per request that is not refused by the rate
+ *   limit or dropped before processing, in arrival order; it is recorded as the log entry's `latencyMs`.
+ * - S51 delivery statuses move only when delivery is on (SimOptions.delivery, setDelivery, POST /__sim/delivery,
+ *   --delivery / --delivery-delays); off by default, so every outbound message stays `sent` as before. When on, every
+ *   outbound message stored (any channel, ww included) gets its fate when sent, from the seed and its id with the
+ *   settings then in force (`planDelivery` in delivery.ts): delivered (then read, or not), failed with a provider
+ *   code, or stays `sent`. Changing or turning off the settings affects later messages only. Statuses only move
+ *   forward (sent → delivered → read, sent → failed): the platform's record never goes back, a read message never fails.
+ * - S52 the defaults (DEFAULT_DELIVERY above); delays are uniform in their [min, max]; read counts from delivered.
+ * - S53 no timers: the changes due by the simulated clock are applied in time order before every API request and
+ *   control, on advanceClock, messagesOf, messageCount and settle (delivery-timeline.ts). A change sets the message's
+ *   `updatedAt` to its time (`read_at` too for read; `failureReason` `(#code) Title.` for failed) and moves the
+ *   conversation's `updated_at` to it when later, so the `updated_at` listing shows it; `last_message_id` stays; no
+ *   webhook is sent for a status change (chat.message is for new messages only).
  */

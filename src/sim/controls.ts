@@ -1,5 +1,7 @@
 import { invalid, ok, type Reply } from './http.js';
+import { deliveryControlRoutes } from './delivery-controls.js';
 import { receiveInbound } from './inbound.js';
+import { providerControlRoutes } from './provider-controls.js';
 import { Router, type Route, type RouteContext } from './router.js';
 import type { SimFaults } from './types.js';
 import { asObject, optInt, optString, queryInt } from './validate.js';
@@ -8,11 +10,10 @@ import { asObject, optInt, optString, queryInt } from './validate.js';
 
 function inbound(ctx: RouteContext): Reply {
   const body = asObject(ctx.body);
-  const phone = optString(body, 'phone');
-  const clientId = optInt(body, 'client_id');
-  if (phone === undefined && clientId === undefined) invalid('Send phone or client_id.');
+  const who = optInt(body, 'client_id') ?? optString(body, 'phone');
+  if (who === undefined) invalid('Send phone or client_id.');
   const text = optString(body, 'text') ?? '';
-  return ok(receiveInbound(ctx.core, clientId ?? phone!, text, optInt(body, 'channel_id')));
+  return ok(receiveInbound(ctx.core, who, text, optInt(body, 'channel_id')));
 }
 
 function clock(ctx: RouteContext): Reply {
@@ -37,7 +38,7 @@ function counters(ctx: RouteContext): Reply {
 }
 
 function faults(ctx: RouteContext): Reply {
-  return ok(ctx.core.faults.get());
+  return ok(ctx.core.faults.snapshot());
 }
 
 function setFaults(ctx: RouteContext): Reply {
@@ -82,6 +83,8 @@ const controlRoutes: Route[] = [
   { method: 'GET', pattern: '/__sim/requests', handler: requests },
   { method: 'GET', pattern: '/__sim/webhook-deliveries', handler: webhookDeliveries },
   { method: 'POST', pattern: '/__sim/webhook', handler: setWebhook },
+  ...providerControlRoutes,
+  ...deliveryControlRoutes,
 ];
 
 export const controlRouter = new Router(controlRoutes);

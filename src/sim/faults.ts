@@ -1,3 +1,5 @@
+import { checkCodeShares, codeAt, totalShare } from './code-shares.js';
+import type { ProviderCode } from './provider-codes.js';
 import { seededRandom } from './random.js';
 import type { SimFaults } from './types.js';
 
@@ -9,8 +11,10 @@ const NO_FAULTS: ActiveFaults = {
   wwDown: false,
   rateLimitPerSecond: 0,
   latencyMs: 0,
+  latencyJitterMs: 0,
   dropRate: 0,
   dropAfterProcessing: false,
+  providerErrors: {},
 };
 
 /** Throws a RangeError naming the first invalid field. */
@@ -34,22 +38,33 @@ export function validateFaults(partial: SimFaults): void {
   )
     throw new RangeError('faults.rateLimitPerSecond must be a whole number of 0 or more (0 = no limit)');
   nonNegative('latencyMs', partial.latencyMs);
+  nonNegative('latencyJitterMs', partial.latencyJitterMs);
   flag('wwDown', partial.wwDown);
   flag('dropAfterProcessing', partial.dropAfterProcessing);
+  if (partial.providerErrors !== undefined) checkCodeShares('faults.providerErrors', partial.providerErrors, true);
+}
+
+/** S50: a latency drawn uniformly from `base ± jitter` with `u` in [0, 1), in whole ms, never below 0. Pure. */
+export function jitteredLatency(base: number, jitter: number, u: number): number {
+  return Math.max(0, Math.round(base + (2 * u - 1) * jitter));
 }
 
 /**
- * Fault state and its random draws. Send failures and drops draw from two streams of the same seed,
- * so turning one on does not shift the other's sequence.
+ * Fault state and its random draws. Send failures, drops and provider errors draw from their own streams
+ * of the same seed, so turning one on does not shift another's sequence.
  */
 export class Faults {
   private current: ActiveFaults = { ...NO_FAULTS };
   private readonly failRandom: () => number;
   private readonly dropRandom: () => number;
+  private readonly providerRandom: () => number;
+  private readonly latencyRandom: () => number;
 
   constructor(seed: number, initial: SimFaults = {}) {
     this.failRandom = seededRandom(seed);
     this.dropRandom = seededRandom(seed ^ 0x5bd1e995);
+    this.providerRandom = seededRandom(seed ^ 0x2545f491);
+    this.latencyRandom = seededRandom(seed ^ 0x68e31da4);
     this.set(initial);
   }
 
@@ -61,12 +76,32 @@ export class Faults {
     validateFaults(partial);
     const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
     this.current = { ...this.current, ...defined };
+    if (partial.providerErrors !== undefined)
+      this.current.providerErrors = checkCodeShares('faults.providerErrors', partial.providerErrors, true);
+  }
+
+  /** A copy the caller may keep or change. */
+  snapshot(): ActiveFaults {
+    return { ...this.current, providerErrors: { ...this.current.providerErrors } };
   }
 
   /** Whether this send fails by injection (failRate). */
   drawSendFailure(): boolean {
     const rate = this.current.failRate;
     return rate > 0 && (rate >= 1 || this.failRandom() < rate);
+  }
+
+  /** S48: the code this send fails with by `providerErrors` (one draw while any share is set), or undefined. */
+  drawProviderError(): ProviderCode | undefined {
+    const shares = this.current.providerErrors;
+    if (totalShare(shares) <= 0) return undefined;
+    return codeAt(shares, this.providerRandom());
+  }
+
+  /** The latency of this API request in ms: latencyMs, or a seeded draw from latencyMs ± latencyJitterMs (S50). */
+  drawLatency(): number {
+    const { latencyMs, latencyJitterMs } = this.current;
+    return latencyJitterMs > 0 ? jitteredLatency(latencyMs, latencyJitterMs, this.latencyRandom()) : latencyMs;
   }
 
   /** Whether this API request is dropped (dropRate). */

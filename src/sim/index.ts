@@ -2,8 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_REQUEST_LOG_LIMIT, WEBHOOK_TIMEOUT_MS } from './assumptions.js';
 import { SimClock } from './clock.js';
 import type { SimCore } from './core.js';
+import { DeliveryTimeline } from './delivery-timeline.js';
 import { Faults } from './faults.js';
 import { Store } from './model.js';
+import { ProviderState } from './provider-state.js';
 import { RequestLog } from './request-log.js';
 import { seedData } from './seed.js';
 import { createSimServer } from './server.js';
@@ -31,6 +33,11 @@ export type {
   WebhookConfig,
   WebhookDelivery,
 } from './types.js';
+export { DEFAULT_DELIVERY, type DeliveryStatus } from './assumptions.js';
+export type { CodeShares } from './code-shares.js';
+export type { ActiveDelivery, DelayRange, DeliveryPlan, SimDelivery, SimProviderState } from './provider-types.js';
+export { PROVIDER_CODES, PROVIDER_ERRORS, isProviderCode, providerMessage, type ProviderCode } from './provider-codes.js';
+export type { Phones } from './provider-state.js';
 export { signedEvent } from './webhook.js';
 
 export const DEFAULT_SIM_TOKEN = 'sim-token';
@@ -78,10 +85,13 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
   const webhook = new WebhookEmitter(undefined, settings.webhookTimeoutMs);
   webhook.configure(settings.webhook);
   webhook.onAttempt = () => log.counters.webhookAttempts++;
+  const store = new Store(seedData());
   const core: SimCore = {
-    store: new Store(seedData()),
+    store,
     clock: new SimClock(settings.startTime),
     faults: new Faults(settings.seed, options.faults),
+    provider: new ProviderState(),
+    delivery: new DeliveryTimeline(store, settings.seed, options.delivery),
     webhook,
     log,
   };

@@ -1,4 +1,4 @@
-import { DEFAULT_CLIENT_TYPE, isOpenStatus, WINDOW_MS, type ConversationStatus } from './assumptions.js';
+import { DEFAULT_CLIENT_TYPE, isOpenStatus, WINDOW_MS, type ConversationStatus, type DeliveryStatus } from './assumptions.js';
 import type { SeedData } from './seed.js';
 import type {
   SimChannel,
@@ -27,13 +27,13 @@ export interface NewConversation {
 }
 
 /** A message before the store gives it an id and a time. */
-export type NewMessage = Omit<SimMessage, 'id' | 'conversationId' | 'createdAt'>;
+export type NewMessage = Omit<SimMessage, 'id' | 'conversationId' | 'createdAt' | 'updatedAt'>;
 
 /** A new message without a file, from one side; the filler fields (S31) are set here once. */
 export function newMessage(
   text: string,
   contentType: string,
-  from: { senderType: SimMessage['senderType']; senderId: number | null; deliveryStatus: string },
+  from: { senderType: SimMessage['senderType']; senderId: number | null; deliveryStatus: DeliveryStatus },
 ): NewMessage {
   return {
     body: text,
@@ -174,7 +174,7 @@ export class Store {
 
   /** Stores a message with the next global id; the conversation's updated_at and last message move with it. */
   addMessage(conversation: SimConversation, fields: NewMessage, now: number): SimMessage {
-    const message: SimMessage = { ...fields, id: this.nextMessageId++, conversationId: conversation.id, createdAt: now };
+    const message: SimMessage = { ...fields, id: this.nextMessageId++, conversationId: conversation.id, createdAt: now, updatedAt: now };
     this.messages.set(message.id, message);
     conversation.messageIds.push(message.id);
     conversation.lastMessageId = message.id;

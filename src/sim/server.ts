@@ -23,8 +23,8 @@ const apiRouter = new Router(apiRoutes);
 
 /**
  * The HTTP face. An API request goes: route match → rate limit (429, nothing done) → drop before
- * processing → read body → latency → 404/405 → auth (401) → JSON (422) → route → drop after processing
- * or answer. /__sim/ requests skip auth, faults and the log.
+ * processing → read body → latency (S50) → 404/405 → auth (401) → JSON (422) → delivery statuses due by
+ * the clock (S53) → route → drop after processing or answer. /__sim/ requests skip auth, faults and the log.
  */
 export function createSimServer(core: SimCore, token: string): { server: Server; shutdown(): void } {
   const expectedAuth = `Bearer ${token}`;
@@ -73,16 +73,19 @@ export function createSimServer(core: SimCore, token: string): { server: Server;
       req.socket.destroy();
       return;
     }
+    const latency = core.faults.drawLatency();
+    if (latency > 0) entry.latencyMs = latency;
     readBody(req, (tooLarge, raw) => {
       const run = () => {
         const reply = tooLarge ? fail(STATUS_TOO_LARGE, 'The request body is too large.') : process(req, match, query, raw, entry);
         finish(res, reply, entry, drop);
       };
-      if (faults.latencyMs > 0) {
+      // A timer per request, never a wait: thousands of delayed requests cost only their timers.
+      if (latency > 0) {
         const timer = setTimeout(() => {
           timers.delete(timer);
           run();
-        }, faults.latencyMs);
+        }, latency);
         timers.add(timer);
       } else run();
     });
@@ -96,6 +99,7 @@ export function createSimServer(core: SimCore, token: string): { server: Server;
     const parsed = parseJson(raw);
     if (!parsed.ok) return fail(STATUS_INVALID, 'The request body is not valid JSON.');
     entry.body = parsed.value;
+    core.delivery.catchUp(core.clock.now());
     return run(() => match.route.handler({ core, params: match.params, query, body: parsed.value }));
   }
 
@@ -118,6 +122,7 @@ export function createSimServer(core: SimCore, token: string): { server: Server;
       if (match.kind !== 'route') return write(res, fail(STATUS_NOT_FOUND, `No simulator control ${method} ${path}.`));
       const parsed = parseJson(raw);
       if (!parsed.ok) return write(res, fail(STATUS_INVALID, 'The request body is not valid JSON.'));
+      core.delivery.catchUp(core.clock.now());
       write(res, run(() => match.route.handler({ core, params: match.params, query, body: parsed.value })));
     });
   }

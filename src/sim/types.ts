@@ -1,4 +1,7 @@
-import type { ConversationStatus } from './assumptions.js';
+import type { ConversationStatus, DeliveryStatus } from './assumptions.js';
+import type { CodeShares } from './code-shares.js';
+import type { ProviderCode } from './provider-codes.js';
+import type { ActiveDelivery, DeliveryPlan, SimDelivery, SimProviderState } from './provider-types.js';
 
 /** Faults the simulator can inject; every field may change at run time (`setFaults`, POST /__sim/faults). */
 export interface SimFaults {
@@ -8,12 +11,20 @@ export interface SimFaults {
   wwDown?: boolean;
   /** Request-rate limit across all API requests (not /__sim/): over it → 429 + Retry-After, nothing done. 0 or absent = none. */
   rateLimitPerSecond?: number;
-  /** Added latency before answering. */
+  /** Added latency before answering, in ms. */
   latencyMs?: number;
+  /** Each request's latency is drawn uniformly from latencyMs ± this (never below 0), seeded (S50). */
+  latencyJitterMs?: number;
   /** 0..1 share of API requests whose socket is destroyed with no answer. */
   dropRate?: number;
   /** Drop after doing the work (so the send happened) instead of before. */
   dropAfterProcessing?: boolean;
+  /**
+   * Share 0..1 of wba/whatsapp sends the provider refuses with each code (total at most 1), e.g.
+   * `{131026: 0.05, 131049: 0.02}`: a 502 whose message is `(#131026) Message undeliverable.` (S48).
+   * Setting it replaces the whole map.
+   */
+  providerErrors?: CodeShares;
 }
 
 export interface WebhookConfig {
@@ -40,6 +51,8 @@ export interface SimOptions {
   requestLogLimit?: number;
   /** Webhook delivery timeout in ms; default WEBHOOK_TIMEOUT_MS (10,000, documented). Tests use a short one. */
   webhookTimeoutMs?: number;
+  /** Delivery statuses over time; absent = off (every outbound message stays `sent`, S51). `{}` = DEFAULT_DELIVERY. */
+  delivery?: SimDelivery;
 }
 
 export interface SimChannel {
@@ -131,10 +144,14 @@ export interface SimMessage {
   file_type: string;
   read: boolean;
   read_at: string | null;
-  deliveryStatus: string;
+  /** Outbound: `sent` when stored, then as its DeliveryPlan says once the clock passes each change (S51). */
+  deliveryStatus: DeliveryStatus;
+  /** A failed message's provider error, `(#131026) Message undeliverable.`; '' otherwise. */
   failureReason: string;
   /** Sim-clock ms. */
   createdAt: number;
+  /** Sim-clock ms of the last change: createdAt, then each delivery-status change (S53). */
+  updatedAt: number;
   reply_to_id: number | null;
   client_message_id: string | null;
   /** Template sends: the template's name and language. */
@@ -157,6 +174,8 @@ export interface RequestLogEntry {
   wall: number;
   /** True when no answer was sent (dropRate). */
   dropped?: true;
+  /** The latency added before answering, in ms, when any (latencyMs ± latencyJitterMs). */
+  latencyMs?: number;
 }
 
 export interface SimCounters {
@@ -215,19 +234,46 @@ export interface SimState {
   faults(): SimFaults;
   /** A client sends a message (opens the 24-hour window, emits the webhook as inbound); creates client/conversation if needed. */
   inbound(phoneOrClientId: string | number, text: string, channelId?: number): InboundResult;
-  /** Moves the simulated clock forward; returns the new now(). */
+  /** Moves the simulated clock forward and applies the delivery-status changes now due; returns the new now(). */
   advanceClock(ms: number): number;
   /** Simulated clock, epoch ms. */
   now(): number;
   setFaults(partial: SimFaults): void;
+  /** Every send to these phones (wba/whatsapp) fails with `code` until cleared (S49). A bad phone or code is a RangeError. */
+  forceProviderError(phones: string | readonly string[], code: ProviderCode): void;
+  /** Clears the forced code of these phones, or of every phone. */
+  clearProviderError(phones?: string | readonly string[]): void;
+  /** These phones stopped marketing messages: template sends to them fail 131050 (S46). */
+  stopMarketing(phones: string | readonly string[]): void;
+  /** These phones (or every phone) take marketing messages again. */
+  resumeMarketing(phones?: string | readonly string[]): void;
+  /** After `afterSends` more successful wba/whatsapp sends, every one fails 131048 (S47); null lifts it. */
+  setSpamLimit(afterSends: number | null): void;
+  /** A copy of the provider's state (forced codes, stopped phones, spam limit). */
+  provider(): SimProviderState;
   setWebhook(config: WebhookConfig | undefined): void;
   /** start-whatsapp requests processed (authorised, parsed) that carried this phone, whatever their answer. */
   startWhatsappCount(phone: string): number;
   /** Messages stored for the client with this phone, by direction (default outbound). */
   messageCount(phone: string, direction?: 'inbound' | 'outbound'): number;
   clientByPhone(phone: string): SimClient | undefined;
-  /** Messages of a conversation, ascending. */
+  /** Messages of a conversation, ascending, with the delivery statuses due by now. */
   messagesOf(conversationId: number): SimMessage[];
+  /**
+   * Delivery statuses over time: `settings` over those in force (the defaults when off), and on; null turns it
+   * off for messages sent from now on. A bad field is a RangeError naming it.
+   */
+  setDelivery(settings: SimDelivery | null): void;
+  /** A copy of the delivery settings in force, or null when off. */
+  delivery(): ActiveDelivery | null;
+  /** The fate decided for an outbound message when it was sent (undefined while delivery was off, or for inbound). */
+  deliveryPlan(messageId: number): DeliveryPlan | undefined;
+  /**
+   * Applies the delivery-status changes due by the simulated clock to the stored records. Every API request and
+   * control, advanceClock, messagesOf and messageCount do it; call it before reading `messages` or
+   * `conversations` directly after wall time alone has passed.
+   */
+  settle(): void;
   /** Resolves when no webhook delivery is in flight. */
   webhookIdle(): Promise<void>;
 }

@@ -5,7 +5,6 @@ import type { SimClient, SimConversation, SimMessage, SimTag } from './types.js'
 /** How records leave the simulator: the API's JSON shapes (documented fields, A8, A16, A26). */
 
 export function messageView(m: SimMessage) {
-  const created = isoZ(m.createdAt);
   return {
     id: m.id,
     body: m.body,
@@ -21,8 +20,8 @@ export function messageView(m: SimMessage) {
     read_at: m.read_at,
     deliveryStatus: m.deliveryStatus,
     failureReason: m.failureReason,
-    createdAt: created,
-    updatedAt: created,
+    createdAt: isoZ(m.createdAt),
+    updatedAt: isoZ(m.updatedAt),
     reply_to_id: m.reply_to_id,
     reply_to_message_id: m.reply_to_id ?? 0,
     edited_at: null,

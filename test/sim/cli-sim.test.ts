@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerSim, runSim, simOptionsFromFlags } from '../../src/cli/commands/sim.js';
+import { registerSim, runSim } from '../../src/cli/commands/sim.js';
+import { simOptionsFromFlags } from '../../src/cli/sim-flags.js';
 
 const defaults = { port: '8780', host: '127.0.0.1', token: 'sim-token' };
 
@@ -19,6 +20,9 @@ describe('outreach sim', () => {
     expect(sim.description()).toBe('Run the platform simulator locally (for trying jobs without a real platform)');
     expect(sim.options.map((o) => o.long)).toEqual(
       expect.arrayContaining(['--port', '--host', '--token', '--webhook-url', '--webhook-secret', '--fail-rate', '--ww-down', '--rate-limit', '--latency', '--drop-rate', '--seed']),
+    );
+    expect(sim.options.map((o) => o.long)).toEqual(
+      expect.arrayContaining(['--latency-jitter', '--provider-errors', '--delivery', '--delivery-delays']),
     );
   });
 
@@ -46,6 +50,42 @@ describe('outreach sim', () => {
     });
   });
 
+  it('sets the latency jitter from --latency-jitter', () => {
+    expect(simOptionsFromFlags({ ...defaults, latency: '200', latencyJitter: '50' }).faults).toEqual({ latencyMs: 200, latencyJitterMs: 50 });
+  });
+
+  it('leaves delivery statuses off without --delivery, and turns them on with the defaults when it has no value', () => {
+    expect(simOptionsFromFlags(defaults).delivery).toBeUndefined();
+    expect(simOptionsFromFlags({ ...defaults, delivery: true }).delivery).toEqual({});
+  });
+
+  it('folds --delivery shares and --delivery-delays ranges (ms, s, m, h) into the delivery settings', () => {
+    expect(
+      simOptionsFromFlags({ ...defaults, delivery: 'delivered=0.9,read=0.6,failed=0.05', deliveryDelays: 'delivered=2s-20s,read=1m-30m,failed=1500' })
+        .delivery,
+    ).toEqual({
+      delivered: 0.9,
+      read: 0.6,
+      failed: 0.05,
+      deliveredAfterMs: [2000, 20_000],
+      readAfterMs: [60_000, 1_800_000],
+      failedAfterMs: [1500, 1500],
+    });
+    expect(simOptionsFromFlags({ ...defaults, deliveryDelays: 'read=0.5h' }).delivery).toEqual({ readAfterMs: [1_800_000, 1_800_000] });
+  });
+
+  it('takes --delivery with or without a value', () => {
+    const sim = program().commands.find((c) => c.name() === 'sim');
+    const option = sim?.options.find((o) => o.long === '--delivery');
+    expect(option).toMatchObject({ optional: true, required: false });
+  });
+
+  it('sets provider errors by code from --provider-errors', () => {
+    expect(simOptionsFromFlags({ ...defaults, providerErrors: '131026=0.05, 131049=0.02' }).faults).toEqual({
+      providerErrors: { 131026: 0.05, 131049: 0.02 },
+    });
+  });
+
   it.each([
     [['--port', 'abc'], /--port/],
     [['--port', '70000'], /--port/],
@@ -53,8 +93,19 @@ describe('outreach sim', () => {
     [['--drop-rate', 'half'], /--drop-rate/],
     [['--rate-limit', '-1'], /--rate-limit/],
     [['--latency', '1.5'], /--latency/],
+    [['--latency-jitter', '-5'], /--latency-jitter/],
     [['--webhook-url', 'http://x/'], /--webhook-secret/],
     [['--webhook-url', 'ftp://x/', '--webhook-secret', 's'], /--webhook-url/],
+    [['--provider-errors', '999=0.1'], /--provider-errors: 999 is not a provider error code/],
+    [['--provider-errors', '131026=1.5'], /--provider-errors 131026=1\.5: give 131026 a share from 0 to 1/],
+    [['--provider-errors', '131026=0.6,131049=0.6'], /--provider-errors .*add up to 1\.2/],
+    [['--provider-errors', '131026'], /--provider-errors 131026: write code=share pairs/],
+    [['--provider-errors', '131026=0.1,131026=0.2'], /--provider-errors: 131026 is given twice/],
+    [['--delivery', 'delivered=1.2'], /--delivery delivered=1\.2: give delivered a share from 0 to 1/],
+    [['--delivery', 'seen=0.5'], /--delivery: seen is not a delivery share/],
+    [['--delivery', 'delivered=0.97'], /--delivery .*delivered \(0\.97\) and failed \(0\.04\) add up to more than 1/],
+    [['--delivery-delays', 'delivered=20s-2s'], /--delivery-delays delivered=20s-2s: the range ends before it starts/],
+    [['--delivery-delays', 'read=soon'], /--delivery-delays read=soon: give a duration/],
   ])('refuses %j with a user error naming the flag', async (args, message) => {
     const error = await program()
       .parseAsync(['node', 'outreach', 'sim', ...(args as string[])])
@@ -73,6 +124,7 @@ describe('outreach sim', () => {
     const url = /simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     expect(out).toContain('token: sim-token');
     expect(out).toContain(`export OUTREACH_BASE_URL=${url} OUTREACH_TOKEN=sim-token`);
+    expect(out).toContain('delivery statuses: off, every message stays sent (pass --delivery)');
     const res = await fetch(`${url}/company/1/channels`, { headers: { authorization: 'Bearer sim-token' } });
     expect(res.status).toBe(200);
     stop.abort();

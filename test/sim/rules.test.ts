@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/sim/rate-limit.js';
 import { maxInWindow } from '../../src/sim/request-log.js';
 import { Router } from '../../src/sim/router.js';
+import { codeAt, pickWeighted } from '../../src/sim/code-shares.js';
+import { providerMessage } from '../../src/sim/provider-codes.js';
+import { decideSend, type SendFacts } from '../../src/sim/rules/send-decision.js';
 import { checkTemplate, placeholders } from '../../src/sim/rules/templates.js';
 import { seedData } from '../../src/sim/seed.js';
 
@@ -63,5 +66,75 @@ describe('router', () => {
     expect(router.match('POST', '/v/client/3')).toMatchObject({ kind: 'route', params: { entityType: 'client', entityId: '3' } });
     expect(router.match('POST', '/v/client/x').kind).toBe('none');
     expect(router.match('GET', '/chat/conversations/start-whatsapp').kind).toBe('method-not-allowed');
+  });
+});
+
+describe('decideSend (the provider\'s order of refusals)', () => {
+  const clean: SendFacts = {
+    channelActive: true,
+    official: true,
+    wwDown: false,
+    forcedCode: undefined,
+    spamLimited: false,
+    contentRefusal: undefined,
+    template: true,
+    marketingStopped: false,
+  };
+  const noDraws = {
+    providerError: () => undefined,
+    injectedFailure: () => false,
+  };
+  const window = { kind: 'provider', reason: 'outside_window', code: 131047 } as const;
+
+  it('sends when nothing refuses', () => {
+    expect(decideSend(clean, noDraws)).toEqual({ kind: 'send' });
+  });
+
+  it('puts the inactive channel first, then the forced code, the spam limit, the message itself, marketing stopped', () => {
+    const all: SendFacts = { ...clean, channelActive: false, forcedCode: 131026, spamLimited: true, contentRefusal: window, marketingStopped: true };
+    expect(decideSend(all, noDraws)).toEqual({ kind: 'platform', reason: 'channel_inactive' });
+    expect(decideSend({ ...all, channelActive: true }, noDraws)).toMatchObject({ kind: 'provider', code: 131026 });
+    expect(decideSend({ ...all, channelActive: true, forcedCode: undefined }, noDraws)).toMatchObject({ code: 131048 });
+    expect(decideSend({ ...all, channelActive: true, forcedCode: undefined, spamLimited: false }, noDraws)).toBe(window);
+    expect(decideSend({ ...clean, marketingStopped: true }, noDraws)).toMatchObject({ reason: 'provider_error', code: 131050 });
+    expect(decideSend({ ...clean, marketingStopped: true, template: false }, noDraws)).toEqual({ kind: 'send' });
+  });
+
+  it('draws a provider error before failRate, and neither once something refused', () => {
+    let draws = 0;
+    const counting = {
+      providerError: () => (draws++, 131049 as const),
+      injectedFailure: () => (draws++, true),
+    };
+    expect(decideSend(clean, counting)).toMatchObject({ code: 131049 });
+    expect(draws).toBe(1);
+    expect(decideSend({ ...clean, contentRefusal: window }, counting)).toBe(window);
+    expect(draws).toBe(1);
+  });
+
+  it('applies no provider rule to ww: only web session down and failRate', () => {
+    const ww: SendFacts = { ...clean, official: false, forcedCode: 131026, spamLimited: true, marketingStopped: true };
+    expect(decideSend(ww, { providerError: () => 131026, injectedFailure: () => false })).toEqual({ kind: 'send' });
+    expect(decideSend({ ...ww, wwDown: true }, noDraws)).toEqual({ kind: 'platform', reason: 'web_session_down' });
+    expect(decideSend(ww, { ...noDraws, injectedFailure: () => true })).toEqual({ kind: 'platform', reason: 'injected_failure' });
+  });
+});
+
+describe('provider codes and shares', () => {
+  it('writes a refusal in the provider form, with any detail after it', () => {
+    expect(providerMessage(131026)).toBe('(#131026) Message undeliverable.');
+    expect(providerMessage(132000, 'template "x" expects 2 variables, got 1')).toBe(
+      '(#132000) Number of parameters does not match the expected number of params. (template "x" expects 2 variables, got 1)',
+    );
+  });
+
+  it('lays the shares end to end in ascending code order, the rest of [0, 1) being no error', () => {
+    const shares = { 131049: 0.02, 131026: 0.05 };
+    expect([0, 0.049, 0.05, 0.069, 0.07, 0.99].map((u) => codeAt(shares, u))).toEqual([131026, 131026, 131049, 131049, undefined, undefined]);
+  });
+
+  it('picks by weight when the shares are weights', () => {
+    expect([0, 0.74, 0.75, 0.999].map((u) => pickWeighted({ 131026: 0.3, 131050: 0.1 }, u))).toEqual([131026, 131026, 131050, 131050]);
+    expect(pickWeighted({}, 0.5)).toBeUndefined();
   });
 });

@@ -1,72 +1,13 @@
 import type { Command } from 'commander';
-import { startSimulator, type SimOptions } from '../../sim/index.js';
+import { startSimulator, type ActiveDelivery, type SimOptions } from '../../sim/index.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
+import { DEFAULT_SIM_PORT, simOptionsFromFlags, type SimFlags } from '../sim-flags.js';
 
-/** Flags of `outreach sim` as commander gives them (strings until checked). */
-export interface SimFlags {
-  port: string;
-  host: string;
-  token: string;
-  webhookUrl?: string;
-  webhookSecret?: string;
-  failRate?: string;
-  wwDown?: boolean;
-  rateLimit?: string;
-  latency?: string;
-  dropRate?: string;
-  dropAfterProcessing?: boolean;
-  seed?: string;
-}
-
-export const DEFAULT_SIM_PORT = 8780;
-
-function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) > max)
-    throw new CliError(`${flag} ${raw}: give a whole number from 0 to ${max}`);
-  return Number(raw);
-}
-
-function share(flag: string, raw: string): number {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
-    throw new CliError(`${flag} ${raw}: give a share from 0 to 1, e.g. 0.1 for one in ten`);
-  return value;
-}
-
-/** Checks the flags and folds them into simulator options; a bad value is a one-sentence CliError. */
-export function simOptionsFromFlags(flags: SimFlags): SimOptions {
-  const options: SimOptions = {
-    port: wholeNumber('--port', flags.port, 65535),
-    host: flags.host,
-    token: flags.token,
-    faults: {},
-  };
-  if (!flags.token || /\s/.test(flags.token)) throw new CliError('--token: give a token without spaces');
-  if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
-  if ((flags.webhookUrl === undefined) !== (flags.webhookSecret === undefined))
-    throw new CliError('--webhook-url and --webhook-secret go together; give both or neither');
-  if (flags.webhookUrl !== undefined && flags.webhookSecret !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(flags.webhookUrl);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      throw new CliError(`--webhook-url ${flags.webhookUrl}: give an http(s) URL, e.g. http://127.0.0.1:8787/webhook`);
-    if (!flags.webhookSecret) throw new CliError('--webhook-secret: give a non-empty secret');
-    options.webhook = { url: flags.webhookUrl, secret: flags.webhookSecret };
-  }
-  const faults = options.faults!;
-  if (flags.failRate !== undefined) faults.failRate = share('--fail-rate', flags.failRate);
-  if (flags.dropRate !== undefined) faults.dropRate = share('--drop-rate', flags.dropRate);
-  if (flags.rateLimit !== undefined) faults.rateLimitPerSecond = wholeNumber('--rate-limit', flags.rateLimit);
-  if (flags.latency !== undefined) faults.latencyMs = wholeNumber('--latency', flags.latency, 600_000);
-  if (flags.wwDown) faults.wwDown = true;
-  if (flags.dropAfterProcessing) faults.dropAfterProcessing = true;
-  if (flags.seed !== undefined) options.seed = wholeNumber('--seed', flags.seed);
-  return options;
+function deliveryLine(d: ActiveDelivery | null): string {
+  if (!d) return 'delivery statuses: off, every message stays sent (pass --delivery)';
+  const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+  return `delivery statuses: ${pct(d.delivered)} delivered (${pct(d.read)} of them read), ${pct(d.failed)} failed, the rest stay sent`;
 }
 
 /** Starts the simulator, prints where it is, and closes it when `stop` aborts. */
@@ -96,7 +37,9 @@ export async function runSim(
       .map((t) => `${t.name} ${t.language}`)
       .join(', ')}`,
     options.webhook ? `webhook: ${options.webhook.url}` : 'webhook: none (pass --webhook-url and --webhook-secret)',
+    deliveryLine(s.delivery()),
     `controls: POST ${sim.url}/__sim/inbound {"phone","text"} · POST /__sim/clock {"advance_ms"} · GET /__sim/counters`,
+    `provider: POST /__sim/provider/forced-errors {"phones","code"} · /stopped-marketing {"phones"} · /spam-limit {"afterSends"} (DELETE clears)`,
     'press Ctrl+C to stop',
   ];
   io.out.write(`${lines.join('\n')}\n`);
@@ -118,8 +61,12 @@ export function registerSim(program: Command): void {
     .option('--ww-down', 'the web-session service is down: every send on a ww channel fails with 502')
     .option('--rate-limit <n>', 'API requests allowed per second; beyond it 429 with Retry-After')
     .option('--latency <ms>', 'latency added to every API request, in milliseconds')
+    .option('--latency-jitter <ms>', 'each request\'s latency is drawn uniformly from --latency ± this (seeded)')
     .option('--drop-rate <share>', 'share 0..1 of API requests dropped with no answer')
     .option('--drop-after-processing', 'drop after doing the work (the send happened), not before')
+    .option('--provider-errors <shares>', 'shares of wba/whatsapp sends the provider refuses, by code, e.g. 131026=0.05,131049=0.02')
+    .option('--delivery [shares]', 'move sent messages to delivered, read or failed over time, e.g. delivered=0.9,read=0.6,failed=0.05')
+    .option('--delivery-delays <ranges>', 'delays of those moves, e.g. delivered=2s-20s,read=1m-30m,failed=1s-15s (read counts from delivered)')
     .option('--seed <n>', 'seed of the random faults, for repeatable runs')
     .action(async (flags: SimFlags) => {
       const options = simOptionsFromFlags(flags);

@@ -47,7 +47,7 @@ export function checkTemplate(
       return { ok: false, reason: 'template_not_found', detail: `template "${name}" does not exist in ${language}` };
   }
   if (template.status !== 'APPROVED')
-    return { ok: false, reason: 'template_not_approved', detail: `template "${name}" is ${template.status}` };
+    return { ok: false, reason: 'template_not_approved', detail: `template "${name}" is ${template.status}, not approved` };
   const expected = placeholders(template);
   const given = Object.keys(variables);
   if (given.length !== expected.size)
