@@ -6,4 +6,5 @@ export type { LoadItem, LoadCounts, LoadWarning } from './items.js';
 export type { PhoneResult } from './phone.js';
 export { loadContacts } from './load.js';
 export { normalisePhone } from './phone.js';
+export { countryLabel } from './country.js';
 export { InputError } from './errors.js';
