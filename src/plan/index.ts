@@ -18,4 +18,6 @@ export { render, placeholderColumns, columnKey, type RenderResult } from './rend
 export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
 export { preflight, type PreflightJob, type PreflightResult } from './preflight.js';
 export { templatePositions } from './template-check.js';
+export { chooseVariant, variantLabel, type VariantChoice } from './variant.js';
+export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel, countAction, countActions, type PlanCounts } from './label.js';
