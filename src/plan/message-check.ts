@@ -22,17 +22,24 @@ export function needsTemplates(job: Pick<Job, 'message'>): boolean {
   return jobMessages(job).some((m) => m.content.template !== undefined);
 }
 
+/** A template the preflight could not check (offline), and where the job has it. */
+export interface UncheckedTemplate {
+  template: NonNullable<MessageContent['template']>;
+  path: string;
+}
+
 /**
  * The checks of one message on the job's channel, each problem and warning naming where the job
  * has it. `templates` undefined: not fetched; `online` says whether that is because the job is
- * planned offline (a warning) or because the caller did not fetch them (a problem: it must).
+ * planned offline (the template comes back as `unchecked`) or because the caller did not fetch them
+ * (a problem: it must, see `needsTemplates`).
  */
 export function checkMessage(
   placed: PlacedMessage,
   channel: ChannelInfo,
   templates: readonly TemplateInfo[] | undefined,
   online: boolean,
-): { problems: string[]; warnings: string[] } {
+): { problems: string[]; warnings: string[]; unchecked?: UncheckedTemplate } {
   const { path, content } = placed;
   const { template, text } = content;
   const problems: string[] = [];
@@ -66,20 +73,37 @@ export function checkMessage(
   } else if (online) {
     problems.push(`${path}.template: cannot be checked, as the account's templates were not fetched; this is a bug, please report it`);
   } else {
-    const of = path === 'message' ? '' : `, of ${path},`;
-    warnings.push(
-      `templates not checked (offline): make sure ${template.name} (${template.language})${of} is APPROVED and has exactly the placeholders ${
-        Object.keys(template.variables).map((n) => `{{${n}}}`).join(', ') || '(none)'
-      }`,
-    );
+    return { problems, warnings, unchecked: { template, path } };
   }
   return { problems, warnings };
+}
+
+/** Offline: one warning per distinct template, naming the variants that use it. */
+export function uncheckedWarnings(unchecked: readonly UncheckedTemplate[]): string[] {
+  const groups = new Map<string, UncheckedTemplate[]>();
+  for (const u of unchecked) {
+    const key = `${u.template.name} ${u.template.language} ${Object.keys(u.template.variables).join(',')}`;
+    groups.set(key, [...(groups.get(key) ?? []), u]);
+  }
+  return [...groups.values()].flatMap((group) => {
+    const first = group[0];
+    if (first === undefined) return [];
+    const { template } = first;
+    const variants = group.map((u) => u.path).filter((path) => path !== 'message');
+    const of = variants.length === group.length ? `, of ${listed(variants)},` : '';
+    const placeholders = Object.keys(template.variables).map((n) => `{{${n}}}`).join(', ') || '(none)';
+    return [`templates not checked (offline): make sure ${template.name} (${template.language})${of} is APPROVED and has exactly the placeholders ${placeholders}`];
+  });
 }
 
 /** wba/whatsapp: one warning for every message with media, which goes only inside the 24-hour window. */
 export function mediaWarning(messages: readonly PlacedMessage[]): string | undefined {
   const paths = messages.filter((m) => m.content.media !== undefined).map((m) => `${m.path}.media`);
   if (paths.length === 0) return undefined;
-  const which = paths.length === 1 ? `${paths[0]} goes` : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1)} go`;
-  return `${which} only to contacts inside the 24-hour window, as a follow-up message after the first one; contacts who get the template get no media`;
+  return `${listed(paths)} ${paths.length === 1 ? 'goes' : 'go'} only to contacts inside the 24-hour window, as a follow-up message after the first one; contacts who get the template get no media`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

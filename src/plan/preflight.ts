@@ -1,5 +1,5 @@
 import type { Job } from '../job/index.js';
-import { checkMessage, jobMessages, mediaWarning } from './message-check.js';
+import { type UncheckedTemplate, checkMessage, jobMessages, mediaWarning, uncheckedWarnings } from './message-check.js';
 import type { ChannelInfo, ChannelType, TemplateInfo } from './types.js';
 
 /**
@@ -43,11 +43,14 @@ export function preflight(
   if (!found) return { channel, problems, warnings };
 
   const messages = jobMessages(job);
+  const unchecked: UncheckedTemplate[] = [];
   for (const placed of messages) {
     const checked = checkMessage(placed, channel, templates, channels !== undefined);
     problems.push(...checked.problems);
     warnings.push(...checked.warnings);
+    if (checked.unchecked) unchecked.push(checked.unchecked);
   }
+  warnings.push(...uncheckedWarnings(unchecked));
   if (channel.type !== 'ww') {
     const media = mediaWarning(messages);
     if (media !== undefined) warnings.push(media);

@@ -227,12 +227,17 @@ describe('preflight of message.variants', () => {
     ]);
   });
 
-  it('offline, warns about each template it could not check', () => {
-    const result = preflight(variantJob(10, [{ name: 'mexico', when: { countries: ['MX'] }, template: MX }]), undefined, undefined, 'wba');
+  it('offline, warns once about each template it could not check, naming the variants that use it', () => {
+    const variants = [
+      { name: 'mexico', when: { countries: ['MX'] }, template: MX },
+      { when: { language: 'es' }, template: MX },
+      { when: { countries: ['BR'] }, template: TEMPLATE },
+    ];
+    const result = preflight(variantJob(10, variants), undefined, undefined, 'wba');
     expect(result.problems).toEqual([]);
     expect(result.warnings).toEqual([
       'templates not checked (offline): make sure promo_bf (pt_BR) is APPROVED and has exactly the placeholders {{1}}, {{2}}',
-      'templates not checked (offline): make sure promo_bf (es_MX), of message.variants[0], is APPROVED and has exactly the placeholders {{1}}, {{2}}',
+      'templates not checked (offline): make sure promo_bf (es_MX), of message.variants[0] and message.variants[1], is APPROVED and has exactly the placeholders {{1}}, {{2}}',
     ]);
   });
 
