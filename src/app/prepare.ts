@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/index.js';
 import type { LoaderOptions } from '../contacts/index.js';
 import { loadJob, resolveContactFiles, type Job } from '../job/index.js';
-import { preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
+import { needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
 import { AppError } from './errors.js';
 import { onPlatform } from './platform-errors.js';
 
@@ -31,7 +31,7 @@ export async function prepare(jobPath: string, source: PrepareSource): Promise<P
     const { api } = source;
     const context = source.baseUrl ? { baseUrl: source.baseUrl } : {};
     const channels = await onPlatform(() => api.listChannels(job.company_id), context);
-    const templates = job.message.template !== undefined ? await onPlatform(() => api.listTemplates({ status: 'APPROVED' }), context) : undefined;
+    const templates = needsTemplates(job) ? await onPlatform(() => api.listTemplates({ status: 'APPROVED' }), context) : undefined;
     result = preflight(job, channels, templates);
   } else {
     result = preflight(job, undefined, undefined, source.offlineChannelType);

@@ -13,6 +13,9 @@ export interface Mapping {
   lastname: number;
   email: number;
   lastInboundAt: number;
+  /** -1 also when the caller named no country or language column. */
+  country: number;
+  language: number;
 }
 
 export function mapColumns(headers: readonly string[], settings: Settings): Mapping {
@@ -27,7 +30,10 @@ export function mapColumns(headers: readonly string[], settings: Settings): Mapp
       varKeys.push(key);
     }
   }
-  const find = (field: Field): number => firstIndex.get(settings.columns[field].key) ?? -1;
+  const find = (field: Field): number => {
+    const choice = settings.columns[field];
+    return choice === undefined ? -1 : (firstIndex.get(choice.key) ?? -1);
+  };
   return {
     headers,
     varKeys,
@@ -36,6 +42,8 @@ export function mapColumns(headers: readonly string[], settings: Settings): Mapp
     lastname: find('lastname'),
     email: find('email'),
     lastInboundAt: find('last_inbound_at'),
+    country: find('country'),
+    language: find('language'),
   };
 }
 
@@ -45,6 +53,8 @@ const INDEX_OF: Record<Field, (m: Mapping) => number> = {
   lastname: (m) => m.lastname,
   email: (m) => m.email,
   last_inbound_at: (m) => m.lastInboundAt,
+  country: (m) => m.country,
+  language: (m) => m.language,
 };
 
 /**
@@ -53,9 +63,11 @@ const INDEX_OF: Record<Field, (m: Mapping) => number> = {
  */
 export function checkColumns(mapping: Mapping, settings: Settings, file: string, line: number, fromJson = false): void {
   for (const field of FIELDS) {
-    if (field !== 'phone' && (fromJson || !settings.columns[field].explicit)) continue;
+    const choice = settings.columns[field];
+    if (choice === undefined) continue;
+    if (field !== 'phone' && (fromJson || !choice.explicit)) continue;
     if (INDEX_OF[field](mapping) >= 0) continue;
-    const wanted = settings.columns[field].header;
+    const wanted = choice.header;
     const listed = listColumns(mapping.headers);
     const what = fromJson ? 'key' : 'column';
     let fix = `set columns.${field} in the job to the right ${fromJson ? 'key' : 'header'}`;

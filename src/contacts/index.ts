@@ -6,5 +6,6 @@ export type { LoadItem, LoadCounts, LoadWarning } from './items.js';
 export type { PhoneResult } from './phone.js';
 export { loadContacts } from './load.js';
 export { normalisePhone } from './phone.js';
+export { countryLabel } from './country.js';
 export { InputError } from './errors.js';
 export { isClearYes } from './opt-in.js';

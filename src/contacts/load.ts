@@ -2,9 +2,11 @@
 import { resolve } from 'node:path';
 import { type Mapping, checkColumns, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
+import { CountryCells } from './country.js';
 import { Dedupe } from './dedupe.js';
 import type { LoadCounts, LoadItem, LoadWarning } from './items.js';
 import { type JsonEntry, jsonEntries as jsonArrayEntries } from './json.js';
+import { LanguageCells } from './language.js';
 import { ndjsonEntries } from './ndjson.js';
 import { type LoaderOptions, type Settings, resolveOptions } from './options.js';
 import { entryItem, objectsState } from './objects.js';
@@ -36,10 +38,12 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
   for (const file of unique) prepared.push(await prepare(file, settings));
 
   const dedupe = new Dedupe(unique);
+  const countries = new CountryCells();
+  const languages = new LanguageCells();
   const warnings: LoadWarning[] = [];
   for (let i = 0; i < prepared.length; i++) {
     const { source, layout, mapping } = prepared[i]!;
-    const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe };
+    const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe, countries, languages };
     if (layout !== undefined && mapping !== undefined) {
       for await (const { rows, lines } of csvBatches(source, layout)) {
         for (let r = 0; r < rows.length; r++) {

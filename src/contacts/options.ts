@@ -3,13 +3,30 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 import type { Delimiter, Format } from './detect.js';
 import { InputError } from './errors.js';
 
-export type Field = 'phone' | 'name' | 'lastname' | 'email' | 'last_inbound_at';
-export const FIELDS: readonly Field[] = ['phone', 'name', 'lastname', 'email', 'last_inbound_at'];
+/** Fields read from the column of their own name unless the caller names another. */
+export type BaseField = 'phone' | 'name' | 'lastname' | 'email' | 'last_inbound_at';
+/** Fields read only when the caller names their column: a list's own "country" column is not taken on trust. */
+export type OptInField = 'country' | 'language';
+export type Field = BaseField | OptInField;
+export const FIELDS: readonly Field[] = ['phone', 'name', 'lastname', 'email', 'last_inbound_at', 'country', 'language'];
 
 export interface LoaderOptions {
   /** The header of each field's column; each defaults to the field's own name. Matched case-insensitively, trimmed. */
-  columns?: { phone?: string; name?: string; lastname?: string; email?: string; last_inbound_at?: string };
-  /** Country whose rules read numbers written without a country code, e.g. 'BR'. Without it only international forms are valid. */
+  columns?: {
+    phone?: string;
+    name?: string;
+    lastname?: string;
+    email?: string;
+    last_inbound_at?: string;
+    /** Each row's country (ISO code or a name in English, Portuguese or Spanish): that row's default country. Read only when given. */
+    country?: string;
+    /** Each row's language tag (es, es_MX, pt-BR): the contact's `language`. Read only when given. */
+    language?: string;
+  };
+  /**
+   * Country whose rules read numbers written without a country code, e.g. 'BR'. Without it only
+   * international forms are valid. A row's country cell, when the list has one, comes first.
+   */
   defaultCountry?: CountryCode;
   /** Otherwise from the extension: .csv .tsv .json .ndjson .jsonl (and, failing that, from the first character). */
   format?: Format;
@@ -29,7 +46,8 @@ export interface ColumnChoice {
 }
 
 export interface Settings {
-  columns: Record<Field, ColumnChoice>;
+  /** Every base field has its column; an opt-in field only when the caller named one. */
+  columns: Record<BaseField, ColumnChoice> & Record<OptInField, ColumnChoice | undefined>;
   defaultCountry: CountryCode | undefined;
   format: Format | undefined;
   delimiter: Delimiter | undefined;
@@ -38,14 +56,15 @@ export interface Settings {
 
 /** Folds the caller's options over the defaults, once. Throws InputError for a country code libphonenumber does not know. */
 export function resolveOptions(options: LoaderOptions): Settings {
-  const columns = {} as Record<Field, ColumnChoice>;
-  for (const field of FIELDS) {
-    const given = options.columns?.[field];
-    const header = given !== undefined && given.trim() !== '' ? given : field;
-    const key = header.trim().toLowerCase();
-    // A job fills every column with its default, so only a header other than the field's own name counts as chosen.
-    columns[field] = { header, key, explicit: key !== field };
-  }
+  const columns: Settings['columns'] = {
+    phone: baseColumn(options, 'phone'),
+    name: baseColumn(options, 'name'),
+    lastname: baseColumn(options, 'lastname'),
+    email: baseColumn(options, 'email'),
+    last_inbound_at: baseColumn(options, 'last_inbound_at'),
+    country: optInColumn(options, 'country'),
+    language: optInColumn(options, 'language'),
+  };
   let defaultCountry: CountryCode | undefined;
   if (options.defaultCountry !== undefined) {
     const code = String(options.defaultCountry).trim().toUpperCase();
@@ -64,4 +83,21 @@ export function resolveOptions(options: LoaderOptions): Settings {
     delimiter: options.delimiter,
     requireMobile: options.requireMobile ?? false,
   };
+}
+
+function given(options: LoaderOptions, field: Field): string | undefined {
+  const header = options.columns?.[field];
+  return header !== undefined && header.trim() !== '' ? header : undefined;
+}
+
+function baseColumn(options: LoaderOptions, field: BaseField): ColumnChoice {
+  const header = given(options, field) ?? field;
+  const key = header.trim().toLowerCase();
+  // A job fills every column with its default, so only a header other than the field's own name counts as chosen.
+  return { header, key, explicit: key !== field };
+}
+
+function optInColumn(options: LoaderOptions, field: OptInField): ColumnChoice | undefined {
+  const header = given(options, field);
+  return header === undefined ? undefined : { header, key: header.trim().toLowerCase(), explicit: true };
 }

@@ -1,8 +1,11 @@
 /** One row of any format → a contact, or a reject with its reason; the loader's hot path. */
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { Mapping } from './columns.js';
 import { rawOf } from './columns.js';
+import { type CountryCells, countryMismatch } from './country.js';
 import type { Dedupe } from './dedupe.js';
 import type { LoadItem, LoadWarning } from './items.js';
+import type { LanguageCells } from './language.js';
 import type { Settings } from './options.js';
 import { isFailure, parsePhone } from './phone.js';
 import { parseInstant } from './time.js';
@@ -13,6 +16,9 @@ export interface RowContext {
   fileIndex: number;
   settings: Settings;
   dedupe: Dedupe;
+  /** The load's readings of country and language cells, one per distinct cell. */
+  countries: CountryCells;
+  languages: LanguageCells;
 }
 
 /**
@@ -24,11 +30,34 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
   if (cells.length !== headers.length) {
     return reject(ctx, mapping, line, cells, 'ragged_row', `${cells.length} cells where the header has ${headers.length}`);
   }
+  let cellCountry: CountryCode | undefined;
+  const countryCell = field(cells, mapping.country);
+  if (countryCell !== undefined && countryCell !== '') {
+    const reading = ctx.countries.read(countryCell);
+    if (!reading.ok) return reject(ctx, mapping, line, cells, 'unknown_country', reading.detail);
+    cellCountry = reading.country;
+  }
+  let language: string | undefined;
+  const languageCell = field(cells, mapping.language);
+  if (languageCell !== undefined && languageCell !== '') {
+    const read = ctx.languages.read(languageCell);
+    if (read === null) {
+      const detail = `the language column says "${clip(languageCell)}", which is not a language code; write one such as es, es_MX or pt-BR`;
+      return reject(ctx, mapping, line, cells, 'unknown_language', detail);
+    }
+    language = read;
+  }
+
   const rawPhone = mapping.phone >= 0 ? cells[mapping.phone]! : '';
   const { settings } = ctx;
-  const phone = parsePhone(rawPhone, settings.defaultCountry);
+  // The row's own country reads a number written without a country code; default_country is the fallback.
+  const phone = parsePhone(rawPhone, cellCountry ?? settings.defaultCountry);
   if (isFailure(phone)) {
     return reject(ctx, mapping, line, cells, phone.reason, phone.detail);
+  }
+  if (cellCountry !== undefined) {
+    const mismatch = countryMismatch(phone, cellCountry);
+    if (mismatch !== undefined) return reject(ctx, mapping, line, cells, 'phone_country_mismatch', mismatch);
   }
   if (settings.requireMobile && phone.getType() === 'FIXED_LINE') {
     return reject(ctx, mapping, line, cells, 'phone_not_mobile', 'a fixed-line number, and require_mobile is set; WhatsApp needs a mobile');
@@ -71,6 +100,8 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
     file: ctx.file,
     line,
     phone: e164,
+    country: phone.country,
+    language,
     name: name || undefined,
     lastname: lastname || undefined,
     email: email || undefined,

@@ -1,3 +1,5 @@
+import type { CountryCode } from 'libphonenumber-js/max';
+
 /** A usable contact: one row of a contact list, its phone normalised to E.164. */
 export interface Contact {
   /** The file the row came from (as given to the loader). */
@@ -6,6 +8,13 @@ export interface Contact {
   line: number;
   /** E.164: `+` and digits. The contact's one key from the loader to the report. */
   phone: string;
+  /**
+   * The phone's country (ISO 3166-1 alpha-2), from the normalised number, not from any column:
+   * `MX` for +52…. Absent for numbers of no single country (+800, +882…).
+   */
+  country?: CountryCode;
+  /** The row's language cell normalised to `es` or `es_MX`, when the job names a language column and the cell is not empty. */
+  language?: string;
   name?: string;
   lastname?: string;
   email?: string;
@@ -32,6 +41,12 @@ export type RejectReason =
   | 'phone_invalid'
   | 'phone_mangled_by_spreadsheet'
   | 'phone_not_mobile'
+  /** The number's own country code is not the country cell's. */
+  | 'phone_country_mismatch'
+  /** The country cell is neither an ISO code nor a country name this reads. */
+  | 'unknown_country'
+  /** The language cell is not a language tag such as es, es_MX or pt-BR. */
+  | 'unknown_language'
   | 'duplicate'
   | 'ragged_row'
   | 'not_an_object'

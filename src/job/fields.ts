@@ -1,3 +1,4 @@
+import { getCountries } from 'libphonenumber-js';
 import { z } from 'zod';
 
 /**
@@ -80,4 +81,18 @@ export function templated(expect: string, missing?: string) {
       const problem = placeholderProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
     });
+}
+
+const countries = getCountries();
+
+/** An ISO 3166-1 alpha-2 code that libphonenumber knows, upper case. */
+export function countryCode() {
+  return z.enum(countries, {
+    error: (iss) => {
+      const input = typeof iss.input === 'string' ? iss.input : '';
+      const upper = input.toUpperCase();
+      if (input !== upper && (countries as string[]).includes(upper)) return `must be in upper case: "${upper}"`;
+      return `${JSON.stringify(iss.input)} is not a country code; use two upper-case letters (ISO 3166-1), e.g. "BR" or "US"`;
+    },
+  });
 }

@@ -1,5 +1,6 @@
 /** The job file: its schema, loading and validation with messages for people, and its message fingerprint. */
 export { jobSchema, type Job, type JobInput } from './schema.js';
+export type { Message, MessageContent, Variant, VariantWhen } from './message.js';
 export { parseJob, type ParseResult } from './parse.js';
 export { loadJob, type LoadedJob } from './load.js';
 export { resolveContactFiles } from './contact-files.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { jobSchema, messageSchema } from './schema.js';
+import { messageObject, variantObject } from './message.js';
+import { jobSchema } from './schema.js';
 
 /** The JSON Schema of a job file as written (defaults optional), published at docs/job.schema.json. */
 export function jobJsonSchema(): Record<string, unknown> {
@@ -8,7 +9,9 @@ export function jobJsonSchema(): Record<string, unknown> {
     target: 'draft-2020-12',
     override: (ctx) => {
       // The refinement "a template, a text or both" is code; say it in the schema too, for editors.
-      if (ctx.zodSchema === messageSchema) ctx.jsonSchema.anyOf = [{ required: ['template'] }, { required: ['text'] }];
+      if (ctx.zodSchema === messageObject || ctx.zodSchema === variantObject) {
+        ctx.jsonSchema.anyOf = [{ required: ['template'] }, { required: ['text'] }];
+      }
     },
   }) as Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
-import { getCountries } from 'libphonenumber-js';
 import { z } from 'zod';
-import { id, positiveNumber, ratio, says, templated, text, wholeNumber } from './fields.js';
+import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNumber } from './fields.js';
+import { messageSchema } from './message.js';
 
 /**
  * The job file: one JSON object, strict at every level (an unknown field is a mistake to report,
@@ -27,17 +27,9 @@ const contacts = z
   .transform((value) => (typeof value === 'string' ? [value] : value))
   .describe('Contact list file(s): a path or glob, or a list of them, relative to the job file');
 
-const countries = getCountries();
-const defaultCountry = z
-  .enum(countries, {
-    error: (iss) => {
-      const input = typeof iss.input === 'string' ? iss.input : '';
-      const upper = input.toUpperCase();
-      if (input !== upper && (countries as string[]).includes(upper)) return `must be in upper case: "${upper}"`;
-      return `${JSON.stringify(iss.input)} is not a country code; use two upper-case letters (ISO 3166-1), e.g. "BR" or "US"`;
-    },
-  })
-  .describe('Country of phone numbers written without a country code (ISO 3166-1 alpha-2, e.g. BR)');
+const defaultCountry = countryCode().describe(
+  'Country of phone numbers written without a country code (ISO 3166-1 alpha-2, e.g. BR); a row\'s country cell comes first',
+);
 
 const column = text('the header of a column of the contact list, e.g. "Phone"');
 const columns = z
@@ -47,9 +39,17 @@ const columns = z
     lastname: column.default('lastname'),
     email: column.default('email'),
     last_inbound_at: column.default('last_inbound_at'),
+    country: column
+      .optional()
+      .describe(
+        'Each row\'s country (ISO code, or a name in English, Portuguese or Spanish): reads that row\'s numbers written without a country code; read only when given',
+      ),
+    language: column
+      .optional()
+      .describe('Each row\'s language (es, es_MX, pt-BR), matched by message.variants[].when.language; read only when given'),
   })
   .prefault({})
-  .describe('Which column holds each field; each defaults to the column of the same name');
+  .describe('Which column holds each field; each defaults to the column of the same name (country and language: none)');
 
 const input = z
   .strictObject({
@@ -67,113 +67,6 @@ const input = z
       .describe('Reject numbers that are not mobile numbers'),
   })
   .prefault({});
-
-const variables = z
-  .record(
-    z.string().regex(/^[1-9][0-9]*$/, {
-      error: (iss) =>
-        `key ${JSON.stringify(iss.input)} is not a placeholder position; key each variable by its position "1", "2", … (for {{1}}, {{2}}, …)`,
-    }),
-    templated('a text, e.g. "{{name}}" (the contact\'s name column) or a fixed value'),
-    { error: says('an object of position → value, e.g. { "1": "{{name}}" }') },
-  )
-  .default({})
-  .superRefine((vars, ctx) => {
-    const given = Object.keys(vars)
-      .map(Number)
-      .sort((a, b) => a - b);
-    if (given.some((position, i) => position !== i + 1)) {
-      ctx.addIssue({
-        code: 'custom',
-        input: vars,
-        message: `positions must run from 1 without gaps; the job gives ${given.join(', ')}`,
-      });
-    }
-  })
-  .describe('Template variables by position: { "1": "{{name}}", "2": "{{coupon}}" }');
-
-const template = z
-  .strictObject(
-    {
-      name: z
-        .string({ error: says('a text', 'give the approved template\'s name, e.g. "promo_bf"') })
-        .regex(/^[a-z0-9_]+$/, {
-          error: (iss) =>
-            `${JSON.stringify(iss.input)} is not a template name; WhatsApp template names are lower-case letters, digits and "_", e.g. "promo_bf"`,
-        })
-        .describe('Name of an APPROVED template of the account'),
-      language: z
-        .string({ error: says('a text', 'give the template\'s language, e.g. "pt_BR"') })
-        .regex(/^[a-z]{2}_[A-Z]{2}$/, { error: (iss) => `${JSON.stringify(iss.input)} is not of the form xx_XX, e.g. pt_BR` })
-        .describe('Template language, xx_XX, e.g. pt_BR'),
-      variables,
-    },
-    { error: says('an object, e.g. { "name": "promo_bf", "language": "pt_BR" }') },
-  )
-  .describe('An approved WhatsApp template: the only message allowed outside the 24-hour window');
-
-const mediaType = z
-  .string({ error: says('"image", "video", "audio", "document" or a MIME type such as "application/pdf"') })
-  .regex(/^(image|video|audio|document|[a-z]+\/[A-Za-z0-9.+-]+)$/, {
-    error: (iss) =>
-      `${JSON.stringify(iss.input)} is not a media type; use "image", "video", "audio", "document" or a MIME type such as "application/pdf"`,
-  });
-
-const media = z
-  .strictObject(
-    {
-      url: z
-        .string({ error: says('a text', 'give the file\'s address, e.g. "https://example.com/flyer.jpg"') })
-        .regex(/^https?:\/\/[^\s/]+\S*$/, {
-          error: (iss) => `${JSON.stringify(iss.input)} is not an http(s) address, e.g. "https://example.com/flyer.jpg"`,
-        })
-        .describe('Public http(s) address of the file'),
-      content_type: mediaType.describe('"image", "video", "audio", "document" or a MIME type'),
-      file_name: text('a file name, e.g. "flyer.jpg"').optional(),
-    },
-    { error: says('an object, e.g. { "url": "https://…/flyer.jpg", "content_type": "image" }') },
-  )
-  .describe('A file sent with the message: inline on ww, as a follow-up message on wba/whatsapp');
-
-export const messageSchema = z
-  .strictObject(
-    {
-      template: template.optional(),
-      text: templated(
-        'a text, e.g. "Oi {{name}}, seu cupom é {{coupon}}"',
-      )
-        .optional()
-        .describe('Free text with {{column}} placeholders; on wba/whatsapp only inside the 24-hour window'),
-      prefer: z
-        .enum(['text', 'template'], { error: says('"text" or "template"') })
-        .default('text')
-        .describe('Inside the 24-hour window on wba/whatsapp: send the text (default) or the template'),
-      media: media.optional(),
-    },
-    {
-      error: says(
-        'an object with a template, a text or both',
-        'add "message": { "template": { … } } or { "text": "…" } (or both)',
-      ),
-    },
-  )
-  .superRefine((value, ctx) => {
-    if (!value.template && value.text === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        input: value,
-        message: 'has neither a template nor a text; add "template": { "name", "language" } or "text": "…" (or both)',
-      });
-    }
-    if (value.prefer === 'template' && !value.template) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['prefer'],
-        input: value.prefer,
-        message: 'is "template" but there is no message.template; add one or set prefer to "text"',
-      });
-    }
-  });
 
 const conversation = z
   .strictObject({
@@ -258,6 +151,19 @@ export const jobSchema = z
     },
     { error: says('a JSON object { … }; see jobs/black-friday.json') },
   )
+  .superRefine((job, ctx) => {
+    if (job.columns.language !== undefined) return;
+    job.message.variants.forEach((variant, i) => {
+      if (variant.when.language === undefined) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['message', 'variants', i, 'when', 'language'],
+        input: variant.when.language,
+        message:
+          'needs to know each contact\'s language, and the job names no language column; set columns.language to the header of the column holding it',
+      });
+    });
+  })
   .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' });
 
 /** A job as validated: every default filled, `contacts` always a list. */

@@ -8,6 +8,8 @@ export function closest(typed: string, known: readonly string[]): string | undef
     let d = distance(lower, c);
     // "channel" for "channel_id": a prefix of four letters or more is as good as a typo.
     if (lower.length >= 4 && (c.startsWith(lower) || lower.startsWith(c))) d = Math.min(d, 1);
+    // "country" for "countries": a singular for its plural (or the other way round) is as good as a typo.
+    if (lower.length >= 4 && (plural(lower) === c || plural(c) === lower)) d = Math.min(d, 1);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
@@ -30,4 +32,9 @@ export function distance(a: string, b: string): number {
     }
   }
   return d[a.length]![b.length]!;
+}
+
+/** "country" → "countries", "tag" → "tags". */
+function plural(word: string): string {
+  return /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
 }

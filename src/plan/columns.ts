@@ -1,15 +1,15 @@
-import type { PlanJob } from './decide.js';
+import type { Job } from '../job/index.js';
 import { placeholderColumns } from './render.js';
 
 /**
- * Every column the job's placeholders use (text, template variables, after-send custom fields), in
- * order of first use: compared with a contact list's header, it finds a misspelt column before
- * every contact is rejected for it.
+ * Every column the job's placeholders use (text and template variables of the message and of each
+ * variant, after-send custom fields), in order of first use: compared with a contact list's header,
+ * it finds a misspelt column before every contact is rejected for it.
  */
-export function columnsUsed(job: Pick<PlanJob, 'message' | 'after_send'>): string[] {
+export function columnsUsed(job: Pick<Job, 'message' | 'after_send'>): string[] {
+  const messages = [job.message, ...job.message.variants.map((v) => v.message)];
   const sources = [
-    job.message.text ?? '',
-    ...Object.values(job.message.template?.variables ?? {}),
+    ...messages.flatMap((m) => [m.text ?? '', ...Object.values(m.template?.variables ?? {})]),
     ...Object.values(job.after_send.custom_fields),
   ];
   return [...new Set(sources.flatMap(placeholderColumns))];

@@ -8,6 +8,7 @@ import { templateMessage } from './rules/template-message.js';
 import { webSessionMessage } from './rules/web-session.js';
 import { windowOpen } from './rules/window.js';
 import type { Action, ChannelInfo } from './types.js';
+import { chooseVariant, variantLabel } from './variant.js';
 
 export type { PlanJob } from './rules/input.js';
 export { MAX_TEXT_LENGTH } from './rules/text-length.js';
@@ -27,14 +28,22 @@ const GATES: readonly Gate[] = [];
  * contact, so neither a window closing mid-run nor the after-send step can ever send a blank.
  */
 export function decide(contact: Contact, channel: ChannelInfo, job: PlanJob, context: PlanContext): Action {
-  const input: RuleInput = { contact, channel, job, context };
+  const choice = chooseVariant(contact, job.message);
+  const input: RuleInput = { contact, channel, job: { ...job, message: choice.message }, context };
   for (const gate of GATES) {
     const held = gate(input);
     if (held) return held;
   }
-  if (channel.type === 'ww') return webSessionMessage(input);
+  const action = compose(input);
+  if (job.message.variants.length === 0 || (action.kind !== 'template' && action.kind !== 'text')) return action;
+  return { ...action, variant: variantLabel(choice) };
+}
+
+/** The message itself: by channel, and on wba/whatsapp by the 24-hour window. */
+function compose(input: RuleInput): Action {
+  if (input.channel.type === 'ww') return webSessionMessage(input);
   const open = windowOpen(input);
-  const { text, template, prefer } = job.message;
+  const { text, template, prefer } = input.job.message;
   if (open && text !== undefined && (prefer === 'text' || !template)) return freeTextMessage(input, text);
   return templateMessage(input, open);
 }

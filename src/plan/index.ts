@@ -18,5 +18,8 @@ export { columnsUsed } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
 export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
 export { preflight, type PreflightJob, type PreflightResult } from './preflight.js';
+export { needsTemplates } from './message-check.js';
 export { templatePositions } from './template-check.js';
+export { chooseVariant, variantLabel, type VariantChoice } from './variant.js';
+export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel } from './label.js';

@@ -1,6 +1,5 @@
 import type { Job } from '../job/index.js';
-import { MAX_TEXT_LENGTH } from './decide.js';
-import { checkTemplate } from './template-check.js';
+import { type UncheckedTemplate, checkMessage, jobMessages, mediaWarning, uncheckedWarnings } from './message-check.js';
 import type { ChannelInfo, ChannelType, TemplateInfo } from './types.js';
 
 /**
@@ -27,7 +26,9 @@ export type PreflightJob = Pick<Job, 'company_id' | 'channel_id' | 'message'>;
 /**
  * Checks a job against what the caller fetched from the platform, before anything is sent. Pure.
  * `channels` / `templates` undefined = offline: the channel type must then come from
- * `offlineChannelType` (--channel-type) and the template is not checked.
+ * `offlineChannelType` (--channel-type) and the templates are not checked. Online, the caller
+ * fetches the templates whenever `needsTemplates(job)`. The job's own message and every variant
+ * are checked alike, each problem naming its path (`message.variants[1].template`).
  */
 export function preflight(
   job: PreflightJob,
@@ -41,46 +42,18 @@ export function preflight(
   const channel = found ?? { id: job.channel_id, type: offlineChannelType ?? 'wba' };
   if (!found) return { channel, problems, warnings };
 
-  const { template, text, media } = job.message;
-  if (text !== undefined) {
-    const fixedPart = text.replace(/\{\{[^{}]*\}\}/g, '');
-    if (fixedPart.length > MAX_TEXT_LENGTH) {
-      problems.push(
-        `message.text: is ${fixedPart.length} characters before its placeholders are filled; the platform takes at most ${MAX_TEXT_LENGTH.toLocaleString('en-US')}: shorten it`,
-      );
-    }
+  const messages = jobMessages(job);
+  const unchecked: UncheckedTemplate[] = [];
+  for (const placed of messages) {
+    const checked = checkMessage(placed, channel, templates, channels !== undefined);
+    problems.push(...checked.problems);
+    warnings.push(...checked.warnings);
+    if (checked.unchecked) unchecked.push(checked.unchecked);
   }
-
-  if (channel.type === 'ww') {
-    if (text === undefined) {
-      problems.push(
-        `message.text: is missing, and channel ${channel.id} is a ww channel, which sends text only (no templates); add "text": "…"`,
-      );
-    } else if (template) {
-      warnings.push(`message.template is not used: channel ${channel.id} is a ww channel, which sends text only`);
-    }
-    return { channel, problems, warnings };
-  }
-
-  if (template) {
-    if (templates) {
-      problems.push(...checkTemplate(template, templates));
-    } else {
-      warnings.push(
-        `templates not checked (offline): make sure ${template.name} (${template.language}) is APPROVED and has exactly the placeholders ${
-          Object.keys(template.variables).map((n) => `{{${n}}}`).join(', ') || '(none)'
-        }`,
-      );
-    }
-  } else {
-    warnings.push(
-      `message.text only reaches contacts inside the 24-hour window on ${channel.type} channels; with no message.template, the others are skipped`,
-    );
-  }
-  if (media) {
-    warnings.push(
-      'message.media goes only to contacts inside the 24-hour window, as a follow-up message after the first one; contacts who get the template get no media',
-    );
+  warnings.push(...uncheckedWarnings(unchecked));
+  if (channel.type !== 'ww') {
+    const media = mediaWarning(messages);
+    if (media !== undefined) warnings.push(media);
   }
   return { channel, problems, warnings };
 }

@@ -1,7 +1,7 @@
-import type { Job } from '../job/index.js';
+import type { MessageContent } from '../job/index.js';
 import type { TemplateInfo } from './types.js';
 
-type JobTemplate = NonNullable<Job['message']['template']>;
+type JobTemplate = NonNullable<MessageContent['template']>;
 
 /** The distinct `{{n}}` positions of a template, in order, from every string of its components (text, buttons, …). */
 export function templatePositions(template: Pick<TemplateInfo, 'components'>): number[] {
@@ -20,25 +20,26 @@ export function templatePositions(template: Pick<TemplateInfo, 'components'>): n
 }
 
 /**
- * Problems with the job's template against the account's templates: it exists with that name, in
- * that language, APPROVED, and the job's variables are exactly its placeholders.
+ * Problems with one of the job's templates against the account's templates: it exists with that
+ * name, in that language, APPROVED, and the job's variables are exactly its placeholders. `path` is
+ * where the job has it: `message.template`, or `message.variants[1].template`.
  */
-export function checkTemplate(wanted: JobTemplate, templates: readonly TemplateInfo[]): string[] {
+export function checkTemplate(wanted: JobTemplate, templates: readonly TemplateInfo[], path = 'message.template'): string[] {
   const sameName = templates.filter((t) => t.name === wanted.name);
   if (sameName.length === 0) {
-    return [`message.template.name: there is no template "${wanted.name}" on this account; ${listTemplates(templates)}`];
+    return [`${path}.name: there is no template "${wanted.name}" on this account; ${listTemplates(templates)}`];
   }
   const match = sameName.find((t) => t.language === wanted.language);
   if (!match) {
     const languages = sameName.map((t) => `${t.language} (${t.status})`).join(', ');
     return [
-      `message.template.language: template ${wanted.name} has no ${wanted.language} version; it exists in ${languages}: set the language to one of those`,
+      `${path}.language: template ${wanted.name} has no ${wanted.language} version; it exists in ${languages}: set the language to one of those`,
     ];
   }
   const problems: string[] = [];
   if (match.status !== 'APPROVED') {
     problems.push(
-      `message.template: ${wanted.name} (${wanted.language}) is ${match.status}, not APPROVED; only approved templates can be sent: wait for the approval or choose another template`,
+      `${path}: ${wanted.name} (${wanted.language}) is ${match.status}, not APPROVED; only approved templates can be sent: wait for the approval or choose another template`,
     );
   }
   const expected = templatePositions(match);
@@ -50,8 +51,8 @@ export function checkTemplate(wanted: JobTemplate, templates: readonly TemplateI
     const gives = given.length ? given.join(', ') : 'none';
     const fix = expected.length
       ? `give exactly one variable for each, keyed ${expected.map((n) => `"${n}"`).join(', ')}`
-      : 'remove message.template.variables';
-    problems.push(`message.template.variables: template ${wanted.name} (${wanted.language}) ${has}; the job gives ${gives}; ${fix}`);
+      : `remove ${path}.variables`;
+    problems.push(`${path}.variables: template ${wanted.name} (${wanted.language}) ${has}; the job gives ${gives}; ${fix}`);
   }
   return problems;
 }
@@ -64,7 +65,7 @@ function listTemplates(templates: readonly TemplateInfo[]): string {
     byName.set(t.name, [...(byName.get(t.name) ?? []), entry]);
   }
   const names = [...byName.keys()].sort();
-  const shown = names.slice(0, 15).map((n) => `${n} (${byName.get(n)!.join(', ')})`);
+  const shown = names.slice(0, 15).map((n) => `${n} (${(byName.get(n) ?? []).join(', ')})`);
   const more = names.length > 15 ? `, and ${names.length - 15} more` : '';
   return `its templates are: ${shown.join(', ')}${more}`;
 }

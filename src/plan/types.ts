@@ -50,6 +50,8 @@ export type Action =
       media?: PlannedMedia<'followup'>;
       /** The job has media but the window is closed on wba/whatsapp, so it is not sent. */
       mediaLeftOut: boolean;
+      /** Which of the job's messages (`message.variants`): its name, its index, or `default`; absent when the job has no variants. */
+      variant?: string;
     }
   | {
       kind: 'text';
@@ -57,6 +59,7 @@ export type Action =
       media?: PlannedMedia;
       /** wba/whatsapp: the template to send instead if the provider says the window has closed after all. */
       fallbackTemplate?: RenderedTemplate;
+      variant?: string;
     }
   | { kind: 'skip'; reason: SkipReason }
   /** Not now: from `notBefore` (epoch ms) on. */

@@ -1,7 +1,7 @@
 import type { FollowupStep, SentState } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
-import { renderCustomFields, type Media } from '../plan/index.js';
+import { chooseVariant, renderCustomFields, type Media } from '../plan/index.js';
 import { callPlatform, Interrupted } from './call.js';
 import { isoAt, type SendContext } from './context.js';
 import { mediaBody } from './requests.js';
@@ -36,10 +36,11 @@ export function followupSteps(job: Job, media: Media | undefined): FollowupStep[
 
 /**
  * The media a sent contact still owes, read back from its checkpoint: only when the send recorded
- * one as owed (not when it was left out, went inline, or the job had none at the time).
+ * one as owed (not when it was left out, went inline, or the job had none at the time). It is the
+ * media of the contact's own message (its variant's).
  */
-export function owedMedia(job: Job, state: SentState): Media | undefined {
-  return state.mediaOwed ? job.message.media : undefined;
+export function owedMedia(job: Job, state: SentState, contact: Contact): Media | undefined {
+  return state.mediaOwed ? chooseVariant(contact, job.message).message.media : undefined;
 }
 
 /**

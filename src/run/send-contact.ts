@@ -65,7 +65,7 @@ export async function sendContact(
       contact,
       conversationId: prior.conversationId,
       ...(prior.clientId !== undefined && { clientId: prior.clientId }),
-      media: owedMedia(ctx.job, prior),
+      media: owedMedia(ctx.job, prior, contact),
       done: prior.followups,
       ...(prior.followupsInDoubt ? { inDoubt: prior.followupsInDoubt } : {}),
       retryInDoubt: mode.retryInDoubt,

@@ -155,7 +155,7 @@ describe('parseJob fills every default once', () => {
         channel_id: 2,
         columns: { phone: 'phone', name: 'name', lastname: 'lastname', email: 'email', last_inbound_at: 'last_inbound_at' },
         input: { require_mobile: false },
-        message: { text: 'hi', prefer: 'text' },
+        message: { text: 'hi', prefer: 'text', variants: [] },
         conversation: {},
         after_send: { tags: [], custom_fields: {} },
         rate: { per_second: 10, concurrency: 4 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preflight, templatePositions, type ChannelInfo, type TemplateInfo } from '../../src/plan/index.js';
+import { needsTemplates, preflight, templatePositions, type ChannelInfo, type TemplateInfo } from '../../src/plan/index.js';
 import { ACTIVE_CHANNEL_STATUS } from '../../src/plan/preflight.js';
 import { MEDIA, TEMPLATE, TEXT, makeJob } from './fixtures.js';
 
@@ -176,5 +176,81 @@ describe('preflight offline', () => {
     const result = preflight(job(10, { template: TEMPLATE }), CHANNELS, TEMPLATES, 'ww');
     expect(result.channel.type).toBe('wba');
     expect(result.warnings).toEqual(['--channel-type ww is ignored: the platform says channel 10 is wba']);
+  });
+});
+
+describe('preflight of message.variants', () => {
+  const MX = { ...TEMPLATE, language: 'es_MX' };
+  const TEMPLATES_ES: TemplateInfo[] = [
+    ...TEMPLATES,
+    { name: 'promo_bf', language: 'es_MX', status: 'APPROVED', components: [body('¡Hola {{1}}! Tu cupón es {{2}}.')] },
+    { name: 'promo_bf', language: 'es_AR', status: 'PENDING', components: [body('¡Hola {{1}}! Tu cupón es {{2}}.')] },
+  ];
+  const variantJob = (channelId: number, variants: unknown[], message: Record<string, unknown> = { template: TEMPLATE, text: TEXT }) =>
+    makeJob({ ...message, variants }, { channel_id: channelId, columns: { language: 'language' } });
+
+  it('passes variants whose approved templates match their variables', () => {
+    const result = preflight(variantJob(10, [{ when: { countries: ['MX'] }, template: MX, text: 'Hola {{name}}' }]), CHANNELS, TEMPLATES_ES);
+    expect(result).toEqual({ channel: CHANNELS[0], problems: [], warnings: [] });
+  });
+
+  it('checks every variant\'s template exactly as the job\'s own, naming the variant', () => {
+    const variants = [
+      { when: { countries: ['MX'] }, template: { ...MX, variables: { '1': '{{name}}' } } },
+      { when: { countries: ['AR'] }, template: { ...MX, language: 'es_AR' } },
+      { when: { language: 'es' }, template: { ...MX, language: 'es_CO' } },
+      { when: { language: 'en' }, template: { ...MX, name: 'promo_xx' } },
+    ];
+    expect(preflight(variantJob(10, variants), CHANNELS, TEMPLATES_ES).problems).toEqual([
+      'message.variants[0].template.variables: template promo_bf (es_MX) has placeholders {{1}}, {{2}}; the job gives 1; give exactly one variable for each, keyed "1", "2"',
+      'message.variants[1].template: promo_bf (es_AR) is PENDING, not APPROVED; only approved templates can be sent: wait for the approval or choose another template',
+      'message.variants[2].template.language: template promo_bf has no es_CO version; it exists in pt_BR (APPROVED), es_MX (APPROVED), es_AR (PENDING): set the language to one of those',
+      expect.stringMatching(/^message\.variants\[3\]\.template\.name: there is no template "promo_xx" on this account; its templates are: /),
+    ]);
+  });
+
+  it('refuses a variant without text on ww, and warns of a variant without a template on wba', () => {
+    const variants = [{ when: { countries: ['MX'] }, template: MX }];
+    expect(preflight(variantJob(12, variants), CHANNELS, TEMPLATES_ES).problems).toEqual([
+      'message.variants[0].text: is missing, and channel 12 is a ww channel, which sends text only (no templates); add "text": "…"',
+    ]);
+    const textOnly = [{ when: { countries: ['MX'] }, text: 'Hola {{name}}' }];
+    expect(preflight(variantJob(10, textOnly), CHANNELS, TEMPLATES_ES).warnings).toEqual([
+      'message.variants[0].text only reaches contacts inside the 24-hour window on wba channels; with no message.variants[0].template, the others are skipped',
+    ]);
+  });
+
+  it('names every message with media in one warning', () => {
+    const variants = [{ when: { countries: ['MX'] }, template: MX, media: MEDIA }];
+    expect(preflight(variantJob(10, variants, { template: TEMPLATE, media: MEDIA }), CHANNELS, TEMPLATES_ES).warnings).toEqual([
+      'message.media and message.variants[0].media go only to contacts inside the 24-hour window, as a follow-up message after the first one; contacts who get the template get no media',
+    ]);
+  });
+
+  it('offline, warns once about each template it could not check, naming the variants that use it', () => {
+    const variants = [
+      { name: 'mexico', when: { countries: ['MX'] }, template: MX },
+      { when: { language: 'es' }, template: MX },
+      { when: { countries: ['BR'] }, template: TEMPLATE },
+    ];
+    const result = preflight(variantJob(10, variants), undefined, undefined, 'wba');
+    expect(result.problems).toEqual([]);
+    expect(result.warnings).toEqual([
+      'templates not checked (offline): make sure promo_bf (pt_BR) is APPROVED and has exactly the placeholders {{1}}, {{2}}',
+      'templates not checked (offline): make sure promo_bf (es_MX), of message.variants[0] and message.variants[1], is APPROVED and has exactly the placeholders {{1}}, {{2}}',
+    ]);
+  });
+
+  it('refuses, online, a template the caller did not fetch the account\'s templates for', () => {
+    const job = variantJob(10, [{ when: { countries: ['MX'] }, template: MX }], { text: TEXT });
+    expect(preflight(job, CHANNELS, undefined).problems).toEqual([
+      'message.variants[0].template: cannot be checked, as the account\'s templates were not fetched; this is a bug, please report it',
+    ]);
+  });
+
+  it('needs the account\'s templates when the job\'s message or any variant has one', () => {
+    expect(needsTemplates(variantJob(10, [], { text: TEXT }))).toBe(false);
+    expect(needsTemplates(variantJob(10, [{ when: { countries: ['MX'] }, template: MX }], { text: TEXT }))).toBe(true);
+    expect(needsTemplates(variantJob(10, [], { template: TEMPLATE }))).toBe(true);
   });
 });

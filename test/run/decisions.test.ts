@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, errorFromResponse } from '../../src/api/index.js';
 import type { ContactState, SentState } from '../../src/checkpoint/index.js';
 import { backoffMs, classify, failureRatioExceeded, followupSteps, owedMedia, rateLimitWaitMs, shouldSend, type RunStats } from '../../src/run/index.js';
-import { testJob } from '../helpers/run.js';
+import { testContacts, testJob } from '../helpers/run.js';
 
 const wire = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   errorFromResponse(status, body, headers, 'POST', '/chat/conversations/start-whatsapp');
@@ -125,8 +125,8 @@ describe('follow-ups', () => {
   });
 
   it('owe media only when the send recorded it as owed, whatever the job says now', () => {
-    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start', mediaOwed: true }))).toEqual(media);
-    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start' }))).toBeUndefined();
-    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start', mediaLeftOut: true }))).toBeUndefined();
+    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start', mediaOwed: true }), testContacts(1)[0]!)).toEqual(media);
+    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start' }), testContacts(1)[0]!)).toBeUndefined();
+    expect(owedMedia(job, state<SentState>({ status: 'sent', via: 'start', mediaLeftOut: true }), testContacts(1)[0]!)).toBeUndefined();
   });
 });

@@ -1,16 +1,16 @@
 import type { Contact } from '../../contacts/types.js';
-import type { Job } from '../../job/index.js';
+import type { Job, MessageContent } from '../../job/index.js';
 import type { PlanContext } from '../context.js';
 import type { Action, ChannelInfo } from '../types.js';
 
 /** The parts of a job the planner reads. */
 export type PlanJob = Pick<Job, 'message' | 'window' | 'after_send'>;
 
-/** What every rule sees. */
+/** What every rule sees: the job with the contact's own message (its variant's, or the job's). */
 export interface RuleInput {
   contact: Contact;
   channel: ChannelInfo;
-  job: PlanJob;
+  job: Pick<Job, 'window' | 'after_send'> & { message: MessageContent };
   context: PlanContext;
 }
 
