@@ -51,14 +51,16 @@ async function readJobFile(file: string, absolute: string): Promise<string> {
   return text;
 }
 
+/**
+ * The file's JSON value. The scanner runs first: it names the line and column of a syntax error
+ * (JSON.parse names neither) and refuses nesting deeper than any job before anything walks it.
+ */
 function parseJson(file: string, text: string): unknown {
+  const where = findJsonSyntaxError(text);
+  if (where) throw new JobError(file, [`line ${where.line}, column ${where.column}: ${where.what}`]);
   try {
     return JSON.parse(text);
   } catch (err) {
-    const where = findJsonSyntaxError(text);
-    const problem = where
-      ? `line ${where.line}, column ${where.column}: ${where.what}`
-      : `is not valid JSON (${(err as Error).message}); fix the syntax`;
-    throw new JobError(file, [problem]);
+    throw new JobError(file, [`is not valid JSON (${(err as Error).message}); fix the syntax`]);
   }
 }
