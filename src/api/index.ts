@@ -22,5 +22,6 @@ export {
 } from './errors.js';
 export { CHANNEL_ACTIVE_STATUS } from './assumptions.js';
 export { parseRetryAfter } from './retry-after.js';
+export { makeRedactor, REDACTED } from './redact.js';
 export { templatePlaceholders } from './template-placeholders.js';
 export type * from './types.js';
