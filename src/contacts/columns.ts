@@ -49,7 +49,8 @@ const INDEX_OF: Record<Field, (m: Mapping) => number> = {
 
 /**
  * Throws InputError when the phone column is missing, or a column the caller named
- * explicitly (`fromJson` skips those: JSON objects may leave out empty keys).
+ * explicitly (`fromJson` skips those: JSON objects may leave out empty keys, so `checkNamedKeys`
+ * checks them once the whole file is read).
  */
 export function checkColumns(mapping: Mapping, settings: Settings, file: string, line: number, fromJson = false): void {
   for (const field of FIELDS) {
@@ -71,6 +72,44 @@ export function checkColumns(mapping: Mapping, settings: Settings, file: string,
     }
     const place = fromJson ? `${file} line ${line}` : file;
     throw new InputError(`${place}: no ${what} "${wanted}" (${what}s are: ${listed}); ${fix}`, file, line);
+  }
+}
+
+/** JSON and NDJSON: the fields some entry has had a key for, and the keys seen (for the message). */
+export interface KeysSeen {
+  fields: Set<Field>;
+  /** Key trimmed and lower-cased → as first written; at most MAX_KEYS_SEEN. */
+  keys: Map<string, string>;
+}
+
+const MAX_KEYS_SEEN = 1000;
+
+export function keysSeen(): KeysSeen {
+  return { fields: new Set(), keys: new Map() };
+}
+
+/** Notes the fields and keys of an entry's mapping. */
+export function noteKeys(seen: KeysSeen, mapping: Mapping): void {
+  for (const field of FIELDS) if (INDEX_OF[field](mapping) >= 0) seen.fields.add(field);
+  for (const header of mapping.headers) {
+    if (seen.keys.size >= MAX_KEYS_SEEN) break;
+    const key = header.trim().toLowerCase();
+    if (!seen.keys.has(key)) seen.keys.set(key, header.trim());
+  }
+}
+
+/**
+ * JSON and NDJSON, after the last entry: throws InputError for a column the caller named that no
+ * entry had. (An entry may leave out a key whose value is empty, so the first entry cannot tell.)
+ */
+export function checkNamedKeys(seen: KeysSeen, settings: Settings, file: string): void {
+  for (const field of FIELDS) {
+    if (field === 'phone' || !settings.columns[field].explicit || seen.fields.has(field)) continue;
+    const wanted = settings.columns[field].header;
+    throw new InputError(
+      `${file}: no entry has the key "${wanted}" (keys are: ${listColumns([...seen.keys.values()])}); set columns.${field} in the job to the right key or leave it out`,
+      file,
+    );
   }
 }
 

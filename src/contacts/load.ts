@@ -1,6 +1,6 @@
 /** The loader: every file in order, each row through the same checks, deduped together. */
 import { resolve } from 'node:path';
-import { type Mapping, checkColumns, mapColumns } from './columns.js';
+import { type Mapping, checkColumns, checkNamedKeys, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
 import { Dedupe } from './dedupe.js';
 import type { LoadCounts, LoadItem, LoadWarning } from './items.js';
@@ -57,6 +57,8 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
         tally(counts, item);
         yield item;
       }
+      // A column the job named that no entry had: JSON entries may leave out empty keys, so only now.
+      if (state.checked) checkNamedKeys(state.seen, settings, source.file);
     }
   }
 }

@@ -9,6 +9,12 @@ export const FIELDS: readonly Field[] = ['phone', 'name', 'lastname', 'email', '
 export interface LoaderOptions {
   /** The header of each field's column; each defaults to the field's own name. Matched case-insensitively, trimmed. */
   columns?: { phone?: string; name?: string; lastname?: string; email?: string; last_inbound_at?: string };
+  /**
+   * The fields whose column the job names in so many words (`LoadedJob.namedColumns`): each must be
+   * in the file, even when named after the field itself. Without it, only a column other than the
+   * field's own name counts as named (a job fills every column with its default).
+   */
+  namedColumns?: readonly Field[];
   /** Country whose rules read numbers written without a country code, e.g. 'BR'. Without it only international forms are valid. */
   defaultCountry?: CountryCode;
   /** Otherwise from the extension: .csv .tsv .json .ndjson .jsonl (and, failing that, from the first character). */
@@ -43,8 +49,9 @@ export function resolveOptions(options: LoaderOptions): Settings {
     const given = options.columns?.[field];
     const header = given !== undefined && given.trim() !== '' ? given : field;
     const key = header.trim().toLowerCase();
-    // A job fills every column with its default, so only a header other than the field's own name counts as chosen.
-    columns[field] = { header, key, explicit: key !== field };
+    // A job fills every column with its default, so only a header other than the field's own name, or
+    // a field the caller says the job named, counts as chosen.
+    columns[field] = { header, key, explicit: key !== field || (options.namedColumns?.includes(field) ?? false) };
   }
   let defaultCountry: CountryCode | undefined;
   if (options.defaultCountry !== undefined) {
