@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { type Mapping, checkColumns, checkNamedKeys, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
 import { Dedupe } from './dedupe.js';
-import type { LoadCounts, LoadItem, LoadWarning } from './items.js';
+import { type LoadCounts, type LoadItem, type LoadWarning, WARNING_EXAMPLES } from './items.js';
 import { type JsonEntry, jsonEntries as jsonArrayEntries } from './json.js';
 import { ndjsonEntries } from './ndjson.js';
 import { type LoaderOptions, type Settings, resolveOptions } from './options.js';
@@ -18,7 +18,7 @@ import { type Source, openSource, textChunks } from './source.js';
  * InputError for fatal input errors; `counts` fills in as the items are read.
  */
 export function loadContacts(files: string[], options: LoaderOptions): { items: AsyncIterable<LoadItem>; counts: LoadCounts } {
-  const counts: LoadCounts = { rows: 0, contacts: 0, rejected: 0, byReason: {}, warnings: 0 };
+  const counts: LoadCounts = { rows: 0, contacts: 0, rejected: 0, byReason: {}, warnings: 0, warningsByKind: {} };
   return { items: load(files, options, counts), counts };
 }
 
@@ -97,9 +97,13 @@ function tally(counts: LoadCounts, item: LoadItem): void {
       counts.rejected++;
       counts.byReason[item.reject.reason] = (counts.byReason[item.reject.reason] ?? 0) + 1;
       return;
-    case 'warning':
+    case 'warning': {
       counts.warnings++;
+      const summary = (counts.warningsByKind[item.warning] ??= { count: 0, examples: [] });
+      summary.count++;
+      if (summary.examples.length < WARNING_EXAMPLES) summary.examples.push({ file: item.file, line: item.line, message: item.detail });
       return;
+    }
     default: {
       const never: never = item;
       throw new Error(`unknown item ${JSON.stringify(never)}`);
