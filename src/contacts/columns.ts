@@ -18,8 +18,8 @@ export interface Mapping {
 export function mapColumns(headers: readonly string[], settings: Settings): Mapping {
   const varKeys: (string | undefined)[] = [];
   const firstIndex = new Map<string, number>();
-  for (let i = 0; i < headers.length; i++) {
-    const key = headers[i]!.trim().toLowerCase();
+  for (const [i, header] of headers.entries()) {
+    const key = header.trim().toLowerCase();
     if (key === '' || firstIndex.has(key)) {
       varKeys.push(undefined);
     } else {
@@ -131,10 +131,10 @@ function listColumns(headers: readonly string[]): string {
  */
 export function rawOf(headers: readonly string[], cells: readonly string[]): Record<string, string> {
   const raw: Record<string, string> = {};
-  for (let i = 0; i < cells.length; i++) {
-    let key = i < headers.length ? headers[i]! : '';
+  for (const [i, cell] of cells.entries()) {
+    let key = headers[i] ?? '';
     if (key === '' || Object.hasOwn(raw, key)) key = `column ${i + 1}`;
-    raw[key] = cells[i]!;
+    raw[key] = cell;
   }
   return raw;
 }
