@@ -14,7 +14,8 @@
  *   in errors.ts, with SEND_FAILED_STATUS below.
  * - C4 "certainly not sent": `NOT_SENT_CODES` and `toConnectionError` in connection-error.ts, with the
  *   `started` flag of the `trackStart` interceptor (track-start.ts, set in client.ts).
- * - C5 the token is masked in every response body before parsing (`redact` in client.ts `createTransport`);
+ * - C5 the token, raw, JSON-escaped or URL-encoded (`makeRedactor` in redact.ts), is masked in every string
+ *   of every response body and in connection-failure messages (`createTransport` in client.ts);
  *   error paths carry no query string (`errorFromResponse` and ConnectionError get the path without it).
  * - C6 the template bodies' `language` (and wba-send-template's `variables`) are required in
  *   types.ts (`StartWhatsappTemplateBody`, `SendTemplateBody`): the runner always has them.

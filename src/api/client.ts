@@ -3,6 +3,7 @@ import { isSuccessStatus } from './assumptions.js';
 import { type ConnectionFailure, toConnectionError } from './connection-error.js';
 import { type Answer, parseBody, successEnvelope } from './envelope.js';
 import { errorFromResponse } from './errors.js';
+import { makeRedactor, redactValue } from './redact.js';
 import { type Query, queryString } from './paths.js';
 import { trackStart } from './track-start.js';
 
@@ -107,15 +108,17 @@ export function createTransport(options: ApiClientOptions): Transport {
       headersTimeout: s.headersTimeoutMs,
       bodyTimeout: s.bodyTimeoutMs,
     });
-  // C5: the token is masked in every response body before it is parsed.
-  const redact = (text: string): string => text.replaceAll(s.token, '[redacted]');
+  // C5: the token, in any form (redact.ts), is masked in everything the platform sends back, before
+  // anything reads it: every string of a JSON body (keys too), a body that is not JSON, and the
+  // message of a failure without an answer.
+  const redact = makeRedactor(s.token);
 
   async function send(call: Call): Promise<Answer> {
     const { method, path, signal } = call;
     // Our Pool reports when it starts writing the request; an injected dispatcher may not, so
     // for it "not started" stays unknown (undefined) rather than false.
     const failure: ConnectionFailure = { method, path, signal, started: s.dispatcher ? undefined : false };
-    if (signal?.aborted) throw toConnectionError(signal.reason, { ...failure, started: false });
+    if (signal?.aborted) throw toConnectionError(signal.reason, { ...failure, started: false }, redact);
 
     const headers: Record<string, string> = {
       authorization: `Bearer ${s.token}`,
@@ -139,7 +142,7 @@ export function createTransport(options: ApiClientOptions): Transport {
         signal,
       });
     } catch (err) {
-      throw toConnectionError(err, failure);
+      throw toConnectionError(err, failure, redact);
     }
 
     let text: string;
@@ -147,10 +150,10 @@ export function createTransport(options: ApiClientOptions): Transport {
       text = await response.body.text();
     } catch (err) {
       response.body.destroy();
-      throw toConnectionError(err, { ...failure, started: true });
+      throw toConnectionError(err, { ...failure, started: true }, redact);
     }
 
-    const body = parseBody(redact(text));
+    const body = redactValue(parseBody(text), redact);
     if (!isSuccessStatus(response.statusCode)) {
       throw errorFromResponse(response.statusCode, body, response.headers, method, path);
     }

@@ -40,8 +40,11 @@ export interface ConnectionFailure {
   signal: AbortSignal | undefined;
 }
 
-/** Turns a failure without an HTTP answer into a ConnectionError that says whether it may have been sent. */
-export function toConnectionError(err: unknown, f: ConnectionFailure): ConnectionError {
+/**
+ * Turns a failure without an HTTP answer into a ConnectionError that says whether it may have been
+ * sent. `redact` masks the token in the message, which quotes the underlying error's own.
+ */
+export function toConnectionError(err: unknown, f: ConnectionFailure, redact: (text: string) => string = (t) => t): ConnectionError {
   const aborted = f.signal?.aborted === true;
   const code = errorCode(err);
   // A request handed to a socket may have gone out whatever the code says (EHOSTUNREACH on a keep-alive socket
@@ -50,10 +53,26 @@ export function toConnectionError(err: unknown, f: ConnectionFailure): Connectio
   const what = aborted ? 'aborted by the caller' : (code && DESCRIPTIONS[code]) || describe(err);
   const fate = sent ? 'it may have reached the platform' : 'it was not sent';
   return new ConnectionError(
-    `${f.method} ${f.path}: no answer, ${what}${code && !aborted ? ` (${code})` : ''}; ${fate}`,
+    redact(`${f.method} ${f.path}: no answer, ${what}${code && !aborted ? ` (${code})` : ''}; ${fate}`),
     { method: f.method, path: f.path },
-    { sent, aborted, code, cause: err },
+    { sent, aborted, code, cause: redactedCause(err, redact) },
   );
+}
+
+/**
+ * The underlying error as a plain Error with the token masked in its message, stack and causes: what
+ * undici throws can quote the answer's bytes (its parser errors do), and loggers print causes.
+ */
+function redactedCause(err: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof err === 'string') return redact(err);
+  if (!(err instanceof Error)) return err === null || typeof err !== 'object' ? err : undefined;
+  const inner = depth < 4 && err.cause !== undefined ? { cause: redactedCause(err.cause, redact, depth + 1) } : undefined;
+  const copy = new Error(redact(err.message), inner);
+  copy.name = err.name;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  copy.stack = err.stack === undefined ? `${copy.name}: ${copy.message}` : redact(err.stack);
+  return copy;
 }
 
 /** The code of a system or undici error, looking through `cause` and an AggregateError's first error. */

@@ -23,5 +23,6 @@ export {
 export { CHANNEL_ACTIVE_STATUS } from './assumptions.js';
 export { parseRetryAfter } from './retry-after.js';
 export { KNOWN_PROVIDER_CODES, isKnownProviderCode, readProviderCode, type KnownProviderCode } from './provider-code.js';
+export { makeRedactor, REDACTED } from './redact.js';
 export { templatePlaceholders } from './template-placeholders.js';
 export type * from './types.js';

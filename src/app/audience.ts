@@ -1,8 +1,7 @@
 import { rowKey } from '../checkpoint/index.js';
 import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadItem, type LoadWarning, type Reject } from '../contacts/index.js';
-import type { Job } from '../job/index.js';
 import type { Action } from '../plan/index.js';
-import { loaderOptions } from './prepare.js';
+import { loaderOptions, type ContactList } from './prepare.js';
 
 /** One row of the contact list as the campaign sees it. */
 export type AudienceItem =
@@ -24,8 +23,8 @@ export interface AudienceOptions {
  * streamed through the loader (E.164, dedupe, loader rejects), then through the planner.
  * `counts` fills in as the items are read.
  */
-export function audience(job: Job, files: string[], options: AudienceOptions = {}): { items: AsyncIterable<AudienceItem>; counts: LoadCounts } {
-  const { items, counts } = loadContacts(files, loaderOptions(job));
+export function audience(list: ContactList, options: AudienceOptions = {}): { items: AsyncIterable<AudienceItem>; counts: LoadCounts } {
+  const { items, counts } = loadContacts(list.files, loaderOptions(list.job, list.namedColumns));
   return { items: planned(items, options), counts };
 }
 

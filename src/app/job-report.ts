@@ -1,5 +1,5 @@
 import type { ContactState, JobView, SentContact, StateStore } from '../checkpoint/index.js';
-import { loadJob, resolveContactFiles, type Job } from '../job/index.js';
+import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
 import { reportRows, summarise, writeReport, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
@@ -47,16 +47,17 @@ export async function loadJobReport(jobPath: string, store: StateStore): Promise
   if (!view) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir it ran with)`);
   }
-  const { listed, problem } = await listedContacts(job, () => resolveContactFiles(loaded), store);
+  const { listed, problem } = await listedContacts(loaded, store);
   const rows = await jobReportRows(store, view.states, listed);
   return { job, view, rows, ...(problem !== undefined && { listProblem: problem }) };
 }
 
 /** The usable contacts of the list (less the rows a plan pass rejected), read locally. A list that is gone or unreadable gives none, with the reason. */
-async function listedContacts(job: Job, files: () => Promise<string[]>, store: StateStore): Promise<{ listed: Listed[]; problem?: string }> {
+async function listedContacts(loaded: LoadedJob, store: StateStore): Promise<{ listed: Listed[]; problem?: string }> {
   const listed: Listed[] = [];
   try {
-    const { items } = audience(job, await files(), { skipRows: await store.planRejects(job.name) });
+    const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
+    const { items } = audience(list, { skipRows: await store.planRejects(loaded.job.name) });
     for await (const item of items) if (item.kind === 'contact') listed.push({ phone: item.contact.phone, line: item.contact.line });
   } catch (err) {
     return { listed: [], problem: err instanceof Error ? err.message : String(err) };

@@ -1,4 +1,4 @@
-import type { Contact, LoadWarning, Reject } from '../contacts/index.js';
+import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { actionLabel, decide, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import type { PlanLookups } from './plan-context.js';
@@ -16,8 +16,8 @@ export interface PlanPass {
   examples: Array<{ phone: string; line: number; action: string; message: string }>;
   /** Every usable contact's key, in list order (the report lists the ones never reached as pending). */
   phones: Array<{ phone: string; line: number }>;
-  /** The loader's warnings (rows that load, with something the user should hear about). */
-  warnings: LoadWarning[];
+  /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
+  loaderWarnings: string[];
 }
 
 const EXAMPLES = 3;
@@ -32,15 +32,13 @@ export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number
  * action. Used by `plan` for its summary and by `run` for the reject-ratio guard and the progress total.
  */
 export async function planPass(prepared: Prepared, planner: (contact: Contact) => Action): Promise<PlanPass> {
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], warnings: [] };
-  const { items, counts } = audience(prepared.job, prepared.files, { decide: planner });
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [] };
+  const { items, counts } = audience(prepared, { decide: planner });
   for await (const item of items) {
-    if (item.kind === 'warning') {
-      pass.warnings.push(item);
-    } else if (item.kind === 'reject') {
+    if (item.kind === 'reject') {
       pass.rejects.push(item.reject);
       pass.rejectedByReason[item.reject.reason] = (pass.rejectedByReason[item.reject.reason] ?? 0) + 1;
-    } else if (item.action) {
+    } else if (item.kind === 'contact' && item.action) {
       const { contact, action } = item;
       pass.contacts += 1;
       pass.phones.push({ phone: contact.phone, line: contact.line });
@@ -51,6 +49,7 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
     }
   }
   pass.rows = counts.rows;
+  pass.loaderWarnings = describeWarnings(counts.warningsByKind);
   return pass;
 }
 

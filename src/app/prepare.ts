@@ -1,16 +1,21 @@
 import type { ApiClient } from '../api/index.js';
 import type { LoaderOptions } from '../contacts/index.js';
-import { loadJob, resolveContactFiles, type Job } from '../job/index.js';
-import { needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
+import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
+import { checkCustomFields, needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
 import { AppError } from './errors.js';
 import { onPlatform } from './platform-errors.js';
 
-/** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
-export interface Prepared {
+/** A job's contact list: its files, and the columns the job file names in so many words (each must be in the file). */
+export interface ContactList {
   job: Job;
+  files: string[];
+  namedColumns: LoadedJob['namedColumns'];
+}
+
+/** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
+export interface Prepared extends ContactList {
   /** The job file's absolute path. */
   jobFile: string;
-  files: string[];
   channel: ChannelInfo;
   warnings: string[];
 }
@@ -33,17 +38,22 @@ export async function prepare(jobPath: string, source: PrepareSource): Promise<P
     const channels = await onPlatform(() => api.listChannels(job.company_id), context);
     const templates = needsTemplates(job) ? await onPlatform(() => api.listTemplates({ status: 'APPROVED' }), context) : undefined;
     result = preflight(job, channels, templates);
+    if (Object.keys(job.after_send.custom_fields).length > 0) {
+      const fields = await onPlatform(() => api.listCustomFields(job.company_id), context);
+      result.problems.push(...checkCustomFields(job.after_send.custom_fields, fields));
+    }
   } else {
     result = preflight(job, undefined, undefined, source.offlineChannelType);
   }
   if (result.problems.length > 0) throw new AppError(`${jobPath}:\n  ${result.problems.join('\n  ')}`, 'invalid');
-  return { job, jobFile: loaded.jobFile, files, channel: result.channel, warnings: result.warnings };
+  return { job, jobFile: loaded.jobFile, files, namedColumns: loaded.namedColumns, channel: result.channel, warnings: result.warnings };
 }
 
 /** The loader's options, folded from the job once. */
-export function loaderOptions(job: Job): LoaderOptions {
+export function loaderOptions(job: Job, namedColumns: LoadedJob['namedColumns'] = []): LoaderOptions {
   return {
     columns: job.columns,
+    namedColumns,
     ...(job.default_country ? { defaultCountry: job.default_country } : {}),
     ...(job.input.format ? { format: job.input.format } : {}),
     ...(job.input.delimiter ? { delimiter: job.input.delimiter } : {}),

@@ -189,7 +189,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
  * the loader rejects are collected in `lateRejects`.
  */
 async function* contactsToSend(prepared: Prepared, skipRows: ReadonlySet<string>, lateRejects: Reject[]): AsyncGenerator<Contact> {
-  const { items } = audience(prepared.job, prepared.files, { skipRows });
+  const { items } = audience(prepared, { skipRows });
   for await (const item of items) {
     if (item.kind === 'contact') yield item.contact;
     else if (item.kind === 'reject') lateRejects.push(item.reject);

@@ -8,8 +8,31 @@ export function buildProgram(): Command {
     .name('outreach')
     .description('Bulk outreach through the messaging platform: plan, run, resume and report campaigns.')
     .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (str, write) => write(str) });
   registerCommands(program);
+  forEachCommand(program, usageErrorsThrow);
   return program;
+}
+
+/**
+ * A usage error (unknown option or command, missing or extra argument, invalid option value) throws
+ * a CommanderError for main.ts to turn into exit 2, in every command: commander copies exitOverride
+ * only into commands made after it is set, and a subcommand would otherwise exit 1 by itself. Its
+ * message is followed by one line of usage.
+ */
+function usageErrorsThrow(cmd: Command): void {
+  const name = commandPath(cmd);
+  cmd.exitOverride().showHelpAfterError(`usage: ${name} ${cmd.usage()} (${name} --help for more)`);
+}
+
+function forEachCommand(cmd: Command, apply: (cmd: Command) => void): void {
+  apply(cmd);
+  for (const sub of cmd.commands) forEachCommand(sub, apply);
+}
+
+/** "outreach run": the names from the root down. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c !== null; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }

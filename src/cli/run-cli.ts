@@ -7,16 +7,16 @@ import { ExitCode, isUserError, userErrorExitCode } from './exit.js';
  * Errors meant for people are printed as one sentence; anything else is a bug, printed with its stack.
  */
 export async function runCli(argv: string[]): Promise<ExitCode> {
-  const program = buildProgram();
-  program.exitOverride();
+  const program = buildProgram(); // every command throws its usage errors (program.ts)
   process.exitCode = undefined;
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? (process.exitCode as ExitCode) : ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version end here with code 0; usage errors are invalid input.
-      return err.exitCode === 0 ? ExitCode.ok : ExitCode.invalid;
+      // --help and --version end here with code 0; usage errors (commander's code 1) are invalid
+      // input, exit 2, whichever command and however deep in an async action they arise.
+      return usageExit(err.exitCode);
     }
     if (isUserError(err)) {
       process.stderr.write(`outreach: ${err.message}\n`);
@@ -31,4 +31,11 @@ export async function runCli(argv: string[]): Promise<ExitCode> {
   } finally {
     process.exitCode = undefined;
   }
+}
+
+/** A CommanderError's exit code as ours: 0 stays 0, commander's 1 is a usage error (2), and a code a command chose is kept. */
+function usageExit(code: number): ExitCode {
+  const ours: readonly number[] = Object.values(ExitCode);
+  if (code === 1 || !ours.includes(code)) return ExitCode.invalid;
+  return code as ExitCode;
 }

@@ -21,8 +21,8 @@ export interface Mapping {
 export function mapColumns(headers: readonly string[], settings: Settings): Mapping {
   const varKeys: (string | undefined)[] = [];
   const firstIndex = new Map<string, number>();
-  for (let i = 0; i < headers.length; i++) {
-    const key = headers[i]!.trim().toLowerCase();
+  for (const [i, header] of headers.entries()) {
+    const key = header.trim().toLowerCase();
     if (key === '' || firstIndex.has(key)) {
       varKeys.push(undefined);
     } else {
@@ -59,7 +59,8 @@ const INDEX_OF: Record<Field, (m: Mapping) => number> = {
 
 /**
  * Throws InputError when the phone column is missing, or a column the caller named
- * explicitly (`fromJson` skips those: JSON objects may leave out empty keys).
+ * explicitly (`fromJson` skips those: JSON objects may leave out empty keys, so `checkNamedKeys`
+ * checks them once the whole file is read).
  */
 export function checkColumns(mapping: Mapping, settings: Settings, file: string, line: number, fromJson = false): void {
   for (const field of FIELDS) {
@@ -86,6 +87,45 @@ export function checkColumns(mapping: Mapping, settings: Settings, file: string,
   }
 }
 
+/** JSON and NDJSON: the fields some entry has had a key for, and the keys seen (for the message). */
+export interface KeysSeen {
+  fields: Set<Field>;
+  /** Key trimmed and lower-cased → as first written; at most MAX_KEYS_SEEN. */
+  keys: Map<string, string>;
+}
+
+const MAX_KEYS_SEEN = 1000;
+
+export function keysSeen(): KeysSeen {
+  return { fields: new Set(), keys: new Map() };
+}
+
+/** Notes the fields and keys of an entry's mapping. */
+export function noteKeys(seen: KeysSeen, mapping: Mapping): void {
+  for (const field of FIELDS) if (INDEX_OF[field](mapping) >= 0) seen.fields.add(field);
+  for (const header of mapping.headers) {
+    if (seen.keys.size >= MAX_KEYS_SEEN) break;
+    const key = header.trim().toLowerCase();
+    if (!seen.keys.has(key)) seen.keys.set(key, header.trim());
+  }
+}
+
+/**
+ * JSON and NDJSON, after the last entry: throws InputError for a column the caller named that no
+ * entry had. (An entry may leave out a key whose value is empty, so the first entry cannot tell.)
+ */
+export function checkNamedKeys(seen: KeysSeen, settings: Settings, file: string): void {
+  for (const field of FIELDS) {
+    const column = settings.columns[field];
+    if (field === 'phone' || !column?.explicit || seen.fields.has(field)) continue;
+    const wanted = column.header;
+    throw new InputError(
+      `${file}: no entry has the key "${wanted}" (keys are: ${listColumns([...seen.keys.values()])}); set columns.${field} in the job to the right key or leave it out`,
+      file,
+    );
+  }
+}
+
 const PHONE_LIKE = /phone|fone|tel|cel|mobile|m[oó]vil|whats|zap|handy|n[uú]mero|number/i;
 
 function looksLikeData(headers: readonly string[]): boolean {
@@ -104,10 +144,10 @@ function listColumns(headers: readonly string[]): string {
  */
 export function rawOf(headers: readonly string[], cells: readonly string[]): Record<string, string> {
   const raw: Record<string, string> = {};
-  for (let i = 0; i < cells.length; i++) {
-    let key = i < headers.length ? headers[i]! : '';
+  for (const [i, cell] of cells.entries()) {
+    let key = headers[i] ?? '';
     if (key === '' || Object.hasOwn(raw, key)) key = `column ${i + 1}`;
-    raw[key] = cells[i]!;
+    raw[key] = cell;
   }
   return raw;
 }

@@ -2,7 +2,8 @@
 export type { Contact, ContactRow, Reject, RejectReason } from './types.js';
 export { contactReject } from './reject.js';
 export type { LoaderOptions } from './options.js';
-export type { LoadItem, LoadCounts, LoadWarning } from './items.js';
+export type { LoadItem, LoadCounts, LoadWarning, WarningExample, WarningKind, WarningSummary } from './items.js';
+export { describeWarnings } from './warnings.js';
 export type { PhoneResult } from './phone.js';
 export { loadContacts } from './load.js';
 export { normalisePhone } from './phone.js';

@@ -14,6 +14,12 @@ export interface JsonEntry {
 /** An entry longer than this is a runaway brace or quote; it stops the load instead of eating memory. */
 export const MAX_ENTRY_CHARS = 1_000_000;
 
+/**
+ * Lists and objects an entry may nest (its own braces count as one). Deeper is no contact list but a
+ * runaway or hostile file, and walking it (JSON.stringify of a reject's detail) would overflow the stack.
+ */
+export const MAX_NESTING = 64;
+
 /** Where the scanner is: before the opening [, after it, after a comma, inside an entry, after the closing ]. */
 const State = { Start: 0, First: 1, Next: 2, Entry: 3, End: 4 } as const;
 type State = (typeof State)[keyof typeof State];
@@ -44,7 +50,10 @@ export async function* jsonEntries(chunks: AsyncIterable<string>, file: string):
           continue;
         }
         if (c === 34) inString = true;
-        else if (c === 123 /* { */ || c === 91 /* [ */) openers[depth++] = c;
+        else if (c === 123 /* { */ || c === 91 /* [ */) {
+          openers[depth++] = c;
+          if (depth > MAX_NESTING) throw tooDeep(file, line);
+        }
         else if ((c === 125 /* } */ || c === 93) /* ] */ && depth > 0) {
           if (openers[--depth] !== c - 2) {
             // a } closing a [ or the other way round: JSON.parse says where
@@ -134,6 +143,32 @@ export async function* jsonEntries(chunks: AsyncIterable<string>, file: string):
     );
   }
   throw new InputError(`${file} line ${listLine}: the list opened here never closes; add ] at the end of the file`, file, listLine);
+}
+
+/** The error for an entry nested past MAX_NESTING, at `line` where it goes past. */
+export function tooDeep(file: string, line: number): InputError {
+  return new InputError(
+    `${file} line ${line}: lists or objects nest more than ${MAX_NESTING} levels deep here; a contact is one object of plain values, such as {"phone": "+5511987654321"}`,
+    file,
+    line,
+  );
+}
+
+/** Offset in `text` where lists and objects first nest past MAX_NESTING (strings skipped), or -1. */
+export function nestingPastLimit(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > MAX_NESTING) return i;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return -1;
 }
 
 /** JSON.parse, its error as one sentence naming the line: `startLine` is where `text` starts in the file. */

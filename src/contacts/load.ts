@@ -1,10 +1,10 @@
 /** The loader: every file in order, each row through the same checks, deduped together. */
 import { resolve } from 'node:path';
-import { type Mapping, checkColumns, mapColumns } from './columns.js';
+import { type Mapping, checkColumns, checkNamedKeys, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
 import { CountryCells } from './country.js';
 import { Dedupe } from './dedupe.js';
-import type { LoadCounts, LoadItem, LoadWarning } from './items.js';
+import { type LoadCounts, type LoadItem, type LoadWarning, WARNING_EXAMPLES } from './items.js';
 import { type JsonEntry, jsonEntries as jsonArrayEntries } from './json.js';
 import { LanguageCells } from './language.js';
 import { ndjsonEntries } from './ndjson.js';
@@ -20,7 +20,7 @@ import { type Source, openSource, textChunks } from './source.js';
  * InputError for fatal input errors; `counts` fills in as the items are read.
  */
 export function loadContacts(files: string[], options: LoaderOptions): { items: AsyncIterable<LoadItem>; counts: LoadCounts } {
-  const counts: LoadCounts = { rows: 0, contacts: 0, rejected: 0, byReason: {}, warnings: 0 };
+  const counts: LoadCounts = { rows: 0, contacts: 0, rejected: 0, byReason: {}, warnings: 0, warningsByKind: {} };
   return { items: load(files, options, counts), counts };
 }
 
@@ -61,6 +61,8 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
         tally(counts, item);
         yield item;
       }
+      // A column the job named that no entry had: JSON entries may leave out empty keys, so only now.
+      if (state.checked) checkNamedKeys(state.seen, settings, source.file);
     }
   }
 }
@@ -99,9 +101,13 @@ function tally(counts: LoadCounts, item: LoadItem): void {
       counts.rejected++;
       counts.byReason[item.reject.reason] = (counts.byReason[item.reject.reason] ?? 0) + 1;
       return;
-    case 'warning':
+    case 'warning': {
       counts.warnings++;
+      const summary = (counts.warningsByKind[item.warning] ??= { count: 0, examples: [] });
+      summary.count++;
+      if (summary.examples.length < WARNING_EXAMPLES) summary.examples.push({ file: item.file, line: item.line, message: item.detail });
       return;
+    }
     default: {
       const never: never = item;
       throw new Error(`unknown item ${JSON.stringify(never)}`);

@@ -1,6 +1,6 @@
 /** NDJSON / JSON Lines: one JSON value a line, blank lines ignored. Streamed line by line. */
 import { InputError } from './errors.js';
-import { type JsonEntry, MAX_ENTRY_CHARS, parseJsonText } from './json.js';
+import { type JsonEntry, MAX_ENTRY_CHARS, nestingPastLimit, parseJsonText, tooDeep } from './json.js';
 
 export async function* ndjsonEntries(chunks: AsyncIterable<string>, file: string): AsyncGenerator<JsonEntry> {
   let line = 0;
@@ -33,5 +33,6 @@ export async function* ndjsonEntries(chunks: AsyncIterable<string>, file: string
 
 function entryOf(text: string, file: string, line: number): JsonEntry | undefined {
   if (text.trim() === '') return undefined;
+  if (nestingPastLimit(text) >= 0) throw tooDeep(file, line);
   return { line, value: parseJsonText(text, file, line) };
 }

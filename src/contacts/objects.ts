@@ -1,5 +1,5 @@
 /** JSON and NDJSON entries as rows: an object's keys are its headers, its primitive values its cells. */
-import { type Mapping, checkColumns, mapColumns } from './columns.js';
+import { type KeysSeen, type Mapping, checkColumns, keysSeen, mapColumns, noteKeys } from './columns.js';
 import type { LoadItem, LoadWarning } from './items.js';
 import type { JsonEntry } from './json.js';
 import { type RowContext, notAnObject, rowItem } from './row.js';
@@ -8,10 +8,12 @@ import { type RowContext, notAnObject, rowItem } from './row.js';
 export interface ObjectsState {
   mappings: Map<string, Mapping>;
   checked: boolean;
+  /** For `checkNamedKeys` once the file is read. */
+  seen: KeysSeen;
 }
 
 export function objectsState(): ObjectsState {
-  return { mappings: new Map(), checked: false };
+  return { mappings: new Map(), checked: false, seen: keysSeen() };
 }
 
 /**
@@ -38,6 +40,7 @@ export function entryItem(ctx: RowContext, state: ObjectsState, entry: JsonEntry
   let mapping = state.mappings.get(signature);
   if (mapping === undefined) {
     mapping = mapColumns(headers, ctx.settings);
+    noteKeys(state.seen, mapping);
     if (state.mappings.size < 1000) state.mappings.set(signature, mapping);
   }
   if (!state.checked) {

@@ -24,6 +24,12 @@ export interface LoaderOptions {
     language?: string;
   };
   /**
+   * The fields whose column the job names in so many words (`LoadedJob.namedColumns`): each must be
+   * in the file, even when named after the field itself. Without it, only a column other than the
+   * field's own name counts as named (a job fills every column with its default).
+   */
+  namedColumns?: readonly Field[];
+  /**
    * Country whose rules read numbers written without a country code, e.g. 'BR'. Without it only
    * international forms are valid. A row's country cell, when the list has one, comes first.
    */
@@ -93,8 +99,9 @@ function given(options: LoaderOptions, field: Field): string | undefined {
 function baseColumn(options: LoaderOptions, field: BaseField): ColumnChoice {
   const header = given(options, field) ?? field;
   const key = header.trim().toLowerCase();
-  // A job fills every column with its default, so only a header other than the field's own name counts as chosen.
-  return { header, key, explicit: key !== field };
+  // A job fills every column with its default, so only a header other than the field's own name, or
+  // a field the caller says the job named, counts as chosen.
+  return { header, key, explicit: key !== field || (options.namedColumns?.includes(field) ?? false) };
 }
 
 function optInColumn(options: LoaderOptions, field: OptInField): ColumnChoice | undefined {

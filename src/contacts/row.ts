@@ -89,8 +89,10 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
     if (lastInboundAt === undefined) {
       warnings.push({
         kind: 'warning',
+        warning: 'last_inbound_at_unreadable',
         file: ctx.file,
         line,
+        detail: `"${clip(inbound)}"`,
         message: `${ctx.file} line ${line}: "${clip(inbound)}" in column "${headers[mapping.lastInboundAt]!.trim()}" is not a date-time such as 2026-11-20T14:03:00-03:00, so this contact's 24-hour window is unknown`,
       });
     }

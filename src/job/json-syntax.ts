@@ -1,3 +1,5 @@
+import { MAX_JOB_DEPTH } from './own-data.js';
+
 /**
  * Where a JSON text first goes wrong, and what is wrong there. `JSON.parse` names no line (and,
  * on Node 20, not always a position), so this small scanner finds it.
@@ -17,20 +19,21 @@ class Stop extends Error {
   }
 }
 
+
 export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   let i = 0;
+  let depth = 0;
   const fail = (what: string, at = i): never => {
     throw new Stop(at, what);
   };
   const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+    for (let c = text[i]; c === ' ' || c === '\t' || c === '\n' || c === '\r'; c = text[++i]);
   };
   const shown = (at: number) => (at < text.length ? JSON.stringify(text[at]) : 'the end of the file');
 
   const string = () => {
     const start = i++;
-    while (i < text.length) {
-      const c = text[i]!;
+    for (let c = text[i]; c !== undefined; c = text[i]) {
       if (c === '"') {
         i++;
         return;
@@ -50,20 +53,29 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     fail('a string opens here and never closes; add the closing "', start);
   };
 
+  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y; // sticky: matched at i, no copy of the rest
   const number = () => {
-    const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i));
-    if (!m) fail(`${shown(i)} does not start a valid number`);
-    i += m![0].length;
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m === null) return fail(`${shown(i)} does not start a valid number`);
+    i += m[0].length;
   };
 
   const value = (): void => {
     ws();
     const c = text[i];
-    if (c === undefined) fail('the file ends where a value was expected');
-    if (c === '{') return object();
-    if (c === '[') return array();
+    if (c === undefined) return fail('the file ends where a value was expected');
+    if (c === '{' || c === '[') {
+      if (++depth > MAX_JOB_DEPTH) {
+        fail(`objects and lists nest more than ${MAX_JOB_DEPTH} levels deep here, which no job field does; see jobs/black-friday.json`);
+      }
+      if (c === '{') object();
+      else array();
+      depth--;
+      return;
+    }
     if (c === '"') return string();
-    if (c === '-' || (c! >= '0' && c! <= '9')) return number();
+    if (c === '-' || (c >= '0' && c <= '9')) return number();
     for (const word of ['true', 'false', 'null']) {
       if (text.startsWith(word, i)) {
         i += word.length;
@@ -133,7 +145,6 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     if (i < text.length) fail(`unexpected ${shown(i)} after the end of the JSON value`);
     return undefined;
   } catch (err) {
-    if (err instanceof RangeError) return undefined; // nested too deep for the stack: let JSON.parse's message do
     if (!(err instanceof Stop)) throw err;
     return { ...lineAndColumn(text, err.at), what: err.what };
   }

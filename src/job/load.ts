@@ -13,6 +13,11 @@ export interface LoadedJob {
   jobFile: string;
   /** Its folder: relative paths in the job are relative to it. */
   baseDir: string;
+  /**
+   * The `columns` fields the file writes out, even as their defaults: the contact loader refuses a
+   * file without any of them (pass it as the loader's `namedColumns`). The schema fills the others.
+   */
+  namedColumns: Array<keyof Job['columns']>;
 }
 
 /** Reads, parses and validates a job file; throws a JobError listing every problem. */
@@ -27,7 +32,19 @@ export async function loadJob(file: string): Promise<LoadedJob> {
     job: { ...result.job, contacts: result.job.contacts.map((p) => path.resolve(baseDir, p)) },
     jobFile,
     baseDir,
+    namedColumns: namedColumns(raw, result.job),
   };
+}
+
+/** The fields of the job's `columns` that the file itself gives (own keys of its `columns` object). */
+function namedColumns(raw: unknown, job: Job): Array<keyof Job['columns']> {
+  const written = isObject(raw) && Object.hasOwn(raw, 'columns') ? raw.columns : undefined;
+  if (!isObject(written)) return [];
+  return (Object.keys(job.columns) as Array<keyof Job['columns']>).filter((field) => Object.hasOwn(written, field));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 async function readJobFile(file: string, absolute: string): Promise<string> {
@@ -51,14 +68,16 @@ async function readJobFile(file: string, absolute: string): Promise<string> {
   return text;
 }
 
+/**
+ * The file's JSON value. The scanner runs first: it names the line and column of a syntax error
+ * (JSON.parse names neither) and refuses nesting deeper than any job before anything walks it.
+ */
 function parseJson(file: string, text: string): unknown {
+  const where = findJsonSyntaxError(text);
+  if (where) throw new JobError(file, [`line ${where.line}, column ${where.column}: ${where.what}`]);
   try {
     return JSON.parse(text);
   } catch (err) {
-    const where = findJsonSyntaxError(text);
-    const problem = where
-      ? `line ${where.line}, column ${where.column}: ${where.what}`
-      : `is not valid JSON (${(err as Error).message}); fix the syntax`;
-    throw new JobError(file, [problem]);
+    throw new JobError(file, [`is not valid JSON (${(err as Error).message}); fix the syntax`]);
   }
 }

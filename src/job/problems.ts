@@ -88,6 +88,25 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], schema: z.co
   return lines.filter((l) => !(l.missingPath && suggested.has(l.missingPath))).map((l) => l.text);
 }
 
+/**
+ * A key that reaches a prototype (`__proto__`, `constructor`, `prototype`), worded as the schema's
+ * own unknown fields are: the path, the key, and the fields allowed there.
+ */
+export function reservedKeyProblem(schema: z.core.$ZodType, path: readonly PropertyKey[], key: string): string {
+  const where = formatPath(path);
+  const known = fieldsAt(schema, path);
+  const fix =
+    known.length > 0
+      ? `remove it (the fields here are ${known.map((k) => `"${k}"`).join(', ')})`
+      : 'remove it or rename it ("__proto__", "constructor" and "prototype" are never field names)';
+  return `${where ? `${where}: ` : ''}unknown field "${key}"; ${fix}`;
+}
+
+/** A value nested deeper than any job field, named by its path. */
+export function tooDeepProblem(path: readonly PropertyKey[], maxDepth: number): string {
+  return `${formatPath(path)}: nests objects and lists more than ${maxDepth} levels deep, which no job field does; see jobs/black-friday.json`;
+}
+
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let value = data;
   for (const key of path) {

@@ -23,3 +23,4 @@ export { templatePositions } from './template-check.js';
 export { chooseVariant, variantLabel, type VariantChoice } from './variant.js';
 export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel } from './label.js';
+export { checkCustomFields, type CustomFieldInfo } from './custom-fields-check.js';

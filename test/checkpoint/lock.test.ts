@@ -3,7 +3,7 @@ import { readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, isProcessAlive, LockedError, type Lock } from '../../src/checkpoint/file/index.js';
+import { acquireLock, isProcessAlive, LockedError, LockWriteError, type Lock, type LockIo } from '../../src/checkpoint/file/index.js';
 import { tempDir } from './helpers.js';
 
 const info = { pid: process.pid, startedAt: '2025-01-01T10:00:00.000Z', command: 'outreach run promo.yaml' };
@@ -68,29 +68,22 @@ describe('job lock', () => {
       const stale = JSON.stringify({ pid: dead, host: hostname(), startedAt: `round ${round}`, command: 'x' });
       await writeFile(file, stale);
       const results = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => acquireLock(file, { ...info, command: `racer ${i}` })),
+        Array.from({ length: 12 }, (_, i) => acquireLock(file, { ...info, startedAt: `round ${round} racer ${i}`, command: `racer ${i}` })),
       );
       const won = results.filter((r): r is PromiseFulfilledResult<Lock> => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(lost.every((r) => r.reason instanceof LockedError)).toBe(true);
+      // Every refusal names the holder: its pid, and its start (which says which racer it is).
+      const winner = results.indexOf(won[0]!);
+      for (const r of lost) {
+        expect(r.reason).toMatchObject({ pid: process.pid, message: expect.stringContaining(`started round ${round} racer ${winner})`) });
+      }
       // The file names the winner.
       expect(JSON.parse(await readFile(file, 'utf8')).command).toBe(`racer ${results.indexOf(won[0]!)}`);
       await won[0]!.value.release();
       expect(await readdir(path.dirname(file))).toEqual([]);
     }
-  });
-
-  it('clears a takeover left half-done by a crash once it is old', async () => {
-    const file = await lockFileIn();
-    await writeFile(file, JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: 'x', command: 'x' }));
-    await writeFile(`${file}.takeover`, '1234\n');
-    await expect(acquireLock(file, info)).rejects.toThrow(/taking over/);
-    const old = new Date(Date.now() - 60_000);
-    await utimes(`${file}.takeover`, old, old);
-    const lock = await acquireLock(file, info);
-    expect(await readdir(path.dirname(file))).toEqual(['lock']);
-    await lock.release();
   });
 
   it('does not release a lock that another process has since taken', async () => {
@@ -107,19 +100,122 @@ describe('job lock', () => {
     await expect(acquireLock(file, info)).rejects.toThrow(/pid 4242.*other-box/);
   });
 
-  it('treats an unreadable lock as being written when fresh, and as stale when old', async () => {
-    const file = await lockFileIn();
-    await writeFile(file, '');
-    await expect(acquireLock(file, info)).rejects.toBeInstanceOf(LockedError);
-    const old = new Date(Date.now() - 60_000);
-    await utimes(file, old, old);
-    const lock = await acquireLock(file, info);
-    expect(lock.tookOverFrom).toBeUndefined();
-    await lock.release();
-  });
-
   it('sees this process as alive and a pid that exited as dead', async () => {
     expect(isProcessAlive(process.pid)).toBe(true);
     expect(isProcessAlive(await deadPid())).toBe(false);
+  });
+
+  it('sees nothing written as a lock when the disk is full before or while it is written', async () => {
+    const file = await lockFileIn();
+    const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const fullBefore: LockIo['writeFile'] = async (f) => {
+      await writeFile(f, '', { flag: 'wx' }); // the file is made, then no byte fits
+      throw enospc();
+    };
+    const fullWhile: LockIo['writeFile'] = async (f, data) => {
+      await writeFile(f, data.slice(0, 12), { flag: 'wx' }); // half of it fits
+      throw enospc();
+    };
+    for (const writeFile of [fullBefore, fullWhile]) {
+      const err = await acquireLock(file, info, { writeFile }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LockWriteError);
+      expect(err).toMatchObject({
+        userError: true,
+        message: `cannot write the job lock ${file}: the disk is full (ENOSPC); free some space and run again`,
+      });
+      expect(await readdir(path.dirname(file))).toEqual([]); // no lock, empty or torn, and no temporary file
+    }
+    const lock = await acquireLock(file, info);
+    expect(JSON.parse(await readFile(file, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('never lets a holder stalled while writing its lock and another process both hold it', async () => {
+    const file = await lockFileIn();
+    let resume: () => void = () => {};
+    const stalled = new Promise<void>((r) => (resume = r));
+    let started: () => void = () => {};
+    const writing = new Promise<void>((r) => (started = r));
+    const slowWrite: LockIo['writeFile'] = async (f, data) => {
+      await writeFile(f, '', { flag: 'wx' });
+      started();
+      await stalled; // stalled between creating and writing, for as long as it takes
+      await writeFile(f, data);
+    };
+    const first = acquireLock(file, { ...info, startedAt: 'the stalled one' }, { writeFile: slowWrite }).catch((e: unknown) => e);
+    await writing;
+    const second = await acquireLock(file, { ...info, startedAt: 'the second' });
+    resume();
+    const err = await first;
+    expect(err).toBeInstanceOf(LockedError);
+    expect(err).toMatchObject({ pid: process.pid, message: expect.stringContaining('started the second') });
+    expect(await readdir(path.dirname(file))).toEqual(['lock']);
+    await second.release();
+  });
+
+  it('takes over at once an unreadable lock older than a few seconds, or a torn one whose process is gone', async () => {
+    const file = await lockFileIn();
+    const dead = await deadPid();
+    for (const [text, age] of [
+      ['', 6_000],
+      ['{"pid":', 6_000],
+      [`{"pid":${dead},"host":"${hostname()}","startedAt":"2025-`, 0],
+    ] as const) {
+      await writeFile(file, text);
+      const then = new Date(Date.now() - age);
+      await utimes(file, then, then);
+      const t0 = Date.now();
+      const lock = await acquireLock(file, info);
+      expect(Date.now() - t0).toBeLessThan(1_000);
+      expect(JSON.parse(await readFile(file, 'utf8')).pid).toBe(process.pid);
+      await lock.release();
+    }
+  });
+
+  it('waits out an unreadable lock being written, then refuses naming its pid once it is whole', async () => {
+    const file = await lockFileIn();
+    await writeFile(file, '');
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)']);
+    try {
+      setTimeout(() => void writeFile(file, JSON.stringify({ pid: other.pid, host: hostname(), startedAt: 'now', command: 'x' })), 200);
+      const err = await acquireLock(file, info).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LockedError);
+      expect(err).toMatchObject({ pid: other.pid, message: `job "promo" is already running (pid ${other.pid}, started now); wait for it or stop it` });
+    } finally {
+      other.kill();
+    }
+  });
+
+  it('refuses a torn lock whose process is alive, naming its pid', async () => {
+    const file = await lockFileIn();
+    await writeFile(file, `{"pid":${process.pid},"host":"${hostname()}","sta`);
+    await expect(acquireLock(file, info)).rejects.toMatchObject({ pid: process.pid });
+  });
+
+  it('lets exactly one of several processes past a takeover whose holder died, and clears what it left', async () => {
+    const file = await lockFileIn();
+    const dead = await deadPid();
+    await writeFile(file, JSON.stringify({ pid: dead, host: hostname(), startedAt: 'x', command: 'x' }));
+    // A takeover that placed its mark, then died before removing the stale lock.
+    const dies: LockIo['writeFile'] = async (f, data) => {
+      if (!f.includes('.takeover-')) return writeFile(f, data, { flag: 'wx' });
+      await writeFile(f.replace(/\.\d+\.[0-9a-f]+\.tmp$/, ''), JSON.stringify({ pid: dead, host: hostname() }));
+      throw new Error('killed');
+    };
+    await expect(acquireLock(file, info, { writeFile: dies })).rejects.toThrow();
+    expect((await readdir(path.dirname(file))).sort()).toEqual(['lock', expect.stringMatching(/^lock\.takeover-[0-9a-f]+-0$/)]);
+
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => acquireLock(file, { ...info, startedAt: `racer ${i}`, command: `racer ${i}` })),
+    );
+    const won = results.filter((r): r is PromiseFulfilledResult<Lock> => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    const winner = results.indexOf(won[0]!);
+    for (const r of results) {
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ pid: process.pid, message: expect.stringContaining(`racer ${winner})`) });
+    }
+    expect(won[0]!.value.tookOverFrom).toBe(dead);
+    expect(await readdir(path.dirname(file))).toEqual(['lock']);
+    await won[0]!.value.release();
   });
 });

@@ -27,7 +27,7 @@ describe('a mixed Brazilian and Mexican list with a country column (the issue\'s
         raw: { phone: '+55 11 91234-5678', name: 'Diego', country: 'MX', language: 'es_MX' },
       },
     ]);
-    expect(counts).toEqual({ rows: 7, contacts: 6, rejected: 1, byReason: { phone_country_mismatch: 1 }, warnings: 0 });
+    expect(counts).toEqual({ rows: 7, contacts: 6, rejected: 1, byReason: { phone_country_mismatch: 1 }, warnings: 0, warningsByKind: {} });
   });
 
   it('without the country column, reads every national number as default_country\'s (the bug of the issue)', async () => {

@@ -18,7 +18,7 @@ describe('CSV: an Excel export (BOM, semicolons, CRLF, accents)', () => {
     ]);
     expect(rejects.map(brief)).toEqual([{ line: 5, reason: 'phone_missing' }]);
     // the row of empty cells (line 6) is a blank line, not a row
-    expect(counts).toEqual({ rows: 5, contacts: 4, rejected: 1, byReason: { phone_missing: 1 }, warnings: 0 });
+    expect(counts).toEqual({ rows: 5, contacts: 4, rejected: 1, byReason: { phone_missing: 1 }, warnings: 0, warningsByKind: {} });
   });
 
   it('keeps every column in vars under its trimmed lower-cased header, plus the canonical keys', async () => {

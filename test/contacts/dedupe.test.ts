@@ -29,7 +29,7 @@ describe('dedupe on E.164', () => {
       [b, 2, 'duplicate', `same phone as ${a} line 3`],
       [b, 4, 'duplicate', `same phone as ${a} line 2`],
     ]);
-    expect(counts).toEqual({ rows: 6, contacts: 3, rejected: 3, byReason: { duplicate: 3 }, warnings: 0 });
+    expect(counts).toEqual({ rows: 6, contacts: 3, rejected: 3, byReason: { duplicate: 3 }, warnings: 0, warningsByKind: {} });
 
     const reversed = await load([b, a], { defaultCountry: 'BR' });
     expect(reversed.contacts.map((c) => [c.file, c.name])).toEqual([

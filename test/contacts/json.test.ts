@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { brief, fixture, load, tempDir } from './helpers.js';
+import { InputError } from '../../src/contacts/index.js';
+import { brief, fixture, load, loadError, tempDir } from './helpers.js';
 
 describe('JSON: a list of objects', () => {
   const file = fixture('contacts.json');
@@ -85,5 +86,50 @@ describe('JSON: larger and odder lists', () => {
     // libphonenumber recognises Brazil's 55 written without its +
     expect(contacts.map((c) => c.phone)).toEqual(['+5511987654321', '+5521998765432']);
     expect(rejects.map(brief)).toEqual([{ line: 2, reason: 'phone_invalid' }]);
+  });
+});
+
+describe('JSON and NDJSON nested thousands of levels deep', () => {
+  let t: Awaited<ReturnType<typeof tempDir>>;
+  beforeEach(async () => {
+    t = await tempDir();
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  const deepList = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+  const sentence = (file: string, line: number) =>
+    `${file} line ${line}: lists or objects nest more than 64 levels deep here; a contact is one object of plain values, such as {"phone": "+5511987654321"}`;
+
+  it.each([
+    ['lists 100,000 deep', `[\n{"phone":"+5511987654321"},\n${deepList(100_000)}]`],
+    ['objects 100,000 deep', `[\n{"phone":"+5511987654321"},\n${deepObject(100_000)}]`],
+    ['a list 100,000 deep as the whole file', `\n\n${deepList(100_001)}`],
+  ])('stops a JSON list holding %s with one sentence naming the file and line', async (_what, text) => {
+    const file = await t.write('deep.json', text);
+    const err = await loadError([file]);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toBe(sentence(file, 3));
+    expect(err.userError).toBe(true);
+  });
+
+  it.each([
+    ['a list', deepList(100_000)],
+    ['an object', deepObject(100_000)],
+  ])('stops an NDJSON line holding %s 100,000 deep with one sentence naming the file and line', async (_what, deep) => {
+    const file = await t.write('deep.ndjson', `{"phone":"+5511987654321"}\n\n${deep}\n`);
+    const err = await loadError([file]);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toBe(sentence(file, 3));
+  });
+
+  it('still reads entries nested a few levels, and brackets inside strings do not count', async () => {
+    const nested = `{"phone":"+5511987654321","meta":${deepList(60)},"note":"${'['.repeat(200)}"}`;
+    const json = await t.write('ok.json', `[${nested}]`);
+    const ndjson = await t.write('ok.ndjson', `${nested}\n`);
+    expect((await load([json])).contacts).toHaveLength(1);
+    expect((await load([ndjson])).contacts).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ describe('the sample lists load as the demo expects', () => {
       rejected: 15,
       byReason: { phone_missing: 2, phone_mangled_by_spreadsheet: 2, phone_invalid: 6, duplicate: 5 },
       warnings: 0,
+      warningsByKind: {},
     });
     expect(warnings).toEqual([]);
     expect(rejects.every((r) => r.line > 1 && r.file === 'samples/contacts.csv')).toBe(true);

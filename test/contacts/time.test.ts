@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseInstant } from '../../src/contacts/time.js';
-import { fixture, load } from './helpers.js';
+import { describeWarnings } from '../../src/contacts/index.js';
+import { fixture, load, tempDir } from './helpers.js';
 
 describe('parseInstant: last_inbound_at', () => {
   const at = (iso: string): number => Date.parse(iso);
@@ -43,12 +44,48 @@ describe('last_inbound_at in a list', () => {
     expect(warnings).toEqual([
       {
         kind: 'warning',
+        warning: 'last_inbound_at_unreadable',
         file,
         line: 6,
+        detail: '"20/11/2026 14:03"',
         message: `${file} line 6: "20/11/2026 14:03" in column "last_inbound_at" is not a date-time such as 2026-11-20T14:03:00-03:00, so this contact's 24-hour window is unknown`,
       },
     ]);
     expect(counts).toMatchObject({ rows: 5, contacts: 5, rejected: 0, warnings: 1 });
+  });
+
+  it('sums the warnings up by kind with the first three rows as examples, worded for the plan', async () => {
+    const t = await tempDir();
+    try {
+      const rows = ['ontem', '2026-11-20T14:03:00Z', 'amanhã', '', '??', 'last week', 'n/a'];
+      const file = await t.write('contacts.csv', `phone,last_reply
+${rows.map((r, i) => `+55119876543${10 + i},${r}`).join('\n')}\n`);
+      const { counts, warnings } = await load([file], { columns: { last_inbound_at: 'last_reply' } });
+      expect(warnings).toHaveLength(5);
+      expect(counts.warnings).toBe(5);
+      expect(counts.warningsByKind).toEqual({
+        last_inbound_at_unreadable: {
+          count: 5,
+          examples: [
+            { file, line: 2, message: '"ontem"' },
+            { file, line: 4, message: '"amanhã"' },
+            { file, line: 6, message: '"??"' },
+          ],
+        },
+      });
+      expect(describeWarnings(counts.warningsByKind)).toEqual([
+        `last_inbound_at unreadable in 5 rows, e.g. ${file} line 2: "ontem"; ${file} line 4: "amanhã"; ${file} line 6: "??"`,
+      ]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('says nothing when no row warned, and "1 row" for one', () => {
+    expect(describeWarnings({})).toEqual([]);
+    expect(describeWarnings({ last_inbound_at_unreadable: { count: 1, examples: [{ file: 'contacts.csv', line: 4, message: '"ontem"' }] } })).toEqual([
+      'last_inbound_at unreadable in 1 row, e.g. contacts.csv line 4: "ontem"',
+    ]);
   });
 
   it('streams the warning just before its contact', async () => {

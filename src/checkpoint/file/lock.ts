@@ -1,6 +1,8 @@
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { link, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LockInfo {
   pid: number;
@@ -35,34 +37,84 @@ export class LockedError extends Error {
   }
 }
 
-/** A lock file with no readable content younger than this is taken as being written right now. */
-const FRESH_UNREADABLE_MS = 10_000;
+/** The lock (or the takeover mark) could not be written, e.g. the disk is full. Nothing was left behind. */
+export class LockWriteError extends Error {
+  readonly userError = true;
+  constructor(
+    readonly file: string,
+    readonly code: string | undefined,
+    options: { cause: unknown },
+  ) {
+    const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC); free some space' : `${code ?? String(options.cause)}; check the state folder`;
+    super(`cannot write the job lock ${file}: ${why} and run again`, options);
+    this.name = 'LockWriteError';
+  }
+}
+
+/** The file writes of the lock, replaceable by a test (say, to fill the disk). */
+export interface LockIo {
+  /** Creates `file` (it does not exist) holding `data`, flushed to disk. */
+  writeFile(file: string, data: string): Promise<void>;
+}
+
+/** A lock that cannot be read (empty, torn) is taken as being written for this long, then taken over. */
+const UNREADABLE_GRACE_MS = 5_000;
+/** A takeover mark whose holder cannot be checked (another host, unreadable) is left alone this long. */
+const UNCHECKABLE_TAKEOVER_MS = 10_000;
+/** How long acquireLock waits, at most, on a lock being written or taken over before it refuses. */
+const PATIENCE_MS = 8_000;
+const POLL_MS = 25;
+/** Rounds of place, read and take over before giving up: each one sees the lock change hands. */
+const MAX_ROUNDS = 1_000;
 
 /**
- * Takes the job lock by creating the file exclusively (`wx`). A lock whose process is alive on
- * this host (or on another host: it cannot be checked) refuses with LockedError; a lock left by a
- * dead process is taken over, once (of several processes racing for it, one wins).
+ * Takes the job lock. The lock file is written whole under a temporary name and linked into place,
+ * so it appears complete or not at all (a full disk leaves nothing behind). A lock whose process is
+ * alive on this host, or that lives on another host (it cannot be checked), refuses with LockedError
+ * naming its pid. A lock left by a dead process, or unreadable and older than a few seconds, is
+ * taken over at once; of several processes racing for it, one wins (see `takeOver`).
  */
-export async function acquireLock(lockFile: string, info: LockInfo): Promise<Lock> {
+export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<LockIo> = {}): Promise<Lock> {
+  const write = io.writeFile ?? writeNewFile;
   const job = path.basename(path.dirname(lockFile));
   const owner: LockOwner = { pid: info.pid, host: hostname(), startedAt: info.startedAt, command: info.command };
   const content = JSON.stringify(owner) + '\n';
   await mkdir(path.dirname(lockFile), { recursive: true });
+  const deadline = Date.now() + PATIENCE_MS;
+  let tookOverFrom: number | undefined;
 
-  if (await tryCreate(lockFile, content)) return held(lockFile, content);
-
-  const found = await readLock(lockFile);
-  if (found === undefined) {
-    // Released between our create and our read: one more try.
-    if (await tryCreate(lockFile, content)) return held(lockFile, content);
-    throw await lockedBy(job, lockFile);
+  for (let round = 0; ; round++) {
+    if (round === MAX_ROUNDS) throw await lockedBy(job, lockFile);
+    if (await place(lockFile, content, write)) {
+      await sweep(lockFile);
+      return held(lockFile, content, tookOverFrom);
+    }
+    const found = await readLock(lockFile);
+    if (found === undefined) continue; // released between the two: try again
+    const { owner: holder, pid } = found;
+    if (holder !== undefined && holder.host !== hostname()) {
+      throw new LockedError(job, holder.pid, holder, `${describe(holder)} on host ${holder.host}, which cannot be checked from here`);
+    }
+    if (pid !== undefined && isProcessAlive(pid)) {
+      throw new LockedError(job, pid, holder, holder ? describe(holder) : `pid ${pid}, whose lock file ${lockFile} cannot be read`);
+    }
+    const age = Date.now() - found.mtimeMs;
+    if (pid === undefined && age < UNREADABLE_GRACE_MS) {
+      // Being written by a version of outreach that wrote locks in place: it is whole in a moment.
+      if (Date.now() >= deadline) throw new LockedError(job, undefined, undefined, `another process is writing its lock ${lockFile} right now`);
+      await sleep(Math.min(UNREADABLE_GRACE_MS - age + POLL_MS, 250));
+      continue;
+    }
+    // Stale. Whoever of the racers removes it, the one that then takes the lock took it over from pid.
+    tookOverFrom = pid;
+    const outcome = await takeOver(lockFile, found, write);
+    if (outcome.kind === 'busy') {
+      if (Date.now() >= deadline) {
+        throw new LockedError(job, outcome.pid, undefined, `${outcome.pid !== undefined ? `pid ${outcome.pid}` : 'another process'} is taking over its lock right now`);
+      }
+      await sleep(POLL_MS);
+    }
   }
-  const refusal = await refuse(job, lockFile, found);
-  if (refusal) throw refusal;
-
-  await removeStale(job, lockFile, found.text);
-  if (await tryCreate(lockFile, content)) return held(lockFile, content, found.owner?.pid);
-  throw await lockedBy(job, lockFile);
 }
 
 /** Whether a process of this host is alive: EPERM means it exists but belongs to someone else. */
@@ -75,27 +127,43 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** A lock file as read: its text, its owner when whole, the pid it names (even torn), and which file it was. */
 interface Found {
   text: string;
   owner?: LockOwner;
+  pid?: number;
   mtimeMs: number;
+  /** dev:ino:mtime:size: another file, or the same name rewritten, differs. */
+  identity: string;
 }
 
-async function tryCreate(lockFile: string, content: string): Promise<boolean> {
-  let handle;
+/**
+ * Writes `content` to a temporary file and links it to `file`: true when it is in place, false when
+ * `file` exists. The temporary file is removed whatever happens.
+ */
+async function place(file: string, content: string, write: LockIo['writeFile'], lockFile = file): Promise<boolean> {
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    handle = await open(lockFile, 'wx');
+    await write(temp, content);
+    await link(temp, file);
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false; // from link: the temporary name is ours alone
+    throw new LockWriteError(lockFile, code, { cause: err });
+  } finally {
+    await unlink(temp).catch(() => {});
   }
+}
+
+async function writeNewFile(file: string, data: string): Promise<void> {
+  const handle = await open(file, 'wx');
   try {
-    await handle.writeFile(content);
+    await handle.writeFile(data);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  return true;
 }
 
 function held(file: string, content: string, tookOverFrom?: number): Lock {
@@ -109,13 +177,28 @@ function held(file: string, content: string, tookOverFrom?: number): Lock {
   };
 }
 
+/** The lock file's text and identity, read through one handle (so both are of the same file); undefined when absent. */
 async function readLock(lockFile: string): Promise<Found | undefined> {
+  let handle;
   try {
-    const [text, info] = await Promise.all([readFile(lockFile, 'utf8'), stat(lockFile)]);
-    return { text, owner: parseOwner(text), mtimeMs: info.mtimeMs };
+    handle = await open(lockFile, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
+  }
+  try {
+    const [info, text] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
+    const owner = parseOwner(text);
+    const pid = owner?.pid ?? pidIn(text);
+    return {
+      text,
+      ...(owner && { owner }),
+      ...(pid !== undefined && { pid }),
+      mtimeMs: info.mtimeMs,
+      identity: `${info.dev}:${info.ino}:${info.mtimeMs}:${info.size}`,
+    };
+  } finally {
+    await handle.close();
   }
 }
 
@@ -134,52 +217,76 @@ function parseOwner(text: string): LockOwner | undefined {
   }
 }
 
-/** The LockedError to throw for a lock that is not stale, or undefined when it may be taken over. */
-async function refuse(job: string, lockFile: string, found: Found): Promise<LockedError | undefined> {
-  const { owner } = found;
-  if (!owner) {
-    if (Date.now() - found.mtimeMs < FRESH_UNREADABLE_MS) {
-      return new LockedError(job, undefined, undefined, `another process is taking its lock ${lockFile} right now`);
+/** The pid a torn lock file of this host still names, if any. */
+function pidIn(text: string): number | undefined {
+  const host = /"host"\s*:\s*"([^"]*)"/.exec(text)?.[1];
+  if (host !== undefined && host !== hostname()) return undefined;
+  const pid = Number(/"pid"\s*:\s*(\d+)\s*[,}]/.exec(text)?.[1]);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+type TakeOver = { kind: 'removed' | 'changed' } | { kind: 'busy'; pid: number | undefined };
+
+/**
+ * Removes the stale lock `found` under a takeover mark named after that very file
+ * (`<lock>.takeover-<id>-<n>`, placed like the lock): only the mark's holder deletes the lock, and
+ * only while it is still that file, so no two processes can both delete it, nor one delete a lock
+ * another just took. A mark whose holder died (or, on another host, that is old) is never cleared
+ * in place, which two processes could both do: the next one, n + 1, is placed instead.
+ */
+async function takeOver(lockFile: string, found: Found, write: LockIo['writeFile']): Promise<TakeOver> {
+  const id = createHash('sha256').update(`${found.identity}\n${found.text}`).digest('hex').slice(0, 16);
+  const mark = JSON.stringify({ pid: process.pid, host: hostname() }) + '\n';
+  for (let n = 0; ; n++) {
+    const file = `${lockFile}.takeover-${id}-${n}`;
+    if (await place(file, mark, write, lockFile)) {
+      try {
+        const now = await readLock(lockFile);
+        if (now?.identity !== found.identity || now.text !== found.text) return { kind: 'changed' };
+        await unlink(lockFile).catch(ignoreMissing);
+        return { kind: 'removed' };
+      } finally {
+        for (let k = 0; k <= n; k++) await unlink(`${lockFile}.takeover-${id}-${k}`).catch(() => {});
+      }
     }
-    return undefined; // unreadable and old: a crash while writing it
+    const holder = await readLock(file);
+    if (holder === undefined) return { kind: 'changed' }; // that takeover just ended
+    if (!isStaleMark(holder)) return { kind: 'busy', pid: holder.pid };
   }
-  if (owner.host !== hostname()) {
-    return new LockedError(job, owner.pid, owner, `${describe(owner)} on host ${owner.host}, which cannot be checked from here`);
-  }
-  return isProcessAlive(owner.pid) ? new LockedError(job, owner.pid, owner, describe(owner)) : undefined;
+}
+
+/** A takeover mark left by a process that died, or that cannot be checked and is old. */
+function isStaleMark(mark: Found): boolean {
+  const host = mark.owner?.host;
+  if (mark.pid !== undefined && (host === undefined || host === hostname())) return !isProcessAlive(mark.pid);
+  return Date.now() - mark.mtimeMs > UNCHECKABLE_TAKEOVER_MS;
 }
 
 /**
- * Removes a stale lock under a second, short-lived lock (`<lock>.takeover`, created `wx`): only its
- * holder may delete the lock file, and only if it still holds the very text found stale. Without
- * it, two processes finding the same stale lock could each delete what the other just created.
+ * Once the lock is ours: removes what crashed processes left beside it, takeover marks of dead or
+ * old takeovers and temporary files of dead processes (a live process's files are left alone).
  */
-async function removeStale(job: string, lockFile: string, staleText: string): Promise<void> {
-  const mutex = `${lockFile}.takeover`;
-  if (!(await tryCreate(mutex, `${process.pid}\n`))) {
-    const since = await stat(mutex).then((s) => Date.now() - s.mtimeMs, () => 0);
-    // A takeover never lasts seconds: an old one was left by a crash.
-    if (since < FRESH_UNREADABLE_MS) throw new LockedError(job, undefined, undefined, 'another process is taking over its lock right now');
-    await unlink(mutex).catch(ignoreMissing);
-    if (!(await tryCreate(mutex, `${process.pid}\n`))) throw await lockedBy(job, lockFile);
-  }
-  try {
-    const now = await readLock(lockFile);
-    if (now === undefined) return;
-    if (now.text !== staleText) {
-      const owner = now.owner;
-      throw new LockedError(job, owner?.pid, owner, owner ? describe(owner) : 'another process took the lock');
+async function sweep(lockFile: string): Promise<void> {
+  const dir = path.dirname(lockFile);
+  const base = path.basename(lockFile);
+  const names = await readdir(dir).catch(() => []);
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`)) continue;
+    const full = path.join(dir, name);
+    const temp = /^\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(base.length));
+    if (temp !== null) {
+      if (!isProcessAlive(Number(temp[1]))) await unlink(full).catch(() => {});
+    } else if (name.startsWith(`${base}.takeover`)) {
+      const mark = await readLock(full).catch(() => undefined);
+      if (mark !== undefined && isStaleMark(mark)) await unlink(full).catch(() => {});
     }
-    await unlink(lockFile).catch(ignoreMissing);
-  } finally {
-    await unlink(mutex).catch(ignoreMissing);
   }
 }
 
 async function lockedBy(job: string, lockFile: string): Promise<LockedError> {
   const found = await readLock(lockFile);
-  const owner = found?.owner;
-  return new LockedError(job, owner?.pid, owner, owner ? describe(owner) : 'another process holds the lock');
+  const detail = found?.owner ? describe(found.owner) : found?.pid !== undefined ? `pid ${found.pid}` : 'another process holds the lock';
+  return new LockedError(job, found?.pid, found?.owner, detail);
 }
 
 function describe(owner: LockOwner): string {

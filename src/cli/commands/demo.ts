@@ -45,7 +45,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say(`   webhook receiver at ${receiver.url}, signed with a fresh secret`);
 
     const prepared = await prepare(jobFile, { api });
-    const { every, listed } = await repliers(prepared.job, prepared.files, Date.now());
+    const { every, listed } = await repliers(prepared, Date.now());
     for (const phone of [...every, ...listed]) sim.state.inbound(phone, 'Oi! Vocês têm cupom de Black Friday?');
     await sim.state.webhookIdle();
     await receiver.settled();
@@ -93,10 +93,10 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
  * Who has written to the company: every k-th usable contact (DEMO_REPLIES of them), plus those
  * whose last_reply column is within the last day (so the simulated platform agrees with the list).
  */
-async function repliers(job: Parameters<typeof audience>[0], files: string[], now: number): Promise<{ every: string[]; listed: string[] }> {
+async function repliers(list: Parameters<typeof audience>[0], now: number): Promise<{ every: string[]; listed: string[] }> {
   const phones: string[] = [];
   const listed: string[] = [];
-  for await (const item of audience(job, files).items) {
+  for await (const item of audience(list).items) {
     if (item.kind !== 'contact') continue;
     phones.push(item.contact.phone);
     const last = item.contact.lastInboundAt;

@@ -12,7 +12,7 @@ export function planJson(plan: PlanResult) {
     rejected_by_reason: plan.rejectedByReason,
     planned_by_action: plan.byAction,
     examples: plan.examples,
-    warnings: plan.preflightWarnings,
+    warnings: [...plan.preflightWarnings, ...plan.loaderWarnings],
     rejects_file: plan.rejectsFile,
   };
 }
@@ -22,7 +22,7 @@ export function formatPlan(plan: PlanResult): string {
   const { channel } = plan;
   const lines: string[] = [];
   lines.push(`plan for job ${plan.job}: channel ${channel.id} (${channel.type}${channel.name ? `, ${channel.name}` : ''})`);
-  for (const w of plan.preflightWarnings) lines.push(`  warning: ${w}`);
+  for (const w of [...plan.preflightWarnings, ...plan.loaderWarnings]) lines.push(`  warning: ${w}`);
   lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
   lines.push(`  rejected         ${pad(plan.rejects.length)}  ${plan.rows ? percent(plan.rejects.length / plan.rows) : ''}`);
   for (const [reason, n] of sorted(plan.rejectedByReason)) lines.push(`    ${reason.padEnd(30)} ${pad(n)}`);
