@@ -14,7 +14,7 @@ export default defineConfig({
       exclude: ['src/cli/main.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      // thresholds: { lines: 90 },
+      thresholds: { lines: 90 },
     },
   },
 });

@@ -32,6 +32,16 @@ describe('summarise', () => {
     expect(s.replies).toBeUndefined();
   });
 
+  it('ranks the top errors by how many contacts have them, not by their text', () => {
+    const errors = ['a: rare', 'z: common', 'z: common', 'z: common', 'm: middle', 'm: middle'];
+    const s = summarise(states(...errors.map((error, i) => state(phone(i), { status: 'failed', error }))));
+    expect(s.topErrors).toEqual([
+      { error: 'z: common', count: 3 },
+      { error: 'm: middle', count: 2 },
+      { error: 'a: rare', count: 1 },
+    ]);
+  });
+
   it('keeps only the five most frequent errors', () => {
     const many = states(...Array.from({ length: 7 }, (_, i) => state(phone(i), { status: 'failed', error: `e${i}` })));
     expect(summarise(many).topErrors).toHaveLength(5);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import Bottleneck from 'bottleneck';
+import { describe, expect, it, vi } from 'vitest';
 import { createRateLimiter } from '../../src/run/index.js';
 
 /** A clock that only moves when the limiter sleeps: waits are counted, not spent. */
@@ -68,5 +69,19 @@ describe('createRateLimiter', () => {
     const queued = expect(limiter.acquire()).rejects.toThrow(/stopped/);
     await limiter.stop();
     await queued;
+  });
+
+  it('grants rate/100 permits per tick above 100/s, so bottleneck runs one job per tick, not one per request', async () => {
+    const schedule = vi.spyOn(Bottleneck.prototype, 'schedule');
+    const limiter = createRateLimiter({ perSecond: 1000 });
+    try {
+      await Promise.all(Array.from({ length: 200 }, () => limiter.acquire()));
+      // k = 10 permits a tick: 20 ticks for 200 permits (a few more when a tick finds fewer waiters).
+      expect(schedule.mock.calls.length).toBeGreaterThanOrEqual(20);
+      expect(schedule.mock.calls.length).toBeLessThanOrEqual(30);
+    } finally {
+      schedule.mockRestore();
+      await limiter.stop();
+    }
   });
 });

@@ -1,0 +1,165 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../src/api/index.js';
+import { AppError, jobReport, jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
+import { createFileStore } from '../../src/checkpoint/index.js';
+import { jobStatePaths, readJournal } from '../../src/checkpoint/file/index.js';
+import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
+import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
+import { campaign, phoneOf, type Campaign } from '../helpers/campaign.js';
+
+let sim: RunningSimulator;
+let c: Campaign;
+const clients: ApiClient[] = [];
+
+afterEach(async () => {
+  for (const api of clients.splice(0)) await api.close();
+  await sim?.close();
+  await c?.cleanup();
+});
+
+async function setup(opts: Parameters<typeof campaign>[0], faults: SimFaults = {}) {
+  sim = await startSimulator({ faults, seed: 5 });
+  c = await campaign(opts);
+}
+
+function client(): ApiClient {
+  const api = createApiClient({ baseUrl: sim.url, token: sim.token });
+  clients.push(api);
+  return api;
+}
+
+async function run(
+  options: { command?: 'run' | 'resume'; api?: ApiClient; signal?: AbortSignal; forceChanged?: boolean; faults?: SimFaults } = {},
+): Promise<RunOutcome> {
+  const prepared = await prepare(c.jobFile, { api: client() });
+  if (options.faults) sim.state.setFaults(options.faults);
+  const command = options.command ?? 'run';
+  return runJob(prepared, {
+    store: createFileStore(c.stateDir),
+    api: options.api ?? client(),
+    command,
+    mode: { retryFailed: command === 'resume', retryInDoubt: false },
+    owner: { pid: process.pid },
+    ...(options.signal && { signal: options.signal }),
+    ...(options.forceChanged && { forceChanged: true }),
+  });
+}
+
+describe('runJob and the exit code of each outcome', () => {
+  it('exits 0 when every contact is sent, and the report says so', async () => {
+    await setup({ rows: 12 });
+    const outcome = await run();
+    expect(outcome.summary.byStatus).toMatchObject({ sent: 12, failed: 0, in_doubt: 0, pending: 0 });
+    expect(outcome.notDone).toBe(0);
+    expect(outcomeExitCode(outcome)).toBe(0);
+    for (const phone of c.phones) expect(sim.state.startWhatsappCount(phone)).toBe(1);
+    const report = await readFile(outcome.files.report, 'utf8');
+    expect(report.trimEnd().split('\n')).toHaveLength(13);
+  });
+
+  it('exits 1 when some contacts failed', async () => {
+    await setup({ rows: 6, job: { channel_id: 12, message: { text: 'Oi {{name}}' }, retry: { attempts: 0, backoff_ms: 1 } } }, { wwDown: true });
+    const outcome = await run();
+    expect(outcome.summary.byStatus.failed).toBe(6);
+    expect(outcome.stopped).toBeUndefined();
+    expect(outcomeExitCode(outcome)).toBe(1);
+  });
+
+  it('exits 1 when the only contacts not done are in doubt', async () => {
+    await setup({ rows: 4 });
+    const outcome = await run({ faults: { dropRate: 1, dropAfterProcessing: true } });
+    expect(outcome.summary.byStatus).toMatchObject({ in_doubt: 4, failed: 0, pending: 0, sent: 0 });
+    expect(outcome.stopped).toBeUndefined();
+    expect(outcomeExitCode(outcome)).toBe(1);
+  });
+
+  it('exits 1 when the only contacts not done are pending (rows added to the list after the run)', async () => {
+    await setup({ rows: 3 });
+    expect(outcomeExitCode(await run())).toBe(0);
+    const list = path.join(c.dir, 'contacts.csv');
+    await writeFile(list, `${await readFile(list, 'utf8')}+55 11 97777-0001;Late;BF9\n`);
+    const status = await jobStatus(c.jobFile, { store: createFileStore(c.stateDir) });
+    expect(status.summary.byStatus).toMatchObject({ sent: 3, pending: 1, failed: 0, in_doubt: 0 });
+    expect(outcomeExitCode(status)).toBe(1);
+  });
+
+  it('exits 2, sending nothing, when the job changed since its state started', async () => {
+    await setup({ rows: 2 });
+    await run();
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8')) as { message: { template: { variables: Record<string, string> } } };
+    job.message.template.variables['2'] = 'OTHER-{{coupon}}';
+    await writeFile(c.jobFile, JSON.stringify(job));
+    const before = sim.state.counters.total;
+    const err = await run().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).message).toMatch(/the message changed since this job's checkpoint started .*--force-changed/);
+    expect(userErrorExitCode(err as AppError)).toBe(2);
+    expect(sim.state.counters.total - before).toBe(2); // the preflight's channels and templates, nothing sent
+  });
+
+  it('exits 3 when the run stops early (the token is refused), leaving the rest pending', async () => {
+    await setup({ rows: 5 });
+    const outcome = await run({ api: createApiClient({ baseUrl: sim.url, token: 'not-the-token' }) });
+    expect(outcome.stopped?.reason).toBe('auth');
+    expect(outcome.stopped?.message).toMatch(/the token was refused/);
+    expect(outcomeExitCode(outcome)).toBe(3);
+    expect(outcome.notDone).toBe(5);
+    expect(outcome.summary.byStatus.sent).toBe(0);
+  });
+
+  it('exits 3 when it is interrupted before the end of the list', async () => {
+    await setup({ rows: 5 });
+    const stop = new AbortController();
+    stop.abort(new Error('SIGTERM'));
+    const outcome = await run({ signal: stop.signal });
+    expect(outcome.stopped?.reason).toBe('interrupted');
+    expect(outcomeExitCode(outcome)).toBe(3);
+    expect(sim.state.counters.byEndpoint['POST /chat/conversations/start-whatsapp'] ?? 0).toBe(0);
+  });
+});
+
+describe('the write-ahead record', () => {
+  it('is on disk before the request leaves: the transport finds the attempt in the journal when the request arrives', async () => {
+    await setup({ rows: 8 });
+    const real = client();
+    const checkpoint = jobStatePaths(c.stateDir, 'cli-test').checkpoint;
+    const seenAtArrival: Array<{ phone: string; attempted: boolean }> = [];
+    const api: ApiClient = {
+      ...real,
+      async startWhatsapp(body, options) {
+        const { events } = await readJournal(checkpoint);
+        seenAtArrival.push({ phone: body.phone, attempted: events.some((e) => e.t === 'attempt' && e.phone === body.phone) });
+        return real.startWhatsapp(body, options);
+      },
+    };
+    const outcome = await run({ api });
+    expect(outcome.summary.byStatus.sent).toBe(8);
+    expect(seenAtArrival).toHaveLength(8);
+    expect(seenAtArrival.every((s) => s.attempted)).toBe(true);
+  });
+});
+
+describe('jobReport and jobStatus', () => {
+  it('write one row per contact (pending ones too) and count replies after the send', async () => {
+    await setup({ rows: 4 });
+    await run();
+    sim.state.inbound(phoneOf(0), 'quero!');
+    const store = createFileStore(c.stateDir);
+    const out = path.join(c.dir, 'out.json');
+    const report = await jobReport(c.jobFile, { store, format: 'json', out });
+    expect(report).toMatchObject({ job: 'cli-test', file: out, contacts: 4 });
+    const rows = JSON.parse(await readFile(out, 'utf8')) as Array<{ status: string }>;
+    expect(rows.map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    const status = await jobStatus(c.jobFile, { store });
+    expect(status).toMatchObject({ job: 'cli-test', notDone: 0, replies: { count: 0, rate: 0 } });
+  });
+
+  it('say to run the job first when the store has no state for it', async () => {
+    await setup({ rows: 1 });
+    const err = await jobStatus(c.jobFile, { store: createFileStore(c.stateDir) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as Error).message).toMatch(/has no state in .*run `outreach run` first/);
+  });
+});

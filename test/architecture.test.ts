@@ -1,0 +1,58 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/cli.js';
+
+const src = path.join(repoRoot, 'src');
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await files(full)));
+    else if (entry.name.endsWith('.ts')) out.push(full);
+  }
+  return out;
+}
+
+/** Every relative import of a file, as a path from src/ (`app/index.ts`). */
+async function importsOf(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8');
+  return [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => path.relative(src, path.resolve(path.dirname(file), m[1] ?? '')).replace(/\.js$/, '.ts'));
+}
+
+const folderOf = (rel: string) => rel.split(path.sep)[0] ?? '';
+
+describe('the layout of docs/architecture.md holds', () => {
+  it('keeps each command thin (120 lines at most) and importing no other command', async () => {
+    const dir = path.join(src, 'cli', 'commands');
+    for (const file of await files(dir)) {
+      const text = await readFile(file, 'utf8');
+      expect(text.trimEnd().split('\n').length, path.basename(file)).toBeLessThanOrEqual(120);
+      if (path.basename(file) === 'index.ts') continue;
+      for (const imported of await importsOf(file)) expect(imported.startsWith(path.join('cli', 'commands')), `${path.basename(file)} imports ${imported}`).toBe(false);
+    }
+  });
+
+  it('lets only cli/ and the public index import app/, and nothing import cli/', async () => {
+    for (const file of await files(src)) {
+      const rel = path.relative(src, file);
+      for (const imported of await importsOf(file)) {
+        if (folderOf(imported) === 'app' && folderOf(rel) !== 'app') expect(['cli', 'index.ts'], `${rel} imports ${imported}`).toContain(folderOf(rel));
+        if (folderOf(imported) === 'cli') expect(folderOf(rel), `${rel} imports ${imported}`).toBe('cli');
+      }
+    }
+  });
+
+  it('lets no folder but the store reach the file backend, and keeps sim/ and api/ apart', async () => {
+    for (const file of await files(src)) {
+      const rel = path.relative(src, file);
+      for (const imported of await importsOf(file)) {
+        if (imported.startsWith(path.join('checkpoint', 'file'))) expect(folderOf(rel), `${rel} imports ${imported}`).toBe('checkpoint');
+        if (folderOf(rel) === 'sim') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('sim');
+        if (folderOf(rel) === 'api') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('api');
+        if (folderOf(rel) === 'plan') expect(['plan', 'job', 'contacts'], `${rel} imports ${imported}`).toContain(folderOf(imported));
+      }
+    }
+  });
+});
