@@ -14,15 +14,23 @@ export interface PinnedContent {
  * Refuses a job whose content changed since its state started (unless forced): the contacts not
  * yet sent would get another message than the ones already sent.
  */
-export function checkContent(job: Job, header: HeaderEvent | undefined, forceChanged: boolean): PinnedContent {
+export function checkContent(job: Job, jobFile: string, header: HeaderEvent | undefined, forceChanged: boolean): PinnedContent {
   const { fingerprint, content } = messageFingerprint(job);
-  if (!header || header.fingerprint === fingerprint) return { fingerprint, content };
+  const otherFile = header?.job_file !== undefined && header.job_file !== jobFile ? header.job_file : undefined;
+  if (otherFile !== undefined && !forceChanged) {
+    throw new AppError(
+      `job "${job.name}" in this state folder was started by another job file, ${otherFile}, not ${jobFile}; ` +
+        'give this job its own "name" (or its own --state-dir), or run again with --force-changed if it is the same campaign moved',
+    );
+  }
+  const fileChange = otherFile !== undefined ? `job file ${otherFile} → ${jobFile}` : undefined;
+  if (!header || header.fingerprint === fingerprint) return { fingerprint, content, ...(fileChange && { changes: fileChange }) };
   const changes = describeChange(header.content, content).join('; ');
   if (!forceChanged) {
     throw new AppError(
-      `job "${job.name}": the message changed since this job's checkpoint started (${changes}); ` +
+      `job "${job.name}": what it sends, or where, changed since this job's checkpoint started (${changes}); ` +
         'run again with --force-changed to send the new content to the contacts not yet sent, or give the job a new name',
     );
   }
-  return { fingerprint, content, changes };
+  return { fingerprint, content, changes: [fileChange, changes].filter(Boolean).join('; ') };
 }

@@ -25,9 +25,13 @@ export async function jobReportRows(store: StateStore, states: ReadonlyMap<strin
   return reportRows(states, { replies, pendingPhones });
 }
 
-/** Contacts that are not done: failed, in doubt, or never reached. Zero means the job is done. */
+/**
+ * Contacts that are not done: failed, in doubt, never reached, or sent with an after-send step left
+ * failed (a tag, the custom fields, the media). Zero means the job is done.
+ */
 export function contactsNotDone(summary: Summary): number {
-  return summary.byStatus.failed + summary.byStatus.in_doubt + summary.byStatus.pending;
+  const sentWithStepsLeft = summary.afterSendFailed.contacts;
+  return summary.byStatus.failed + summary.byStatus.in_doubt + summary.byStatus.pending + sentWithStepsLeft;
 }
 
 /** What `status` and `report` read, locally and without the platform. */

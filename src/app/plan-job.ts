@@ -1,6 +1,6 @@
-import type { StateStore } from '../checkpoint/index.js';
+import type { ContactStatus, StateStore } from '../checkpoint/index.js';
 import type { ChannelInfo } from '../plan/index.js';
-import { writeRejects } from '../report/index.js';
+import { summarise, writeRejects } from '../report/index.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
 import type { Prepared } from './prepare.js';
 
@@ -15,6 +15,8 @@ export interface PlanResult extends PlanPass {
   rejectsFile: string;
   /** Set when more rows were rejected than the job allows: the run would refuse to start. */
   tooManyRejects?: string;
+  /** The job's state from earlier runs, by status, when it has one: a dry run of a finished job does not look like a fresh one. */
+  already?: Record<ContactStatus, number>;
 }
 
 /**
@@ -24,7 +26,9 @@ export interface PlanResult extends PlanPass {
 export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number }): Promise<PlanResult> {
   const { store } = options;
   const { job } = prepared;
-  const pass = await planPass(prepared, plannerFor(prepared, { windows: await store.windows() }, (options.clock ?? Date.now)()));
+  const view = await store.readJob(job.name);
+  const prior = (phone: string) => view?.states.get(phone);
+  const pass = await planPass(prepared, plannerFor(prepared, { windows: await store.windows() }, (options.clock ?? Date.now)()), prior);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
   return {
@@ -35,6 +39,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     ...pass,
     rejectsFile,
     ...(tooMany !== undefined && { tooManyRejects: tooMany }),
+    ...(view && { already: summarise(view.states).byStatus }),
   };
 }
 

@@ -1,4 +1,6 @@
+import type { ContactState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
+import { shouldSend } from '../run/index.js';
 import { actionLabel, decide, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import type { PlanLookups } from './plan-context.js';
@@ -18,9 +20,13 @@ export interface PlanPass {
   phones: Array<{ phone: string; line: number }>;
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
+  /** Contacts `run` would send a message to now: planned a message, and not settled by an earlier run. */
+  wouldSendNow: number;
 }
 
 const EXAMPLES = 3;
+/** What `run` (not `resume`) takes up again. */
+const RUN = { retryFailed: false, retryInDoubt: false };
 
 /** The planner's choice for each contact of a prepared job at `now`, with what the store knows. */
 export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number): (contact: Contact) => Action {
@@ -31,8 +37,12 @@ export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number
  * Reads the whole list once: loader rejects, the planner's rejects, and each contact's planned
  * action. Used by `plan` for its summary and by `run` for the reject-ratio guard and the progress total.
  */
-export async function planPass(prepared: Prepared, planner: (contact: Contact) => Action): Promise<PlanPass> {
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [] };
+export async function planPass(
+  prepared: Prepared,
+  planner: (contact: Contact) => Action,
+  prior: (phone: string) => ContactState | undefined = () => undefined,
+): Promise<PlanPass> {
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [], wouldSendNow: 0 };
   const { items, counts } = audience(prepared, { decide: planner });
   for await (const item of items) {
     if (item.kind === 'reject') {
@@ -44,6 +54,7 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
       pass.phones.push({ phone: contact.phone, line: contact.line });
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
+      if ((action.kind === 'template' || action.kind === 'text') && shouldSend(prior(contact.phone), RUN)) pass.wouldSendNow += 1;
       const message = rendered(action);
       if (pass.examples.length < EXAMPLES && message) pass.examples.push({ phone: contact.phone, line: contact.line, action: label, message });
     }

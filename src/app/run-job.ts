@@ -106,15 +106,16 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   if (state.tornRecords.length > 0) logger.warn({ lines: state.tornRecords }, 'checkpoint lines that could not be read were skipped (a torn write)');
   if (state.compacted) logger.info({ compaction: state.compacted }, 'checkpoint compacted');
 
-  const pinned = checkContent(job, state.header, options.forceChanged === true);
+  const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
   const pass = await planPass(prepared, plannerFor(prepared, run.lookups, clock()));
   await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, state.files.rejects);
   if (tooMany) throw new AppError(tooMany, 'invalid');
   // The content is pinned only once sending starts: a run refused before it sent nothing.
-  if (state.header?.fingerprint !== pinned.fingerprint) {
-    await state.record({ t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, at: new Date(clock()).toISOString() });
+  if (state.header?.fingerprint !== pinned.fingerprint || state.header.job_file !== prepared.jobFile) {
+    const header = { t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, job_file: prepared.jobFile } as const;
+    await state.record({ ...header, at: new Date(clock()).toISOString() });
   }
   for (const w of prepared.warnings) logger.warn(w);
   logger.info({ job: job.name, command, contacts: pass.contacts, rejected: pass.rejects.length, channel: prepared.channel }, 'starting');

@@ -22,6 +22,8 @@ export type CheckpointEvent =
       fingerprint: string;
       /** The content the fingerprint was made from, to say what changed. */
       content: Record<string, unknown>;
+      /** The absolute path of the job file that started this state (absent in journals written before it was kept). */
+      job_file?: string;
       at: string;
     }
   | {

@@ -2,9 +2,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from './exit.js';
 
-/** Where job state lives: --state-dir, else OUTREACH_STATE_DIR, else .outreach in the working directory. */
-export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(flag ?? env.OUTREACH_STATE_DIR ?? '.outreach');
+/**
+ * Where state lives: --state-dir, else OUTREACH_STATE_DIR, else `.outreach` in the job file's own folder
+ * (so the same job run from another directory, by cron or a teammate, finds its checkpoint), else, for
+ * the commands without a job (webhook, sync), `.outreach` in the working directory.
+ */
+export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, jobFile?: string): string {
+  const chosen = flag ?? env.OUTREACH_STATE_DIR;
+  if (chosen !== undefined && chosen !== '') return path.resolve(chosen);
+  return jobFile !== undefined ? path.join(path.dirname(path.resolve(jobFile)), '.outreach') : path.resolve('.outreach');
 }
 
 /** The platform's base URL: --base-url, else OUTREACH_BASE_URL. */

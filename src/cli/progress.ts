@@ -7,6 +7,9 @@ export interface Progress {
   stop(): void;
 }
 
+/** The bar's line: fits 80 columns even at a million contacts (the bar is cleared before the summary prints). */
+export const BAR_FORMAT = '{bar} {value}/{total} {speed}/s ETA {eta_formatted} | ok {sent} fail {failed} doubt {doubt}';
+
 /** How often a line is logged when there is no terminal to draw a bar on. */
 const LOG_EVERY_MS = 5_000;
 
@@ -14,7 +17,15 @@ const LOG_EVERY_MS = 5_000;
  * On a terminal: a bar (done/total, rate, ETA, sent/failed). Elsewhere (cron, CI, pipes): a pino
  * line every few seconds. Both read the same RunStats.
  */
-export function createProgress(options: { total: number; tty: boolean; enabled: boolean; logger: Logger; clock?: () => number }): Progress {
+export function createProgress(options: {
+  total: number;
+  tty: boolean;
+  enabled: boolean;
+  logger: Logger;
+  clock?: () => number;
+  /** Where the bar is drawn (stderr by default). */
+  stream?: NodeJS.WriteStream;
+}): Progress {
   const clock = options.clock ?? Date.now;
   const started = clock();
   let latest: RunStats | undefined;
@@ -25,11 +36,14 @@ export function createProgress(options: { total: number; tty: boolean; enabled: 
   if (options.tty) {
     const bar = new cliProgress.SingleBar(
       {
-        format: 'sending |{bar}| {value}/{total} | {speed}/s | ETA {eta_formatted} | sent {sent} failed {failed} in doubt {doubt}',
+        format: BAR_FORMAT,
+        barsize: 10,
         hideCursor: true,
+        clearOnComplete: true,
+        linewrap: false,
         etaBuffer: 50,
         fps: 5,
-        stream: process.stderr,
+        stream: options.stream ?? process.stderr,
       },
       cliProgress.Presets.shades_classic,
     );

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { ExitCode, isUserError, userErrorExitCode } from './exit.js';
+import { stamped } from './stamp.js';
 
 /**
  * The whole command line, in-process: parses `argv`, runs the command, and returns the exit code.
@@ -19,7 +20,7 @@ export async function runCli(argv: string[]): Promise<ExitCode> {
       return usageExit(err.exitCode);
     }
     if (isUserError(err)) {
-      process.stderr.write(`outreach: ${err.message}\n`);
+      process.stderr.write(`${stamped(`outreach: ${err.message}`, process.stderr.isTTY)}\n`);
       return userErrorExitCode(err);
     }
     process.stderr.write(

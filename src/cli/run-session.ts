@@ -7,6 +7,7 @@ import { ExitCode, outcomeExitCode } from './exit.js';
 import { formatRunEnd } from './format/run.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
+import { stamped } from './stamp.js';
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -36,7 +37,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) return cut.abort(new Error(`${signal} again`));
     logger.warn({ signal }, 'stopping: no new contacts; waiting for requests in flight');
-    process.stderr.write(`\n${signal}: stopping after the requests in flight (${signal} again to cut them)\n`);
+    process.stderr.write(`\n${stamped(`${signal}: stopping after the requests in flight (${signal} again to cut them)`, process.stderr.isTTY)}\n`);
     stop.abort(new Error(signal));
     grace = setTimeout(() => cut.abort(new Error('shutdown grace period over')), SHUTDOWN_GRACE_MS);
     grace.unref();
@@ -63,8 +64,8 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
     progress?.stop();
     progress = undefined;
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
-    else process.stdout.write(formatRunEnd(outcome));
-    if (outcome.stopped && !options.json) process.stderr.write(`outreach: ${outcome.stopped.message}\n`);
+    else process.stdout.write(stamped(formatRunEnd(outcome), process.stdout.isTTY));
+    if (outcome.stopped && !options.json) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
     return outcomeExitCode(outcome);
   } finally {
     progress?.stop();

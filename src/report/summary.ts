@@ -15,6 +15,8 @@ export interface Summary {
   topErrors: Array<{ error: string; count: number }>;
   /** Sent contacts that replied, and their share of the sent. */
   replies?: { count: number; rate: number };
+  /** Contacts with an after-send step (media, a tag, the custom fields) not done, and the steps by name: `resume` repeats them. */
+  afterSendFailed: { contacts: number; bySteps: Record<string, number> };
 }
 
 export interface SummaryOptions {
@@ -35,6 +37,7 @@ export function summarise(states: ReadonlyMap<string, ContactState>, opts: Summa
   const byAction: Record<string, number> = {};
   const errors = new Map<string, number>();
   let replied = 0;
+  const afterSendFailed = { contacts: 0, bySteps: {} as Record<string, number> };
 
   for (const s of states.values()) {
     byStatus[s.status] += 1;
@@ -44,6 +47,9 @@ export function summarise(states: ReadonlyMap<string, ContactState>, opts: Summa
       errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
     }
     if (s.status === 'sent' && opts.replies?.has(s.phone)) replied += 1;
+    const notDone = s.status === 'sent' ? Object.keys(s.followups).filter((step) => s.followups[step] !== true) : [];
+    if (notDone.length > 0) afterSendFailed.contacts += 1;
+    for (const step of notDone) afterSendFailed.bySteps[step] = (afterSendFailed.bySteps[step] ?? 0) + 1;
   }
   byStatus.pending += opts.pending ?? 0;
 
@@ -55,6 +61,7 @@ export function summarise(states: ReadonlyMap<string, ContactState>, opts: Summa
       .map(([error, count]) => ({ error, count }))
       .sort((a, b) => b.count - a.count || a.error.localeCompare(b.error))
       .slice(0, 5),
+    afterSendFailed,
   };
   if (opts.startedAt !== undefined && opts.finishedAt !== undefined) {
     summary.durationMs = Math.max(0, toMs(opts.finishedAt) - toMs(opts.startedAt));
@@ -101,6 +108,13 @@ export function formatSummary(summary: Summary): string {
     if (summary.ratePerSec !== undefined) line += ` (${formatRate(summary.ratePerSec)})`;
     lines.push(line);
   }
+  if (summary.afterSendFailed.contacts > 0) {
+    const steps = Object.entries(summary.afterSendFailed.bySteps)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([step, count]) => `${stepName(step)} ${n(count)}`)
+      .join(', ');
+    lines.push(`after-send steps failed: ${n(summary.afterSendFailed.contacts)} (${steps}); resume repeats them`);
+  }
   if (summary.replies) {
     lines.push(`replies     ${n(summary.replies.count)} (${(summary.replies.rate * 100).toFixed(1)}% of sent)`);
   }
@@ -110,6 +124,12 @@ export function formatSummary(summary: Summary): string {
     for (const e of summary.topErrors) lines.push(`  ${n(e.count).padStart(w)}  ${e.error}`);
   }
   return lines.join('\n');
+}
+
+/** An after-send step for people: `custom fields`, `tag vip`, `media`. */
+function stepName(step: string): string {
+  if (step === 'custom_fields') return 'custom fields';
+  return step.startsWith('tag:') ? `tag ${step.slice(4)}` : step;
 }
 
 export function formatDuration(ms: number): string {

@@ -94,7 +94,7 @@ describe('runJob and the exit code of each outcome', () => {
     const before = sim.state.counters.total;
     const err = await run().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).message).toMatch(/the message changed since this job's checkpoint started .*--force-changed/);
+    expect((err as AppError).message).toMatch(/what it sends, or where, changed since this job's checkpoint started .*--force-changed/);
     expect(userErrorExitCode(err as AppError)).toBe(2);
     expect(sim.state.counters.total - before).toBe(2); // the preflight's channels and templates, nothing sent
   });

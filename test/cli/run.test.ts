@@ -152,7 +152,7 @@ describe('outreach run', () => {
 
     const refused = await cli(['run', c.jobFile, '--no-progress'], env());
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/message changed.*message\.template/);
+    expect(refused.stderr).toMatch(/changed since this job's checkpoint started.*message\.template/);
     expect((await cli(['run', c.jobFile, '--no-progress', '--force-changed'], env())).code).toBe(0);
     // The new content is now the job's: a plain run (a nightly cron) goes on without the flag.
     expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);

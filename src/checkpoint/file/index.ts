@@ -1,5 +1,6 @@
 /** The file backend: `<state>/<job>/checkpoint.jsonl` and the state folder's shared files. */
-export { createFileStore } from './store.js';
+export { createFileStore, type FileStoreOptions } from './store.js';
+export { StateFileError, stateFileError } from './state-file-error.js';
 export { jobStatePaths, globalStatePaths, ensureDir, JobNameError } from './paths.js';
 export type { JobStatePaths, GlobalStatePaths } from './paths.js';
 export { openJournal, JournalWriteError } from './journal.js';

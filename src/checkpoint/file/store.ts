@@ -4,15 +4,24 @@ import { readdir, readFile } from 'node:fs/promises';
 import { rowKey, type JobFiles, type JobOwner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
 import { replay } from '../replay.js';
 import { openJobJournal } from './checkpoint.js';
+import type { JournalOptions } from './journal.js';
+import { stateFileError } from './state-file-error.js';
 import { openEventsLog, repliesFor } from './events-log.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, type LockIo } from './lock.js';
 import { globalStatePaths, jobStatePaths } from './paths.js';
 import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
 import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
 
+export interface FileStoreOptions {
+  /** How journals are opened (tests inject a failing disk). */
+  journal?: JournalOptions;
+  /** How the lock file is written (tests inject a full disk). */
+  lock?: Partial<LockIo>;
+}
+
 /** The state folder `dir` as a store. Nothing is created until something is written. */
-export function createFileStore(dir: string): StateStore {
+export function createFileStore(dir: string, options: FileStoreOptions = {}): StateStore {
   const global = globalStatePaths(dir);
   const jobFiles = (job: string): JobFiles => {
     const p = jobStatePaths(dir, job);
@@ -25,9 +34,13 @@ export function createFileStore(dir: string): StateStore {
 
     async openJob(job: string, owner: JobOwner): Promise<JobStore> {
       const paths = jobStatePaths(dir, job);
-      const lock = await acquireLock(paths.lock, owner);
+      const lock = await acquireLock(paths.lock, owner, options.lock).catch((err: unknown) => {
+        throw stateFileError(err, paths.lock);
+      });
       try {
-        const journal = await openJobJournal(paths.checkpoint);
+        const journal = await openJobJournal(paths.checkpoint, options.journal).catch((err: unknown) => {
+          throw stateFileError(err, paths.checkpoint);
+        });
         return {
           files: jobFiles(job),
           get header() {
@@ -55,7 +68,9 @@ export function createFileStore(dir: string): StateStore {
     async readJob(job: string): Promise<JobView | undefined> {
       const file = jobStatePaths(dir, job).checkpoint;
       if (!existsSync(file)) return undefined;
-      const contents = await readJournal(file);
+      const contents = await readJournal(file).catch((err: unknown) => {
+        throw stateFileError(err, file);
+      });
       return { header: contents.header, states: replay(contents.events), tornRecords: contents.tornLineNumbers };
     },
 

@@ -23,12 +23,12 @@ export function registerPlan(program: Command): void {
     .option('--offline', 'skip the platform checks (no token needed); give --channel-type')
     .option('--channel-type <type>', 'with --offline: the channel type, wba, whatsapp or ww')
     .option('--json', 'print the plan as one JSON object')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .action(async (jobPath: string, flags: PlanFlags) => {
       const prepared = await prepareFor(jobPath, flags);
-      const plan = await planJob(prepared, { store: storeFor(flags.stateDir) });
+      const plan = await planJob(prepared, { store: storeFor(flags.stateDir, jobPath) });
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
       else process.stdout.write(formatPlan(plan));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');

@@ -19,7 +19,7 @@ function sendOptions(cmd: Command): Command {
     .argument('<job>', 'job file (JSON)')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started');
@@ -35,7 +35,7 @@ export function registerRun(program: Command): void {
 }
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
-  const store = storeFor(flags.stateDir);
+  const store = storeFor(flags.stateDir, jobPath);
   const connection = await connectionFrom(flags);
   const prepared = await prepareOnline(jobPath, connection);
   process.exitCode = await runSession(prepared, {

@@ -14,10 +14,10 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description("Counts by status from the job's checkpoint, with replies (does not contact the platform)")
     .argument('<job>', 'job file (JSON)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--json', 'print the counts as one JSON object')
     .action(async (jobPath: string, flags: StatusFlags) => {
-      const status = await jobStatus(jobPath, { store: storeFor(flags.stateDir) });
+      const status = await jobStatus(jobPath, { store: storeFor(flags.stateDir, jobPath) });
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
       const { summary, replies } = status;
       if (flags.json) {

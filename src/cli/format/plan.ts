@@ -14,6 +14,8 @@ export function planJson(plan: PlanResult) {
     examples: plan.examples,
     warnings: [...plan.preflightWarnings, ...plan.loaderWarnings],
     rejects_file: plan.rejectsFile,
+    would_send_now: plan.wouldSendNow,
+    ...(plan.already && { already: plan.already }),
   };
 }
 
@@ -28,6 +30,14 @@ export function formatPlan(plan: PlanResult): string {
   for (const [reason, n] of sorted(plan.rejectedByReason)) lines.push(`    ${reason.padEnd(30)} ${pad(n)}`);
   lines.push(`  planned          ${pad(plan.contacts)}`);
   for (const [action, n] of sorted(plan.byAction)) lines.push(`    ${action.padEnd(30)} ${pad(n)}`);
+  if (plan.already) {
+    const a = plan.already;
+    lines.push(
+      `  already          sent ${a.sent}, skipped ${a.skipped}, failed ${a.failed}, in doubt ${a.in_doubt}, deferred ${a.deferred} (earlier runs); would send ${plan.wouldSendNow} now`,
+    );
+  } else {
+    lines.push(`  would send now   ${pad(plan.wouldSendNow)}`);
+  }
   if (plan.examples.length > 0) {
     lines.push('  examples');
     for (const e of plan.examples) lines.push(`    ${e.phone} (line ${e.line}) ${e.action}: ${e.message}`);

@@ -3,7 +3,9 @@ import { formatSummary } from '../../report/index.js';
 
 /** The end of a run for people: what happened, the whole job's counts, and where the files are. */
 export function formatRunEnd(outcome: RunOutcome): string {
-  const lines = [`${outcome.command} of ${outcome.job} done in ${(outcome.thisRun.durationMs / 1000).toFixed(1)} s`, formatSummary(outcome.summary).trimEnd()];
+  const seconds = (outcome.thisRun.durationMs / 1000).toFixed(1);
+  const how = !outcome.stopped ? 'done in' : outcome.stopped.reason === 'interrupted' ? 'interrupted after' : 'stopped after';
+  const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
   lines.push(`  report:  ${outcome.files.report}`);
   lines.push(`  rejects: ${outcome.files.rejects} (${outcome.rejected} rows)`);
