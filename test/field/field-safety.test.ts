@@ -74,6 +74,17 @@ describe('nobody twice wherever it runs', () => {
     expect(starts()).toBe(3);
   });
 
+  it('refuses a resume on another channel like a changed message, naming the change', async () => {
+    await setup({ rows: 2 });
+    expect((await cli(['run', c.jobFile, '--no-progress'], { env: env() })).code).toBe(0);
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(c.jobFile, JSON.stringify({ ...job, channel_id: 11 }));
+    const refused = await cli(['resume', c.jobFile, '--no-progress'], { env: env() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/changed since this job's checkpoint started \(.*channel_id 10 → 11.*\); run again with --force-changed/);
+    expect(starts()).toBe(2);
+  });
+
   it('says in plan what earlier runs did, so a dry run of a finished job does not look like a fresh one', async () => {
     await setup({ rows: 4 });
     await cli(['run', c.jobFile, '--no-progress'], { env: env() });
