@@ -15,13 +15,17 @@ export interface PlanPass {
   rejectedByReason: Record<string, number>;
   /** Planned action label → contacts (template, text, text+media, template+media, skip:<reason>, defer:<reason>). */
   byAction: Record<string, number>;
-  examples: Array<{ phone: string; line: number; action: string; message: string }>;
+  examples: Array<{ phone: string; line: number; action: string; message: string; variant?: string }>;
   /** Every usable contact's key, in list order (the report lists the ones never reached as pending). */
   phones: Array<{ phone: string; line: number }>;
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
   /** Contacts `run` would send a message to now: planned a message, and not settled by an earlier run. */
   wouldSendNow: number;
+  /** Usable contacts by the country of their normalised number (ISO code; `unknown` for numbers of no country). */
+  byCountry: Record<string, number>;
+  /** With `message.variants`: per variant (name, index or `default`), the planned actions by label. */
+  byVariant: Record<string, Record<string, number>>;
 }
 
 const EXAMPLES = 3;
@@ -42,7 +46,7 @@ export async function planPass(
   planner: (contact: Contact) => Action,
   prior: (phone: string) => ContactState | undefined = () => undefined,
 ): Promise<PlanPass> {
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [], wouldSendNow: 0 };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [], wouldSendNow: 0, byCountry: {}, byVariant: {} };
   const { items, counts } = audience(prepared, { decide: planner });
   for await (const item of items) {
     if (item.kind === 'reject') {
@@ -54,9 +58,20 @@ export async function planPass(
       pass.phones.push({ phone: contact.phone, line: contact.line });
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
+      const country = contact.country ?? 'unknown';
+      pass.byCountry[country] = (pass.byCountry[country] ?? 0) + 1;
+      const variant = 'variant' in action ? action.variant : undefined;
+      if (variant !== undefined) {
+        const counts = (pass.byVariant[variant] ??= {});
+        counts[label] = (counts[label] ?? 0) + 1;
+      }
       if ((action.kind === 'template' || action.kind === 'text') && shouldSend(prior(contact.phone), RUN)) pass.wouldSendNow += 1;
       const message = rendered(action);
-      if (pass.examples.length < EXAMPLES && message) pass.examples.push({ phone: contact.phone, line: contact.line, action: label, message });
+      // Three examples, and one of each variant besides.
+      const firstOfVariant = variant !== undefined && !pass.examples.some((e) => e.variant === variant);
+      if (message && (pass.examples.length < EXAMPLES || firstOfVariant)) {
+        pass.examples.push({ phone: contact.phone, line: contact.line, action: label, message, ...(variant !== undefined && { variant }) });
+      }
     }
   }
   pass.rows = counts.rows;

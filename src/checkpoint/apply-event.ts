@@ -28,6 +28,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
   const known = {
     ...(before.via !== undefined && { via: before.via }),
     ...(before.action !== undefined && { action: before.action }),
+    ...(before.variant !== undefined && { variant: before.variant }),
     ...(before.conversationId !== undefined && { conversationId: before.conversationId }),
     ...(before.clientId !== undefined && { clientId: before.clientId }),
   };
@@ -40,6 +41,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         attempts: base.attempts + 1,
         ...(event.line !== undefined && { line: event.line }),
         ...(event.conversation_id !== undefined && { conversationId: event.conversation_id }),
+        ...(event.variant !== undefined && { variant: event.variant }),
         status: 'in_doubt',
         via: event.via,
         action: event.action,
@@ -57,6 +59,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         sentAt: event.at,
         ...(event.media_left_out !== undefined && { mediaLeftOut: event.media_left_out }),
         ...(event.media_owed !== undefined && { mediaOwed: event.media_owed }),
+        ...(event.variant !== undefined ? { variant: event.variant } : known.variant !== undefined && { variant: known.variant }),
       };
     case 'failed':
       return {

@@ -34,6 +34,8 @@ export type CheckpointEvent =
       /** Set when the attempt goes to a known conversation. */
       conversation_id?: string;
       line?: number;
+      /** Which of the job's messages (`message.variants`: a name or an index, or `default`); absent when the job has none. */
+      variant?: string;
       at: string;
     }
   | {
@@ -49,6 +51,7 @@ export type CheckpointEvent =
       media_left_out?: boolean;
       /** A media message is owed after this one (it follows as its own message). */
       media_owed?: boolean;
+      variant?: string;
       at: string;
     }
   | {
@@ -114,6 +117,8 @@ interface StateBase {
 interface Known {
   via?: Via;
   action?: ActionKind;
+  /** The message variant of the last attempt, when the job has variants. */
+  variant?: string;
   conversationId?: string;
   clientId?: string;
 }
@@ -133,6 +138,8 @@ export type SentState = StateBase & {
   mediaLeftOut?: boolean;
   /** A media message is owed after the first one (recorded with the send). */
   mediaOwed?: boolean;
+  /** Which of the job's messages went, when the job has variants. */
+  variant?: string;
 };
 
 export type FailedState = StateBase &

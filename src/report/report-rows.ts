@@ -22,6 +22,8 @@ export interface ReportRow {
   http_status?: number;
   /** Deferred: when it may go (ISO). */
   not_before?: string;
+  /** Which of the job's messages (a variant's name or index, or `default`), when the job has variants. */
+  variant?: string;
 }
 
 export interface ReportExtra {
@@ -66,6 +68,7 @@ function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {
     ...(notDone.length > 0 && { followups_pending: notDone.join(';') }),
     ...(s.status === 'failed' && { http_status: s.httpStatus }),
     ...(s.status === 'deferred' && { not_before: s.notBefore }),
+    ...(s.variant !== undefined && { variant: s.variant }),
   };
 }
 

@@ -21,6 +21,7 @@ export const REPORT_COLUMNS = [
   'followups_pending',
   'http_status',
   'not_before',
+  'variant',
 ] as const satisfies readonly (keyof ReportRow)[];
 
 export type ReportFormat = 'csv' | 'json';

@@ -147,7 +147,16 @@ async function deliver(
     const ids = { ...(conversationId ? { conversation_id: conversationId } : {}), ...(clientId ? { client_id: clientId } : {}) };
     const result = await callPlatform(ctx, requestFor(ctx, contact, plan, conversationId), {
       before: () =>
-        ctx.record({ t: 'attempt', phone, via, action: kind, line: contact.line, ...(conversationId ? { conversation_id: conversationId } : {}), at: isoAt(ctx.clock()) }),
+        ctx.record({
+          t: 'attempt',
+          phone,
+          via,
+          action: kind,
+          line: contact.line,
+          ...(conversationId ? { conversation_id: conversationId } : {}),
+          ...(action.variant !== undefined && { variant: action.variant }),
+          at: isoAt(ctx.clock()),
+        }),
       onRateLimited: (error) =>
         ctx.record({ t: 'failed', phone, via, action: kind, status: 429, retryable: true, ...ids, error, at: isoAt(ctx.clock()) }),
     });
@@ -174,6 +183,7 @@ async function deliver(
         message_id: String(sent.messageId),
         ...(plan.mediaLeftOut ? { media_left_out: true } : {}),
         ...(media ? { media_owed: true } : {}),
+        ...(action.variant !== undefined && { variant: action.variant }),
         at: isoAt(ctx.clock()),
       });
       const warnings = await runFollowups(ctx, {

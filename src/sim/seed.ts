@@ -35,6 +35,7 @@ export function seedData(): SeedData {
       },
       template(105, 'draft_offer', 'en_US', 'MARKETING', 'PENDING', 'Hi {{1}}, a special offer is waiting for you.'),
       template(106, 'old_promo', 'pt_BR', 'MARKETING', 'REJECTED', 'Oi {{1}}, promoção imperdível!'),
+      template(107, 'promo_bf', 'es_MX', 'MARKETING', 'APPROVED', '¡Hola {{1}}! Tu cupón de Buen Fin es {{2}}.'),
     ],
     tags: [
       { id: 1, name: 'vip', color: '#f5a623', description: 'High-value customer' },

@@ -54,12 +54,13 @@ describe('catalog', () => {
     expect(approved.map((t) => `${t.name}/${t.language}/${templatePlaceholders(t).length}`).sort()).toEqual([
       'appointment_reminder/en_US/3',
       'order_update/es_ES/3',
+      'promo_bf/es_MX/2',
       'promo_bf/pt_BR/2',
       'welcome/en_US/1',
       'welcome/pt_BR/1',
     ]);
     const all = await api.listTemplates();
-    expect(all.map((t) => t.status).sort()).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED', 'APPROVED', 'PENDING', 'REJECTED']);
+    expect(all.map((t) => t.status).sort()).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED', 'APPROVED', 'APPROVED', 'PENDING', 'REJECTED']);
   });
 
   it('makes NotFoundError from an unknown company', async () => {

@@ -91,6 +91,7 @@ describe('outreach templates', () => {
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual([
       ['appointment_reminder', 'en_US', 'UTILITY', 'APPROVED', '3', '{{1}} {{2}} {{3}}'],
       ['order_update', 'es_ES', 'UTILITY', 'APPROVED', '3', '{{1}} {{2}} {{3}}'],
+      ['promo_bf', 'es_MX', 'MARKETING', 'APPROVED', '2', '{{1}} {{2}}'],
       ['promo_bf', 'pt_BR', 'MARKETING', 'APPROVED', '2', '{{1}} {{2}}'],
       ['welcome', 'en_US', 'UTILITY', 'APPROVED', '1', '{{1}}'],
       ['welcome', 'pt_BR', 'UTILITY', 'APPROVED', '1', '{{1}}'],

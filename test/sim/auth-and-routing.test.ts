@@ -85,13 +85,14 @@ describe('authentication and routing', () => {
     const h = await harness();
     const all = await h.call('GET', '/wba/templates');
     const approved = await h.call('GET', '/wba/templates?status=APPROVED');
-    expect(all.body.data).toHaveLength(7);
+    expect(all.body.data).toHaveLength(8);
     expect(approved.body.data.map((t: { name: string; language: string }) => `${t.name}/${t.language}`)).toEqual([
       'promo_bf/pt_BR',
       'welcome/en_US',
       'welcome/pt_BR',
       'order_update/es_ES',
       'appointment_reminder/en_US',
+      'promo_bf/es_MX',
     ]);
     expect(approved.body.data[0]).toMatchObject({ id: 100, category: expect.any(String), components: [{ type: 'BODY' }] });
     const pending = await h.call('GET', '/wba/templates?status=PENDING');

@@ -90,7 +90,8 @@ function synthesize(s: ContactState): ContactEvent[] {
   // A sent contact: `sent` first (at sentAt), then its attempts, which no longer change the status,
   // so the last event can carry updatedAt. Others: attempts first, the outcome last.
   const attempts = (when: string): void => {
-    for (let i = 0; i < s.attempts; i++) out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && line) });
+    const variant = s.status !== 'sent' && s.variant !== undefined ? { variant: s.variant } : {};
+    for (let i = 0; i < s.attempts; i++) out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && line), ...variant });
   };
   // Ids and the action of an earlier attempt ride on a failed event that a skip or a deferral then covers.
   const earlier = (): void => {
@@ -111,6 +112,7 @@ function synthesize(s: ContactState): ContactEvent[] {
         message_id: s.messageId,
         ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
         ...(s.mediaOwed !== undefined && { media_owed: s.mediaOwed }),
+        ...(s.variant !== undefined && { variant: s.variant }),
         at: s.sentAt,
       });
       attempts(at);

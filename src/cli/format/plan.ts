@@ -15,6 +15,8 @@ export function planJson(plan: PlanResult) {
     warnings: [...plan.preflightWarnings, ...plan.loaderWarnings],
     rejects_file: plan.rejectsFile,
     would_send_now: plan.wouldSendNow,
+    by_country: plan.byCountry,
+    ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
     ...(plan.already && { already: plan.already }),
   };
 }
@@ -30,6 +32,13 @@ export function formatPlan(plan: PlanResult): string {
   for (const [reason, n] of sorted(plan.rejectedByReason)) lines.push(`    ${reason.padEnd(30)} ${pad(n)}`);
   lines.push(`  planned          ${pad(plan.contacts)}`);
   for (const [action, n] of sorted(plan.byAction)) lines.push(`    ${action.padEnd(30)} ${pad(n)}`);
+  lines.push(`  by country       ${sorted(plan.byCountry).map(([country, n]) => `${country} ${n}`).join(', ')}`);
+  if (Object.keys(plan.byVariant).length > 0) {
+    lines.push('  by variant');
+    for (const [variant, counts] of Object.entries(plan.byVariant)) {
+      lines.push(`    ${variant.padEnd(30)} ${sorted(counts).map(([action, n]) => `${action} ${n}`).join(', ')}`);
+    }
+  }
   if (plan.already) {
     const a = plan.already;
     lines.push(
@@ -40,7 +49,7 @@ export function formatPlan(plan: PlanResult): string {
   }
   if (plan.examples.length > 0) {
     lines.push('  examples');
-    for (const e of plan.examples) lines.push(`    ${e.phone} (line ${e.line}) ${e.action}: ${e.message}`);
+    for (const e of plan.examples) lines.push(`    ${e.phone} (line ${e.line}) ${e.variant ? `[${e.variant}] ` : ''}${e.action}: ${e.message}`);
   }
   lines.push(`  rejects written to ${plan.rejectsFile}`);
   lines.push('nothing was sent: this is a dry run');
