@@ -18,9 +18,11 @@ describe('a mixed Brazilian and Mexican list (the country column and message var
   it('sends each Mexican number as +52 with the es_MX template and each Brazilian one as +55 with pt_BR, and plan shows both', async () => {
     sim = await startSimulator({ seed: 14 });
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-latam-send-'));
-    const job = JSON.parse(await readFile(path.join(repoRoot, 'jobs/latam-mixed.json'), 'utf8')) as Record<string, unknown>;
+    const job = JSON.parse(await readFile(path.join(repoRoot, 'jobs/latam-mixed.json'), 'utf8')) as { message: { variants: Array<{ name: string }> } };
+    // The Mexican variant only: every Brazilian gets the default pt_BR (the "spanish" variant is checked apart, below).
+    const mexicoOnly = { ...job, message: { ...job.message, variants: job.message.variants.filter((v) => v.name === 'mexico') } };
     const jobFile = path.join(dir, 'latam.json');
-    await writeFile(jobFile, JSON.stringify({ ...job, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), $schema: undefined }));
+    await writeFile(jobFile, JSON.stringify({ ...mexicoOnly, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), $schema: undefined }));
     const env = { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: path.join(dir, 'state') };
 
     const plan = await cli(['plan', jobFile, '--json'], { env });
@@ -47,13 +49,24 @@ describe('a mixed Brazilian and Mexican list (the country column and message var
     expect(mexican.length + brazilian.length).toBe(29);
     expect(mexican.length).toBeGreaterThan(5);
     for (const body of mexican) expect([body.language, variantOf.get(body.phone)]).toEqual(['es_MX', 'mexico']);
-    // Brazilians get pt_BR, but for the one whose language column says Spanish (es_AR): the "spanish" variant.
-    for (const body of brazilian) {
-      expect([body.language, variantOf.get(body.phone)]).toEqual(variantOf.get(body.phone) === 'spanish' ? ['es_MX', 'spanish'] : ['pt_BR', 'default']);
-    }
-    expect(brazilian.filter((body) => body.language === 'pt_BR').length).toBe(brazilian.length - 1);
+    for (const body of brazilian) expect([body.language, variantOf.get(body.phone)]).toEqual(['pt_BR', 'default']);
 
     const rejects = parseCsv(await readFile(path.join(dir, 'state', 'latam-mixed', 'rejects.csv'), 'utf8'));
     expect(rejects.map((r) => r.reason)).toEqual(['phone_country_mismatch']);
+  });
+
+  it('gives the "spanish" variant to a Brazilian number whose language column says es_AR', async () => {
+    sim = await startSimulator({ seed: 14 });
+    dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-latam-send-'));
+    const job = JSON.parse(await readFile(path.join(repoRoot, 'jobs/latam-mixed.json'), 'utf8')) as Record<string, unknown>;
+    const jobFile = path.join(dir, 'latam.json');
+    await writeFile(jobFile, JSON.stringify({ ...job, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), $schema: undefined }));
+    const env = { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: path.join(dir, 'state') };
+    expect((await cli(['run', jobFile, '--no-progress'], { env })).code).toBe(0);
+    const report = parseCsv(await readFile(path.join(dir, 'state', 'latam-mixed', 'report.csv'), 'utf8'));
+    const spanish = report.filter((row) => row.variant === 'spanish');
+    expect(spanish.map((row) => row.phone?.slice(0, 3))).toEqual(['+55']);
+    const start = sim.state.requests.find((r) => r.endpoint === 'POST /chat/conversations/start-whatsapp' && (r.body as { phone: string }).phone === spanish[0]?.phone);
+    expect((start?.body as { language: string }).language).toBe('es_MX');
   });
 });
