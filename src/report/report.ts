@@ -21,6 +21,8 @@ export const REPORT_COLUMNS = [
   'followups_pending',
   'http_status',
   'not_before',
+  'error_code',
+  'error_class',
 ] as const satisfies readonly (keyof ReportRow)[];
 
 export type ReportFormat = 'csv' | 'json';
