@@ -5,7 +5,7 @@ export { classify, providerRefusalOf, type Outcome, type ProviderRefusal } from 
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
 export { attempted, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';
 export { followupSteps, owedMedia } from './followups.js';
-export { abortableSleep } from './context.js';
+export { abortableSleep, type ProviderStopReason } from './context.js';
 export {
   PROVIDER_CLASSES,
   PAIR_RATE_MIN_WAIT_MS,
