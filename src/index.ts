@@ -32,6 +32,6 @@ export { createApiClient, type ApiClient, type ApiClientOptions } from './api/in
 export { createFileStore, type StateStore, type JobStore, type JobView, type JobFiles, type ContactState, type ContactStatus } from './checkpoint/index.js';
 export type { Contact, Reject } from './contacts/index.js';
 export type { Action, ChannelInfo, PlanContext } from './plan/index.js';
-export type { RetryMode, RunStats, StopReason } from './run/index.js';
-export type { Summary } from './report/index.js';
+export type { ProviderClass, RetryMode, RunStats, StopReason } from './run/index.js';
+export type { FailureClass, Summary } from './report/index.js';
 export { startSimulator, type RunningSimulator, type SimOptions, type SimFaults } from './sim/index.js';

@@ -33,6 +33,8 @@ export interface RunJobOptions {
   /** Abort to cut requests in flight (after a bounded wait). */
   cutSignal?: AbortSignal;
   clock?: () => number;
+  /** Waits (retry backoffs, the provider's pair-rate wait); returns early when the signal aborts. Tests shorten it. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   logger?: Logger;
   /** Before the first contact: how many contacts the list holds. */
   onStart?: (info: { contacts: number; files: JobFiles }) => void;
@@ -40,6 +42,8 @@ export interface RunJobOptions {
   onProgress?: (stats: RunStats) => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
+  /** The provider says this person stopped marketing messages (131050): put the phone on the suppression list. */
+  onOptedOut?: (phone: string, reason: string) => Promise<void>;
 }
 
 export interface RunOutcome {
@@ -57,6 +61,8 @@ export interface RunOutcome {
   /** Failed, in doubt or pending: zero when the job is done. */
   notDone: number;
   files: JobFiles;
+  /** Phones the provider refused because the person stopped marketing messages (131050) in this run. */
+  optedOut: string[];
 }
 
 /**
@@ -126,6 +132,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   // only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
+  const optedOut: string[] = [];
   const result = await execute({
     api: options.api,
     job,
@@ -138,8 +145,13 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     concurrency: job.rate.concurrency,
     planContext: (contact, now) => planContextFor(run.lookups, contact, now),
     clock,
+    ...(options.sleep && { sleep: options.sleep }),
     ...(options.signal && { stopSignal: options.signal }),
     ...(options.cutSignal && { requestSignal: options.cutSignal }),
+    onOptedOut: async (phone, reason) => {
+      optedOut.push(phone);
+      await options.onOptedOut?.(phone, reason);
+    },
     onReject: (reject, contact) => {
       lateRejects.push(reject);
       lateRejected.add(contact.phone);
@@ -178,6 +190,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     rejected: pass.rejects.length + lateRejects.length,
     notDone: contactsNotDone(summary),
     files: state.files,
+    optedOut,
   };
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');

@@ -23,6 +23,8 @@ export function outcomeJson(outcome: RunOutcome) {
     pending: outcome.pending,
     rejected: outcome.rejected,
     top_errors: outcome.summary.topErrors,
+    failures_by_class: outcome.summary.failureClasses,
+    opted_out: outcome.optedOut,
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

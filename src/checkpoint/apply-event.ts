@@ -23,7 +23,7 @@ export function applyEvent(state: Map<string, ContactState>, event: CheckpointEv
 /** The state after `event`, from the state before it (undefined for a phone not seen yet). Pure. */
 export function nextState(prior: ContactState | undefined, event: ContactEvent): ContactState {
   const before: ContactState = prior ?? { phone: event.phone, status: 'pending', attempts: 0, followups: {} };
-  const base = { ...common(before), updatedAt: event.at };
+  const base = { ...common(before), updatedAt: event.at, ...marketingLimitsAfter(before, event) };
   if (before.status === 'sent') return sentAfter(before, event, base);
   const known = {
     ...(before.via !== undefined && { via: before.via }),
@@ -72,6 +72,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         httpStatus: event.status,
         retryable: event.retryable,
         error: event.error,
+        ...refusal(event),
       };
     case 'in_doubt':
       return { ...base, ...known, ...ids(event.conversation_id, event.client_id), status: 'in_doubt', via: event.via, action: event.action, error: event.error };
@@ -81,7 +82,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
       if (before.status === 'in_doubt') return { ...before, ...withLine };
       return event.t === 'skipped'
         ? { ...withLine, ...known, status: 'skipped', reason: event.reason }
-        : { ...withLine, ...known, status: 'deferred', reason: event.reason, notBefore: event.not_before };
+        : { ...withLine, ...known, status: 'deferred', reason: event.reason, notBefore: event.not_before, ...refusal(event) };
     }
     case 'followup':
       return withFollowups({ ...before, ...base }, followupAfter(before, event));
@@ -114,6 +115,24 @@ function common(s: ContactState) {
     ...(s.line !== undefined && { line: s.line }),
     ...(s.followupErrors !== undefined && { followupErrors: s.followupErrors }),
     ...(s.followupsInDoubt !== undefined && { followupsInDoubt: s.followupsInDoubt }),
+    ...(s.marketingLimits !== undefined && { marketingLimits: s.marketingLimits }),
+  };
+}
+
+/** The reason of a deferral by the provider's per-user marketing limit (131049); each one is counted. */
+export const MARKETING_LIMIT_REASON = 'marketing_limit';
+
+/** The count of marketing-limit deferrals after `event`, when there is one. */
+function marketingLimitsAfter(before: ContactState, event: ContactEvent): { marketingLimits?: number } {
+  const count = (before.marketingLimits ?? 0) + (event.t === 'deferred' && event.reason === MARKETING_LIMIT_REASON ? 1 : 0);
+  return count > 0 ? { marketingLimits: count } : {};
+}
+
+/** A provider refusal's code and class, as the state keeps them. */
+function refusal(event: { code?: number; error_class?: string }) {
+  return {
+    ...(event.code !== undefined && { code: event.code }),
+    ...(event.error_class !== undefined && { errorClass: event.error_class }),
   };
 }
 

@@ -2,7 +2,7 @@
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
-export { applyEvent, nextState, NO_ANSWER } from './apply-event.js';
+export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
 export { replay } from './replay.js';
 export { createFileStore, StateFileError, JournalWriteError, LockedError, LockWriteError, JobNameError, JournalVersionError, WindowFileError, SyncStateError } from './file/index.js';
 export type { FileStoreOptions, JournalOptions, EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact, WindowLookup, WindowStore, SyncBook } from './file/index.js';

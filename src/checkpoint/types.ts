@@ -65,6 +65,10 @@ export type CheckpointEvent =
       conversation_id?: string;
       client_id?: string;
       error: string;
+      /** The WhatsApp provider's code read from the refusal, when there was one. */
+      code?: number;
+      /** What the run made of it (run/provider-classes.ts), e.g. `undeliverable`. */
+      error_class?: string;
       at: string;
     }
   | {
@@ -78,7 +82,17 @@ export type CheckpointEvent =
       at: string;
     }
   | { t: 'skipped'; phone: string; reason: string; line?: number; at: string }
-  | { t: 'deferred'; phone: string; reason: string; not_before: string; line?: number; at: string }
+  | {
+      t: 'deferred';
+      phone: string;
+      reason: string;
+      not_before: string;
+      line?: number;
+      /** A deferral made by a provider refusal (131049): its code and class. */
+      code?: number;
+      error_class?: string;
+      at: string;
+    }
   | {
       t: 'followup';
       phone: string;
@@ -108,6 +122,14 @@ interface StateBase {
   followupErrors?: Record<string, string>;
   /** Follow-up steps in doubt: sent with no answer (or no outcome recorded); repeated only on request. */
   followupsInDoubt?: Record<string, true>;
+  /** How many times the provider's per-user marketing limit (131049) deferred this contact: each doubles the next wait. */
+  marketingLimits?: number;
+}
+
+/** The provider's refusal behind a failure or a deferral: its code, and what the run made of it. */
+interface ProviderRefusal {
+  code?: number;
+  errorClass?: string;
 }
 
 /**
@@ -143,7 +165,8 @@ export type SentState = StateBase & {
 };
 
 export type FailedState = StateBase &
-  Known & { status: 'failed'; via: Via; action: ActionKind; /** HTTP status, 0 when no answer came. */ httpStatus: number; retryable: boolean; error: string };
+  Known &
+  ProviderRefusal & { status: 'failed'; via: Via; action: ActionKind; /** HTTP status, 0 when no answer came. */ httpStatus: number; retryable: boolean; error: string };
 
 /** A request left and no outcome is known: it may have reached the platform. */
 export type InDoubtState = StateBase & Known & { status: 'in_doubt'; via: Via; action: ActionKind; error: string };
@@ -151,7 +174,7 @@ export type InDoubtState = StateBase & Known & { status: 'in_doubt'; via: Via; a
 export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string };
 
 /** Not sent now, on purpose: it may go from `notBefore` (ISO) on. */
-export type DeferredState = StateBase & Known & { status: 'deferred'; reason: string; notBefore: string };
+export type DeferredState = StateBase & Known & ProviderRefusal & { status: 'deferred'; reason: string; notBefore: string };
 
 /** One contact's state after replay, typed by what each status knows. */
 export type ContactState = PendingState | SentState | FailedState | InDoubtState | SkippedState | DeferredState;

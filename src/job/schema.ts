@@ -106,6 +106,9 @@ const retry = z
   .strictObject({
     attempts: wholeNumber(0, 10, 3).default(3).describe('Retries of a failed send after its first try (0: none)'),
     backoff_ms: wholeNumber(0, 600_000, 2000).default(2000).describe('First retry delay in ms; doubles with each retry'),
+    marketing_limit_hours: positiveNumber(720, 24)
+      .default(24)
+      .describe("Hours a contact refused for WhatsApp's per-user marketing limit (131049) waits before it may be sent again; doubles with each repeat"),
   })
   .prefault({});
 

@@ -5,6 +5,7 @@ export type { ReportRow, ReportExtra } from './report-rows.js';
 export { writeReport, REPORT_COLUMNS } from './report.js';
 export type { ReportFormat } from './report.js';
 export { actionLabel } from './action-label.js';
+export { failuresByClass, failureClassOf, formatFailureClasses, type FailureClass } from './failure-classes.js';
 export { summarise, formatSummary, formatDuration } from './summary.js';
 export type { Summary, SummaryOptions } from './summary.js';
 export { writeFileAtomic } from './write-atomic.js';

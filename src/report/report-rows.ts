@@ -1,5 +1,6 @@
 import type { ContactState, ContactStatus } from '../checkpoint/types.js';
 import { actionLabel } from './action-label.js';
+import { failureClassOf } from './failure-classes.js';
 
 /** One line of the per-contact report. Ids and error are null when unknown. */
 export interface ReportRow {
@@ -24,6 +25,10 @@ export interface ReportRow {
   not_before?: string;
   /** Which of the job's messages (a variant's name or index, or `default`), when the job has variants. */
   variant?: string;
+  /** The WhatsApp provider's code of the refusal behind a failure or a deferral (absent when none). */
+  error_code?: number;
+  /** Failed or in doubt: the class of that refusal (`undeliverable`, `opted_out`, … or `other`); a deferral by the provider: its class. */
+  error_class?: string;
 }
 
 export interface ReportExtra {
@@ -69,7 +74,15 @@ function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {
     ...(s.status === 'failed' && { http_status: s.httpStatus }),
     ...(s.status === 'deferred' && { not_before: s.notBefore }),
     ...(s.variant !== undefined && { variant: s.variant }),
+    ...errorCodeAndClass(s),
   };
+}
+
+/** The provider's code and class behind a failure or a deferral; `other` for a failure without a code. */
+function errorCodeAndClass(s: ContactState): Pick<ReportRow, 'error_code' | 'error_class'> {
+  const code = s.status === 'failed' || s.status === 'deferred' ? s.code : undefined;
+  const cls = s.status === 'deferred' ? s.errorClass : failureClassOf(s);
+  return { ...(code !== undefined && { error_code: code }), ...(cls !== undefined && { error_class: cls }) };
 }
 
 /** Failed / in doubt: why. Sent: what went wrong in its follow-ups, if anything. Skipped: the action says why. */

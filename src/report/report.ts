@@ -22,6 +22,8 @@ export const REPORT_COLUMNS = [
   'http_status',
   'not_before',
   'variant',
+  'error_code',
+  'error_class',
 ] as const satisfies readonly (keyof ReportRow)[];
 
 export type ReportFormat = 'csv' | 'json';

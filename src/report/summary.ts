@@ -1,5 +1,6 @@
 import type { ContactState, ContactStatus } from '../checkpoint/types.js';
 import { actionLabel } from './action-label.js';
+import { failuresByClass, formatFailureClasses, type FailureClass } from './failure-classes.js';
 
 export interface Summary {
   /** Contacts of the checkpoint, plus `pending` ones of the list it has not seen. */
@@ -13,6 +14,8 @@ export interface Summary {
   ratePerSec?: number;
   /** The five most frequent errors of failed and in-doubt contacts. */
   topErrors: Array<{ error: string; count: number }>;
+  /** Failed and in-doubt contacts by the class of the provider's refusal, with one example message each. */
+  failureClasses: FailureClass[];
   /** Sent contacts that replied, and their share of the sent. */
   replies?: { count: number; rate: number };
   /** Contacts with an after-send step (media, a tag, the custom fields) not done, and the steps by name: `resume` repeats them. */
@@ -62,6 +65,7 @@ export function summarise(states: ReadonlyMap<string, ContactState>, opts: Summa
       .sort((a, b) => b.count - a.count || a.error.localeCompare(b.error))
       .slice(0, 5),
     afterSendFailed,
+    failureClasses: failuresByClass(states.values()),
   };
   if (opts.startedAt !== undefined && opts.finishedAt !== undefined) {
     summary.durationMs = Math.max(0, toMs(opts.finishedAt) - toMs(opts.startedAt));
@@ -118,6 +122,7 @@ export function formatSummary(summary: Summary): string {
   if (summary.replies) {
     lines.push(`replies     ${n(summary.replies.count)} (${(summary.replies.rate * 100).toFixed(1)}% of sent)`);
   }
+  lines.push(...formatFailureClasses(summary.failureClasses));
   if (summary.topErrors.length > 0) {
     lines.push('top errors');
     const w = Math.max(...summary.topErrors.map((e) => n(e.count).length));

@@ -25,7 +25,14 @@ export interface SendContext {
   requestSignal: AbortSignal;
   /** Called when the platform refuses the token: the whole run stops. */
   onAuthRefused: (error: string) => void;
+  /** Called when the provider refuses a template or the account: the whole run stops after the requests in flight. */
+  onProviderStop: (reason: ProviderStopReason, message: string) => void;
+  /** Called when the provider says the person stopped marketing messages (131050): the phone is to be suppressed. */
+  onOptedOut: (phone: string, reason: string) => Promise<void>;
 }
+
+/** Why the provider's answer stops a whole run: a template refused for everyone, or the sending number or account blocked. */
+export type ProviderStopReason = 'provider_template' | 'provider_account';
 
 /** Most 429s one request may meet before its contact is left failed (retryable) for `resume`. */
 export const MAX_RATE_LIMITED = 20;

@@ -4,12 +4,12 @@ import type { CheckpointEvent, ContactState } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import type { ChannelInfo, PlanContext } from '../plan/index.js';
-import { abortableSleep, type SendContext } from './context.js';
+import { abortableSleep, type ProviderStopReason, type SendContext } from './context.js';
 import type { RateLimiter } from './limiter.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
-import { emptyStats, failureRatioExceeded, tally, type RunStats } from './stats.js';
+import { emptyStats, failureRatio, failureRatioExceeded, tally, type RunStats } from './stats.js';
 
-export type StopReason = 'auth' | 'failure_ratio' | 'interrupted';
+export type StopReason = 'auth' | 'failure_ratio' | 'interrupted' | ProviderStopReason;
 
 export interface ExecuteOptions {
   api: ApiClient;
@@ -34,12 +34,14 @@ export interface ExecuteOptions {
   requestSignal?: AbortSignal;
   onResult?: (contact: Contact, result: ContactResult, stats: RunStats) => void;
   onReject?: (reject: Reject, contact: Contact) => void;
+  /** The provider says this person stopped marketing messages (131050): put the phone on the suppression list. */
+  onOptedOut?: (phone: string, reason: string) => Promise<void>;
 }
 
 export interface ExecuteResult {
   stats: RunStats;
   stopReason?: StopReason;
-  /** The token refusal or the failure ratio, in one sentence. */
+  /** The token refusal, the provider's stop, or the failure ratio, in one sentence. */
   stopMessage?: string;
 }
 
@@ -80,6 +82,8 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     stopSignal: stop.signal,
     requestSignal,
     onAuthRefused: (error) => halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),
+    onProviderStop: halt,
+    onOptedOut: options.onOptedOut ?? (async () => undefined),
   };
 
   const iterator = options.contacts[Symbol.asyncIterator]();
@@ -93,10 +97,8 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
       if (result.kind === 'rejected') options.onReject?.(result.reject, contact);
       options.onResult?.(contact, result, stats);
       if (failureRatioExceeded(stats, options.job.limits.max_failure_ratio)) {
-        halt(
-          'failure_ratio',
-          `stopped: ${stats.failed + stats.inDoubt} of ${stats.sent + stats.failed + stats.inDoubt + stats.skipped} contacts failed, more than limits.max_failure_ratio ${options.job.limits.max_failure_ratio}`,
-        );
+        const { bad, done } = failureRatio(stats);
+        halt('failure_ratio', `stopped: ${bad} of ${done} contacts failed, more than limits.max_failure_ratio ${options.job.limits.max_failure_ratio}`);
       }
     }
   };

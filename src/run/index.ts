@@ -1,11 +1,11 @@
 export { execute, type ExecuteOptions, type ExecuteResult, type StopReason } from './executor.js';
 export { createRateLimiter, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
 export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
-export { classify, type Outcome } from './outcome.js';
+export { classify, providerRefusalOf, type Outcome, type ProviderRefusal } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
-export { attempted, failureRatioExceeded, type RunStats } from './stats.js';
+export { attempted, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';
 export { followupSteps, owedMedia } from './followups.js';
-export { abortableSleep } from './context.js';
+export { abortableSleep, type ProviderStopReason } from './context.js';
 export {
   PROVIDER_CLASSES,
   PAIR_RATE_MIN_WAIT_MS,

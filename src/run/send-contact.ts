@@ -1,19 +1,23 @@
 import type { ActionKind, ContactState, Via } from '../checkpoint/index.js';
 import { contactReject, type Contact, type Reject } from '../contacts/index.js';
-import { decide, type Action, type Media, type RenderedTemplate } from '../plan/index.js';
+import { decide, type Action } from '../plan/index.js';
 import { callPlatform, Interrupted } from './call.js';
 import { isoAt, type SendContext } from './context.js';
 import { owedMedia, runFollowups } from './followups.js';
-import { startBody, templateBody, textBody, type Payload } from './requests.js';
+import { providerRefusalOf } from './outcome.js';
+import { actOnRefusal, type Tries } from './provider-actions.js';
+import type { ProviderClass } from './provider-classes.js';
 import { backoffMs } from './retry-policy.js';
+import { planOf, requestFor, switchToTemplate } from './send-plan.js';
 
 /** What became of one contact in this run. */
 export type ContactResult =
   | { kind: 'sent'; warnings: string[] }
-  | { kind: 'failed'; error: string; retryable: boolean }
+  /** `providerClass` when the provider's refusal decided it (run/provider-classes.ts). */
+  | { kind: 'failed'; error: string; retryable: boolean; providerClass?: ProviderClass }
   | { kind: 'in_doubt'; error: string }
   | { kind: 'skipped'; reason: string }
-  | { kind: 'deferred'; reason: string; notBefore: number }
+  | { kind: 'deferred'; reason: string; notBefore: number; providerClass?: ProviderClass }
   | { kind: 'rejected'; reject: Reject }
   /** Already settled by an earlier run (or left for `resume`): nothing sent now. */
   | { kind: 'untouched'; state: ContactState; warnings: string[] }
@@ -28,13 +32,14 @@ export interface RetryMode {
   retryInDoubt: boolean;
 }
 
-/** Decides whether an earlier state is taken up again now. */
-export function shouldSend(prior: ContactState | undefined, mode: RetryMode): boolean {
+/** Decides whether an earlier state is taken up again at `now` (a deferred contact only from its `notBefore` on). */
+export function shouldSend(prior: ContactState | undefined, mode: RetryMode, now?: number): boolean {
   if (!prior) return true;
   switch (prior.status) {
     case 'pending':
-    case 'deferred':
       return true;
+    case 'deferred':
+      return now === undefined || !(Date.parse(prior.notBefore) > now);
     case 'failed':
       return mode.retryFailed && prior.retryable;
     case 'in_doubt':
@@ -72,7 +77,7 @@ export async function sendContact(
     });
     return { kind: 'untouched', state: prior, warnings };
   }
-  if (prior && !shouldSend(prior, mode)) return { kind: 'untouched', state: prior, warnings: [] };
+  if (prior && !shouldSend(prior, mode, ctx.clock())) return { kind: 'untouched', state: prior, warnings: [] };
   if (ctx.stopSignal.aborted) return { kind: 'interrupted' };
 
   const action = decide(contact, ctx.channel, ctx.job, ctx.planContext(contact, ctx.clock()));
@@ -107,27 +112,6 @@ export async function sendContact(
   }
 }
 
-interface Plan {
-  payload: Payload;
-  /** Media to send as its own message after the first one. */
-  media?: Media;
-  mediaLeftOut: boolean;
-  fallback?: RenderedTemplate;
-}
-
-function planOf(action: Extract<Action, { kind: 'template' | 'text' }>): Plan {
-  if (action.kind === 'template') {
-    return { payload: { kind: 'template', template: action.template }, media: action.media?.media, mediaLeftOut: action.mediaLeftOut };
-  }
-  const inline = action.media?.placement === 'inline' ? action.media.media : undefined;
-  return {
-    payload: { kind: 'text', text: action.text, ...(inline ? { inlineMedia: inline } : {}) },
-    media: action.media?.placement === 'followup' ? action.media.media : undefined,
-    mediaLeftOut: false,
-    fallback: action.fallbackTemplate,
-  };
-}
-
 async function deliver(
   ctx: SendContext,
   contact: Contact,
@@ -139,7 +123,7 @@ async function deliver(
   const plan = planOf(action);
   let conversationId = prior?.conversationId;
   let clientId = prior?.clientId;
-  let retries = 0;
+  const tries: Tries = { retries: 0, throughput: 0 };
 
   for (;;) {
     const via: Via = conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
@@ -198,6 +182,35 @@ async function deliver(
     }
 
     const { outcome } = result;
+    const refusal = providerRefusalOf(outcome);
+    if (refusal) {
+      if (outcome.kind === 'send_failed') {
+        conversationId ??= outcome.conversationId;
+        clientId ??= outcome.clientId;
+      }
+      // The provider's code decides (run/provider-actions.ts), not the HTTP status.
+      const payload = plan.payload;
+      const next = await actOnRefusal(
+        ctx,
+        {
+          contact,
+          via,
+          action: kind,
+          ...(conversationId !== undefined && { conversationId }),
+          ...(clientId !== undefined && { clientId }),
+          httpStatus: refusal.httpStatus,
+          error: outcome.error,
+          provider: { code: refusal.code, class: refusal.class },
+          ...(payload.kind === 'template' && { template: payload.template }),
+          canFallBackToTemplate: payload.kind === 'text' && plan.fallback !== undefined && ctx.channel.type !== 'ww',
+          marketingLimits: prior?.marketingLimits ?? 0,
+        },
+        tries,
+      );
+      if (next.kind !== 'again') return { ...next, providerClass: refusal.class };
+      if (next.template) switchToTemplate(plan);
+      continue;
+    }
     switch (outcome.kind) {
       case 'send_failed':
       case 'not_sent': {
@@ -212,7 +225,7 @@ async function deliver(
           }
         }
         const status = outcome.kind === 'send_failed' ? outcome.httpStatus : 0;
-        const canRetry = retries < ctx.job.retry.attempts;
+        const canRetry = tries.retries < ctx.job.retry.attempts;
         await ctx.record({
           t: 'failed',
           phone,
@@ -227,13 +240,9 @@ async function deliver(
         });
         if (!canRetry || ctx.stopSignal.aborted) return { kind: 'failed', error: outcome.error, retryable: true };
         // Free text refused on wba/whatsapp: the window had closed after all; the template goes instead.
-        if (outcome.kind === 'send_failed' && plan.payload.kind === 'text' && ctx.channel.type !== 'ww' && plan.fallback) {
-          plan.payload = { kind: 'template', template: plan.fallback };
-          if (plan.media) plan.mediaLeftOut = true;
-          plan.media = undefined;
-        }
-        retries += 1;
-        await ctx.sleep(backoffMs(retries, ctx.job.retry.backoff_ms, ctx.random()), ctx.stopSignal);
+        if (outcome.kind === 'send_failed' && ctx.channel.type !== 'ww') switchToTemplate(plan);
+        tries.retries += 1;
+        await ctx.sleep(backoffMs(tries.retries, ctx.job.retry.backoff_ms, ctx.random()), ctx.stopSignal);
         if (ctx.stopSignal.aborted) return { kind: 'failed', error: outcome.error, retryable: true };
         continue;
       }
@@ -257,27 +266,4 @@ async function deliver(
       }
     }
   }
-}
-
-interface Delivered {
-  conversationId?: string;
-  clientId?: string;
-  messageId: number | string;
-}
-
-function requestFor(
-  ctx: SendContext,
-  contact: Contact,
-  plan: Plan,
-  conversationId: string | undefined,
-): (signal: AbortSignal) => Promise<Delivered> {
-  const { api } = ctx;
-  const payload = plan.payload;
-  if (conversationId === undefined) {
-    return (signal) => api.startWhatsapp(startBody(ctx.job, contact, payload), { signal });
-  }
-  if (payload.kind === 'template') {
-    return async (signal) => ({ messageId: (await api.sendTemplate(conversationId, templateBody(payload.template), { signal })).id });
-  }
-  return async (signal) => ({ messageId: (await api.sendMessage(conversationId, textBody(payload.text), { signal })).id });
 }

@@ -45,7 +45,7 @@ function randomEvents(contacts: number, perContact: number, seed: number): Conta
     const via = pick(['start', 'template', 'message'] as const);
     const action = pick(['template', 'text'] as const);
     const maybeIds = rnd() < 0.5 ? { conversation_id: `conv-${n}`, client_id: `client-${n}` } : {};
-    switch (pick(['attempt', 'attempt', 'sent', 'failed', 'in_doubt', 'skipped', 'followup'] as const)) {
+    switch (pick(['attempt', 'attempt', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred', 'followup'] as const)) {
       case 'attempt':
         events.push({ t: 'attempt', phone, via, action, at, ...(rnd() < 0.5 && { line: n }), ...(rnd() < 0.3 && { conversation_id: `conv-${n}` }) });
         break;
@@ -53,7 +53,29 @@ function randomEvents(contacts: number, perContact: number, seed: number): Conta
         events.push({ t: 'sent', phone, via, action, conversation_id: `conv-${n}`, client_id: `client-${n}`, message_id: `msg-${n}`, ...(rnd() < 0.3 && { media_left_out: true }), at });
         break;
       case 'failed':
-        events.push({ t: 'failed', phone, via, action, status: pick([0, 400, 429, 502]), retryable: rnd() < 0.5, ...maybeIds, error: `error ${n % 4}`, at });
+        events.push({
+          t: 'failed',
+          phone,
+          via,
+          action,
+          status: pick([0, 400, 429, 502]),
+          retryable: rnd() < 0.5,
+          ...maybeIds,
+          error: `error ${n % 4}`,
+          ...(rnd() < 0.4 && { code: pick([131026, 131049, 131050]), error_class: pick(['undeliverable', 'marketing_limit', 'opted_out']) }),
+          at,
+        });
+        break;
+      case 'deferred':
+        events.push({
+          t: 'deferred',
+          phone,
+          reason: pick(['marketing_limit', 'marketing_limit', 'quiet_hours']),
+          not_before: new Date(Date.UTC(2025, 0, 2) + n * 1000).toISOString(),
+          ...(rnd() < 0.5 && { line: n }),
+          ...(rnd() < 0.5 && { code: 131049, error_class: 'marketing_limit' }),
+          at,
+        });
         break;
       case 'in_doubt':
         events.push({ t: 'in_doubt', phone, via, action, ...maybeIds, error: 'timeout', at });
@@ -115,6 +137,38 @@ describe('compactJournal', () => {
       expect(replay(after.events)).toStrictEqual(replay(before.events));
       expect(result.eventsAfter).toBeLessThan(result.eventsBefore);
     }
+  });
+
+  it("keeps a provider refusal's code and class and the count of marketing-limit deferrals in few events", async () => {
+    const [a, b, c] = [phoneOf(1), phoneOf(2), phoneOf(3)];
+    const limited = (phone: string, notBefore: string) => [
+      attempt(phone),
+      failed(phone, { status: 502, retryable: true, conversation_id: `conv-${phone}`, code: 131049, error_class: 'marketing_limit' }),
+      { t: 'deferred', phone, reason: 'marketing_limit', not_before: notBefore, code: 131049, error_class: 'marketing_limit', at: AT } as const,
+    ];
+    const events: CheckpointEvent[] = [
+      header,
+      // deferred twice, then sent on its conversation
+      ...limited(a, '2025-01-02T00:00:00.000Z'),
+      ...limited(a, '2025-01-04T00:00:00.000Z'),
+      attempt(a, { via: 'template', conversation_id: `conv-${a}` }),
+      sent(a, 1, { via: 'template', conversation_id: `conv-${a}` }),
+      // deferred three times, still deferred
+      ...limited(b, '2025-01-02T00:00:00.000Z'),
+      ...limited(b, '2025-01-04T00:00:00.000Z'),
+      ...limited(b, '2025-01-08T00:00:00.000Z'),
+      // undeliverable
+      attempt(c),
+      failed(c, { status: 502, conversation_id: 'conv-c', code: 131026, error_class: 'undeliverable' }),
+    ];
+    const { before, after, result } = await compacted(events);
+    const states = replay(after.events);
+    expect(states).toStrictEqual(replay(before.events));
+    expect(result.keptVerbatim).toBe(0);
+    expect(result.eventsAfter).toBeLessThan(result.eventsBefore);
+    expect(states.get(a)).toMatchObject({ status: 'sent', marketingLimits: 2 });
+    expect(states.get(b)).toMatchObject({ status: 'deferred', marketingLimits: 3, code: 131049, errorClass: 'marketing_limit', notBefore: '2025-01-08T00:00:00.000Z' });
+    expect(states.get(c)).toMatchObject({ status: 'failed', code: 131026, errorClass: 'undeliverable' });
   });
 
   it('keeps the original events of a contact no short sequence reproduces', async () => {

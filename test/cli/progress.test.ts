@@ -5,7 +5,7 @@ import { createProgress } from '../../src/cli/progress.js';
 import type { RunStats } from '../../src/run/index.js';
 
 function stats(n: number): RunStats {
-  return { seen: n, sent: n, failed: 1_000, inDoubt: 999, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0 };
+  return { seen: n, sent: n, failed: 1_000, inDoubt: 999, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, contactFacts: 0, providerDeferred: 0 };
 }
 
 /** A terminal 80 columns wide that keeps what is drawn on it. */

@@ -159,7 +159,7 @@ describe('parseJob fills every default once', () => {
         conversation: {},
         after_send: { tags: [], custom_fields: {} },
         rate: { per_second: 10, concurrency: 4 },
-        retry: { attempts: 3, backoff_ms: 2000 },
+        retry: { attempts: 3, backoff_ms: 2000, marketing_limit_hours: 24 },
         window: { safety_margin_minutes: 60 },
         limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5 },
       },

@@ -56,9 +56,10 @@ describe('reportRows', () => {
         attempts: 2,
         error: 'invalid number',
         http_status: 400,
+        error_class: 'other',
       },
       { phone: C, status: 'skipped', action: 'skip:outside_window', conversation_id: null, client_id: null, message_id: null, attempts: 0, error: null, line: 4 },
-      { phone: D, status: 'in_doubt', action: 'template', conversation_id: null, client_id: null, message_id: null, attempts: 1, error: 'socket hang up' },
+      { phone: D, status: 'in_doubt', action: 'template', conversation_id: null, client_id: null, message_id: null, attempts: 1, error: 'socket hang up', error_class: 'other' },
     ]);
   });
 
@@ -91,7 +92,7 @@ describe('writeReport', () => {
     await writeReport(file, [], 'csv');
     const [header] = (await readFile(file, 'utf8')).split('\n');
     expect(header).toBe(
-      'phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at,sent_at,media_left_out,followups_pending,http_status,not_before,variant',
+      'phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at,sent_at,media_left_out,followups_pending,http_status,not_before,variant,error_code,error_class',
     );
     expect(header!.startsWith('phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at')).toBe(true);
   });
@@ -133,7 +134,7 @@ describe('writeReport', () => {
     await writeReport(file, rows(), 'csv');
     const text = await readFile(file, 'utf8');
     expect(text.split('\n').filter((l) => l !== '')).toHaveLength(50_001);
-    expect(text.split('\n')[50_000]).toBe('+5511900049999,sent,text,c49999,,,1,,,,,,,,,,');
+    expect(text.split('\n')[50_000]).toBe('+5511900049999,sent,text,c49999,,,1,,,,,,,,,,,,');
   });
 
   it('replaces the old report only once the new one is complete', async () => {

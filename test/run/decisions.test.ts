@@ -78,7 +78,7 @@ describe('classify', () => {
 });
 
 function stats(partial: Partial<RunStats>): RunStats {
-  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, ...partial };
+  return { seen: 0, sent: 0, failed: 0, inDoubt: 0, skipped: 0, deferred: 0, rejected: 0, untouched: 0, interrupted: 0, warnings: 0, contactFacts: 0, providerDeferred: 0, ...partial };
 }
 
 describe('failureRatioExceeded', () => {
@@ -109,6 +109,13 @@ describe('shouldSend', () => {
     ['a contact in doubt with --retry-in-doubt', state({ status: 'in_doubt' }), { retryFailed: true, retryInDoubt: true }, true],
   ])('%s: %s', (_name, prior, mode, expected) => {
     expect(shouldSend(prior, mode)).toBe(expected);
+  });
+
+  it('takes up a deferred contact only from its not_before on', () => {
+    const deferred = state({ status: 'deferred', reason: 'marketing_limit', notBefore: '2025-01-02T12:00:00.000Z' });
+    expect(shouldSend(deferred, run, Date.parse('2025-01-02T11:59:59.999Z'))).toBe(false);
+    expect(shouldSend(deferred, run, Date.parse('2025-01-02T12:00:00.000Z'))).toBe(true);
+    expect(shouldSend(deferred, resume, Date.parse('2025-01-03T00:00:00.000Z'))).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fsyncDir } from './fsync-dir.js';
+import { MARKETING_LIMIT_REASON } from '../apply-event.js';
 import { replay } from '../replay.js';
 import { readJournal } from './read-journal.js';
 import type { ContactEvent, ContactState, FollowupStep } from '../types.js';
@@ -97,6 +98,11 @@ function synthesize(s: ContactState): ContactEvent[] {
   const earlier = (): void => {
     if (s.via !== undefined) out.push({ t: 'failed', phone, via, action, status: 0, retryable: false, ...ids, error: '', at });
   };
+  // Earlier marketing-limit deferrals are counted; the state's own last one is its final event below.
+  const own = s.status === 'deferred' && s.reason === MARKETING_LIMIT_REASON ? 1 : 0;
+  for (let i = own; i < (s.marketingLimits ?? 0); i++) {
+    out.push({ t: 'deferred', phone, reason: MARKETING_LIMIT_REASON, not_before: at, at });
+  }
   if (s.status !== 'sent') attempts(at);
   switch (s.status) {
     case 'pending':
@@ -118,7 +124,7 @@ function synthesize(s: ContactState): ContactEvent[] {
       attempts(at);
       break;
     case 'failed':
-      out.push({ t: 'failed', phone, via: s.via, action: s.action, status: s.httpStatus, retryable: s.retryable, ...ids, error: s.error, at });
+      out.push({ t: 'failed', phone, via: s.via, action: s.action, status: s.httpStatus, retryable: s.retryable, ...ids, error: s.error, ...refusal(s), at });
       break;
     case 'in_doubt':
       out.push({ t: 'in_doubt', phone, via: s.via, action: s.action, ...ids, error: s.error, at });
@@ -129,7 +135,7 @@ function synthesize(s: ContactState): ContactEvent[] {
       break;
     case 'deferred':
       earlier();
-      out.push({ t: 'deferred', phone, reason: s.reason, not_before: s.notBefore, ...line, at });
+      out.push({ t: 'deferred', phone, reason: s.reason, not_before: s.notBefore, ...line, ...refusal(s), at });
       break;
   }
   for (const [step, ok] of Object.entries(s.followups)) {
@@ -138,6 +144,10 @@ function synthesize(s: ContactState): ContactEvent[] {
     out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(inDoubt && { in_doubt: true }), ...(error !== undefined && { error }), at });
   }
   return out;
+}
+
+function refusal(s: { code?: number; errorClass?: string }) {
+  return { ...(s.code !== undefined && { code: s.code }), ...(s.errorClass !== undefined && { error_class: s.errorClass }) };
 }
 
 function groupByPhone(events: readonly ContactEvent[]): Map<string, ContactEvent[]> {

@@ -8,6 +8,7 @@ import { createFileStore } from '../../checkpoint/index.js';
 import { startSimulator } from '../../sim/index.js';
 import { startReceiver } from '../../webhook/index.js';
 import { freshDemoFolder } from '../demo-folder.js';
+import { describeDemoRefusals, forceDemoRefusals } from '../demo-provider.js';
 import { ExitCode } from '../exit.js';
 import { formatPlan } from '../format/plan.js';
 import { repoRoot } from '../repo-root.js';
@@ -53,10 +54,13 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     if (listed.length > 0) say(`   (and the platform also holds the recent replies of the ${listed.length} contacts whose last_reply column says so)`);
 
     say(`\n== 3. outreach plan ${shown(jobFile)}   (a dry run: nothing sent)`);
-    process.stdout.write(formatPlan(await planJob(prepared, { store })));
+    const plan = await planJob(prepared, { store });
+    process.stdout.write(formatPlan(plan));
+    const { refusals, line } = forceDemoRefusals(sim, plan.phones);
 
     const session = { store, connection: { baseUrl: sim.url, token: sim.token }, progress: flags.progress !== false };
     say(`\n== 4. outreach run ${shown(jobFile)}`);
+    if (line) say(line);
     const runCode = await runSession(prepared, { ...session, command: 'run', mode: { retryFailed: false, retryInDoubt: false } });
     say(`   (exit code ${runCode}: ${runCode === ExitCode.failed ? 'some contacts failed; their conversation ids are in the checkpoint' : 'done'})`);
     say(
@@ -67,8 +71,9 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     sim.state.setFaults({ failRate: 0 });
     say('\n== 5. The platform recovers. outreach resume: each failed contact is retried on its existing conversation');
     const startsBefore = sim.state.counters.byEndpoint[START] ?? 0;
-    process.exitCode = await runSession(prepared, { ...session, command: 'resume', mode: { retryFailed: true, retryInDoubt: false } });
+    const resumed = await runSession(prepared, { ...session, command: 'resume', mode: { retryFailed: true, retryInDoubt: false } });
     say(`   start-whatsapp calls during resume: ${(sim.state.counters.byEndpoint[START] ?? 0) - startsBefore} (retries went to wba-send-template or messages on the same conversations)`);
+    for (const text of await describeDemoRefusals(store, prepared.job.name, refusals, resumed)) say(text);
 
     const files = store.jobFiles(prepared.job.name);
     say('\n== 6. Where things are');
