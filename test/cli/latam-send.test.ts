@@ -22,7 +22,7 @@ describe('a mixed Brazilian and Mexican list (the country column and message var
     // The Mexican variant only: every Brazilian gets the default pt_BR (the "spanish" variant is checked apart, below).
     const mexicoOnly = { ...job, message: { ...job.message, variants: job.message.variants.filter((v) => v.name === 'mexico') } };
     const jobFile = path.join(dir, 'latam.json');
-    await writeFile(jobFile, JSON.stringify({ ...mexicoOnly, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), $schema: undefined }));
+    await writeFile(jobFile, JSON.stringify({ ...mexicoOnly, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), rate: { per_second: 500 }, $schema: undefined }));
     const env = { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: path.join(dir, 'state') };
 
     const plan = await cli(['plan', jobFile, '--json'], { env });
@@ -60,7 +60,7 @@ describe('a mixed Brazilian and Mexican list (the country column and message var
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-latam-send-'));
     const job = JSON.parse(await readFile(path.join(repoRoot, 'jobs/latam-mixed.json'), 'utf8')) as Record<string, unknown>;
     const jobFile = path.join(dir, 'latam.json');
-    await writeFile(jobFile, JSON.stringify({ ...job, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), $schema: undefined }));
+    await writeFile(jobFile, JSON.stringify({ ...job, contacts: path.join(repoRoot, 'samples/latam-contacts.csv'), rate: { per_second: 500 }, $schema: undefined }));
     const env = { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: path.join(dir, 'state') };
     expect((await cli(['run', jobFile, '--no-progress'], { env })).code).toBe(0);
     const report = parseCsv(await readFile(path.join(dir, 'state', 'latam-mixed', 'report.csv'), 'utf8'));

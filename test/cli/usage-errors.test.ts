@@ -3,9 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { cli } from '../helpers/in-process.js';
 
 /** Runs the built CLI (npm run build first). */
 describe('usage errors exit 2 with the error and one line of usage, never 1', () => {
+  it('does so from the installed program too (a typo in a cron line)', async () => {
+    const r = await runCli(['run', '--bogus', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: unknown option '--bogus'\nusage: outreach run [options] <job> (outreach run --help for more)\n");
+  });
+
   it.each<[string, string[], string, string]>([
     ['run without a job', ['run'], "error: missing required argument 'job'", 'usage: outreach run [options] <job> (outreach run --help for more)'],
     ['plan without a job', ['plan'], "error: missing required argument 'job'", 'usage: outreach plan [options] <job> (outreach plan --help for more)'],
@@ -33,7 +40,7 @@ describe('usage errors exit 2 with the error and one line of usage, never 1', ()
     ],
     ['an unknown option of a long-running command', ['sim', '--bogus'], "error: unknown option '--bogus'", 'usage: outreach sim [options] (outreach sim --help for more)'],
   ])('%s', async (_what, args, error, usage) => {
-    const r = await runCli(args);
+    const r = await cli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`${error}\n${usage}\n`);
     expect(r.stdout).toBe('');
