@@ -2,6 +2,7 @@ import type { StateStore } from '../checkpoint/index.js';
 import type { ChannelInfo } from '../plan/index.js';
 import { writeRejects } from '../report/index.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
+import { planLookups } from './plan-context.js';
 import type { Prepared } from './prepare.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
@@ -24,7 +25,7 @@ export interface PlanResult extends PlanPass {
 export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number }): Promise<PlanResult> {
   const { store } = options;
   const { job } = prepared;
-  const pass = await planPass(prepared, plannerFor(prepared, { windows: await store.windows() }, (options.clock ?? Date.now)()));
+  const pass = await planPass(prepared, plannerFor(prepared, await planLookups(store, job), (options.clock ?? Date.now)()));
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
   return {

@@ -1,6 +1,7 @@
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
-import { actionLabel, decide, type Action } from '../plan/index.js';
+import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
+import { noteDecision } from './compliance.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -18,13 +19,20 @@ export interface PlanPass {
   phones: Array<{ phone: string; line: number }>;
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
+  /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
+  zoneFallbacks?: number;
 }
 
 const EXAMPLES = 3;
 
 /** The planner's choice for each contact of a prepared job at `now`, with what the store knows. */
 export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number): (contact: Contact) => Action {
-  return (contact) => decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+  return (contact) => {
+    const context = planContextFor(lookups, contact, now);
+    const action = decide(contact, prepared.channel, prepared.job, context);
+    if (lookups.compliance) noteDecision(lookups.compliance, contact, action, context);
+    return action;
+  };
 }
 
 /**
@@ -34,6 +42,8 @@ export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number
 export async function planPass(prepared: Prepared, planner: (contact: Contact) => Action): Promise<PlanPass> {
   const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [] };
   const { items, counts } = audience(prepared, { decide: planner });
+  const window = prepared.job.send_window;
+  if (window?.timezone === 'recipient') pass.zoneFallbacks = 0;
   for await (const item of items) {
     if (item.kind === 'reject') {
       pass.rejects.push(item.reject);
@@ -42,6 +52,7 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
       const { contact, action } = item;
       pass.contacts += 1;
       pass.phones.push({ phone: contact.phone, line: contact.line });
+      if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks += 1;
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const message = rendered(action);

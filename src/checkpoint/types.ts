@@ -73,7 +73,7 @@ export type CheckpointEvent =
       at: string;
     }
   | { t: 'skipped'; phone: string; reason: string; line?: number; at: string }
-  | { t: 'deferred'; phone: string; reason: string; not_before: string; line?: number; at: string }
+  | { t: 'deferred'; phone: string; reason: string; not_before: string; /** quiet_hours: the contact's zone. */ zone?: string; line?: number; at: string }
   | {
       t: 'followup';
       phone: string;
@@ -142,7 +142,7 @@ export type InDoubtState = StateBase & Known & { status: 'in_doubt'; via: Via; a
 export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string };
 
 /** Not sent now, on purpose: it may go from `notBefore` (ISO) on. */
-export type DeferredState = StateBase & Known & { status: 'deferred'; reason: string; notBefore: string };
+export type DeferredState = StateBase & Known & { status: 'deferred'; reason: string; notBefore: string; /** quiet_hours: the contact's zone. */ zone?: string };
 
 /** One contact's state after replay, typed by what each status knows. */
 export type ContactState = PendingState | SentState | FailedState | InDoubtState | SkippedState | DeferredState;

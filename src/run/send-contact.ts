@@ -75,7 +75,9 @@ export async function sendContact(
   if (prior && !shouldSend(prior, mode)) return { kind: 'untouched', state: prior, warnings: [] };
   if (ctx.stopSignal.aborted) return { kind: 'interrupted' };
 
-  const action = decide(contact, ctx.channel, ctx.job, ctx.planContext(contact, ctx.clock()));
+  const context = ctx.planContext(contact, ctx.clock());
+  const action = decide(contact, ctx.channel, ctx.job, context);
+  ctx.onDecided?.(contact, action, context);
   switch (action.kind) {
     case 'reject':
       return { kind: 'rejected', reject: contactReject(contact, action.reason, action.detail) };
@@ -88,6 +90,7 @@ export async function sendContact(
         phone: contact.phone,
         reason: action.reason,
         not_before: isoAt(action.notBefore),
+        ...(action.zone !== undefined && { zone: action.zone }),
         line: contact.line,
         at: isoAt(ctx.clock()),
       });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../../api/index.js';
 import { createFileStore } from '../../checkpoint/index.js';
-import { knownPhones, startReceiver, type ReceiverStats } from '../../webhook/index.js';
+import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
@@ -24,6 +24,8 @@ export interface WebhookSettings {
   host: string;
   secret: string;
   stateDir: string;
+  /** OUTREACH_OPTOUT_KEYWORDS / OUTREACH_OPTIN_KEYWORDS, or the built-in lists. */
+  keywords: InboundKeywords;
   /** Absent: no phone look-ups (phones come from jobs' checkpoints only). */
   platform?: { baseUrl: string; token: string };
 }
@@ -31,11 +33,7 @@ export interface WebhookSettings {
 /** Flags and environment folded once into the receiver's settings; a bad value is a one-sentence CliError. */
 export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEnv = process.env): Promise<WebhookSettings> {
   const secret = env.OUTREACH_WEBHOOK_SECRET;
-  if (!secret) {
-    throw new CliError(
-      'OUTREACH_WEBHOOK_SECRET is not set: copy the signing secret shown under Integrations in the platform settings',
-    );
-  }
+  if (!secret) throw new CliError('OUTREACH_WEBHOOK_SECRET is not set: copy the signing secret shown under Integrations in the platform settings');
   if (!/^\d+$/.test(flags.port) || Number(flags.port) > 65535) {
     throw new CliError(`--port ${flags.port}: give a port number from 0 to 65535`);
   }
@@ -46,6 +44,7 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     host: flags.host,
     secret,
     stateDir: resolveStateDir(flags.stateDir, env),
+    keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
   };
 }
@@ -60,9 +59,7 @@ export async function runWebhook(
   if (settings.platform) {
     api = createApiClient(settings.platform);
   } else {
-    logger.warn(
-      'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows are known by client id only',
-    );
+    logger.warn('OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows and opt-out replies are known by client id only');
   }
   const store = createFileStore(settings.stateDir);
   const phones = knownPhones(store, logger);
@@ -75,6 +72,7 @@ export async function runWebhook(
       secret: settings.secret,
       store,
       logger,
+      keywords: settings.keywords,
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),
     });
