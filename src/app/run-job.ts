@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
-import { summarise, writeReport, type Summary } from '../report/index.js';
+import { deferredGroups, summarise, writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { createRateLimiter, execute, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
 import { audience } from './audience.js';
 import { checkContent } from './content-guard.js';
@@ -58,6 +58,8 @@ export interface RunOutcome {
   rejected: number;
   /** Failed, in doubt or pending: zero when the job is done. */
   notDone: number;
+  /** Deferred contacts by reason, with when the first may go (a later run, or `run --wait`, sends them then). */
+  deferred: DeferredGroup[];
   files: JobFiles;
 }
 
@@ -184,6 +186,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     pending,
     rejected: pass.rejects.length + lateRejects.length,
     notDone: contactsNotDone(summary),
+    deferred: deferredGroups(state.states.values()),
     files: state.files,
   };
   await writeSummary(state.files.summary, outcome);

@@ -22,6 +22,7 @@ export function outcomeJson(outcome: RunOutcome) {
     summary: outcome.summary,
     pending: outcome.pending,
     rejected: outcome.rejected,
+    deferred: outcome.deferred,
     top_errors: outcome.summary.topErrors,
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,

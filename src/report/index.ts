@@ -8,3 +8,4 @@ export { actionLabel } from './action-label.js';
 export { summarise, formatSummary, formatDuration } from './summary.js';
 export type { Summary, SummaryOptions } from './summary.js';
 export { writeFileAtomic } from './write-atomic.js';
+export { deferredGroups, firstNotBefore, type DeferredGroup } from './deferred.js';
