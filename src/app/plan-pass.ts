@@ -20,7 +20,7 @@ export interface PlanPass {
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
   /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
-  zoneFallbacks?: number;
+  zoneFallbacks?: { count: number; zone: string };
 }
 
 const EXAMPLES = 3;
@@ -43,7 +43,7 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
   const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [] };
   const { items, counts } = audience(prepared, { decide: planner });
   const window = prepared.job.send_window;
-  if (window?.timezone === 'recipient') pass.zoneFallbacks = 0;
+  if (window?.timezone === 'recipient' && window.default_timezone !== undefined) pass.zoneFallbacks = { count: 0, zone: window.default_timezone };
   for await (const item of items) {
     if (item.kind === 'reject') {
       pass.rejects.push(item.reject);
@@ -52,7 +52,7 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
       const { contact, action } = item;
       pass.contacts += 1;
       pass.phones.push({ phone: contact.phone, line: contact.line });
-      if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks += 1;
+      if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const message = rendered(action);

@@ -12,6 +12,7 @@ export function planJson(plan: PlanResult) {
     rejected_by_reason: plan.rejectedByReason,
     planned_by_action: plan.byAction,
     examples: plan.examples,
+    ...(plan.zoneFallbacks && { default_timezone_contacts: plan.zoneFallbacks.count }),
     warnings: [...plan.preflightWarnings, ...plan.loaderWarnings],
     rejects_file: plan.rejectsFile,
   };
@@ -28,6 +29,10 @@ export function formatPlan(plan: PlanResult): string {
   for (const [reason, n] of sorted(plan.rejectedByReason)) lines.push(`    ${reason.padEnd(30)} ${pad(n)}`);
   lines.push(`  planned          ${pad(plan.contacts)}`);
   for (const [action, n] of sorted(plan.byAction)) lines.push(`    ${action.padEnd(30)} ${pad(n)}`);
+  if (plan.zoneFallbacks) {
+    const { count, zone } = plan.zoneFallbacks;
+    lines.push(`  send_window: ${count} contact${count === 1 ? '' : 's'} fell back to default_timezone ${zone} (no timezone cell, and a phone country with several zones)`);
+  }
   if (plan.examples.length > 0) {
     lines.push('  examples');
     for (const e of plan.examples) lines.push(`    ${e.phone} (line ${e.line}) ${e.action}: ${e.message}`);
