@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('outreach demo', () => {
-  it('runs plan, run with 502s and 429s, resume that heals them, and points at the report and rejects', async () => {
+  it('runs plan, run with 502s and 429s, resume that heals them, skips a STOP reply and a suppressed contact, and points at the report and rejects', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-demo-'));
     const stateDir = path.join(dir, 'state');
     const r = await runCli(['demo', '--no-progress', '--state-dir', stateDir]);
@@ -24,12 +24,15 @@ describe('outreach demo', () => {
     const failedByRun = Number(/run of demo done[\s\S]*?failed\s+(\d+)/.exec(r.stdout)![1]);
     expect(failedByRun).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/answered \d+ times 502/);
-    expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+270\s+failed\s+0/);
+    expect(r.stdout).toMatch(/replied "PARAR": an opt-out keyword/);
+    expect(r.stdout).toMatch(/outreach suppress add \+\d+ --reason/);
+    expect(r.stdout).toMatch(/skip:suppressed\s+2/);
+    expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+268\s+failed\s+0\s+in doubt\s+0\s+skipped\s+2/);
     expect(r.stdout).toContain('start-whatsapp calls during resume: 0');
 
     const report = parseCsv(await readFile(path.join(stateDir, 'demo', 'report.csv'), 'utf8'));
     expect(report).toHaveLength(270);
-    expect(report.every((row) => row.status === 'sent')).toBe(true);
+    expect(report.filter((row) => row.status !== 'sent').map((row) => row.action)).toEqual(['skip:suppressed', 'skip:suppressed']);
     expect(report.some((row) => row.action === 'text+media')).toBe(true);
     expect(r.stdout).toContain(path.join(stateDir, 'demo', 'report.csv'));
     expect(r.stdout).toContain(path.join(stateDir, 'demo', 'rejects.csv'));

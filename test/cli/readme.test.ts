@@ -14,7 +14,7 @@ const commands = new Map<string, Set<string>>();
 beforeAll(async () => {
   readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
   const top = await runCli(['--help']);
-  const names = [...top.stdout.matchAll(/^ {2}([a-z-]+) (?:\[options\]|<)/gm)].map((m) => m[1]!);
+  const names = [...top.stdout.matchAll(/^ {2}([a-z-]+)(?: \[options\]| <| {2,})/gm)].map((m) => m[1]!);
   const flagsOf = (help: string) => new Set([...help.matchAll(/^ {2}(?:-[a-zA-Z], )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => !EVERYWHERE.has(f)));
   for (const name of names) {
     const help = (await runCli([name, '--help'])).stdout;
