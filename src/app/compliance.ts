@@ -11,6 +11,7 @@ import type { Job } from '../job/index.js';
 import { isWindowOpen, latestInbound, type Action, type Budget, type PlanContext } from '../plan/index.js';
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 /** The store is read again at most this often (wall time): a STOP is seen within this of arriving, and a list of a million costs no million reads. */
 const REFRESH_EVERY_MS = 100;
 
@@ -63,8 +64,12 @@ export function outsideWindow(job: Pick<Job, 'window'>, contact: Contact, contex
   return !isWindowOpen(latestInbound(contact.lastInboundAt, context.lastInboundAt), context.now, job.window.safety_margin_minutes);
 }
 
-/** After a decision: a message about to go outside the window holds its room until the ledger has it. */
+/**
+ * After a decision: a message about to go outside the window holds its room until the ledger has it;
+ * a contact deferred for the limit takes the next place in the queue (the one after it waits longer).
+ */
 export function noteDecision(c: ComplianceLookups, contact: Contact, action: Action, context: PlanContext): void {
+  if (action.kind === 'defer' && action.reason === 'daily_limit') c.reservations.queue();
   if (action.kind !== 'template' && action.kind !== 'text') return;
   if (context.budget === undefined || context.budget.counted || !outsideWindow(c.job, contact, context)) return;
   c.reservations.reserve(contact.phone);
@@ -77,6 +82,8 @@ export function ledgerEntry(job: string, phone: string, at: number, outside: boo
 
 export class Reservations {
   private readonly held = new Set<string>();
+  /** Contacts of this pass deferred for the limit, in order: each waits for a later place. */
+  private queued = 0;
 
   get size(): number {
     return this.held.size;
@@ -86,19 +93,32 @@ export class Reservations {
     this.held.add(phone);
   }
 
+  queue(): void {
+    this.queued += 1;
+  }
+
   /** The ledger has the phone now, or nothing went: its room is no longer held here. */
   release(phone: string): void {
     this.held.delete(phone);
   }
 
-  /** Room in the rolling 24 hours before `now`, counting the ledger and what is held here. */
+  /**
+   * Room in the rolling 24 hours before `now`, counting the ledger and what is held here. With no
+   * room, `freesAt` is when this contact's place in the queue frees: place k is the k-th oldest
+   * counted recipient's (its time + 24 hours), and a place past the limit is that of the place one
+   * limit earlier, a day later. Rounded up to the minute, so a later run computes the same time
+   * (and records nothing new) and the contacts of one minute go together.
+   */
   budget(ledger: LedgerView, phone: string, now: number, limit: number): Budget {
     const since = now - DAY_MS;
     const inLedger = (ledger.lastOutsideWindowAt(phone) ?? -Infinity) > since;
     const used = ledger.uniqueOutsideWindowSince(since);
-    const total = used + this.held.size;
-    const k = total - limit;
-    const oldest = k >= 0 && k < used ? ledger.nthOutsideWindowSince(since, k) : undefined;
-    return { room: limit - total, freesAt: (oldest ?? now) + DAY_MS, counted: inLedger || this.held.has(phone) };
+    const busy = used + this.held.size;
+    const place = Math.max(0, busy + this.queued - limit);
+    const days = Math.floor(place / limit);
+    const slot = place - days * limit;
+    const base = (slot < used ? ledger.nthOutsideWindowSince(since, slot) : undefined) ?? now;
+    const freesAt = Math.ceil((base + (days + 1) * DAY_MS) / MINUTE_MS) * MINUTE_MS;
+    return { room: limit - busy, freesAt, counted: inLedger || this.held.has(phone) };
   }
 }

@@ -85,6 +85,10 @@ export async function sendContact(
       await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
     case 'defer':
+      // Deferred again to the same time for the same reason: nothing new to record.
+      if (prior?.status === 'deferred' && prior.reason === action.reason && Date.parse(prior.notBefore) === action.notBefore) {
+        return { kind: 'deferred', reason: action.reason, notBefore: action.notBefore };
+      }
       await ctx.record({
         t: 'deferred',
         phone: contact.phone,

@@ -123,3 +123,38 @@ describe('quiet hours: send_window in the recipient zone', () => {
     expect(b.started().size).toBe(2);
   });
 });
+
+describe('the queue behind the messaging limit', () => {
+  it('gives each contact past the limit its own place: the k-th counted recipient frees the k-th, a day later the next round', async () => {
+    const { LedgerIndex } = await import('../../src/checkpoint/index.js');
+    const { Reservations } = await import('../../src/app/compliance.js');
+    const ledger = new LedgerIndex();
+    for (let i = 0; i < 3; i++) ledger.add({ phone: phone(i, 9), at: T0 + i * 60_000, job: 'a', outsideWindow: true });
+    const queue = new Reservations();
+    const places = [];
+    for (let i = 0; i < 7; i++) {
+      const budget = queue.budget(ledger, phone(i, 8), T0 + HOUR, 3);
+      expect(budget.room).toBe(0);
+      places.push((budget.freesAt - T0) / 60_000);
+      queue.queue();
+    }
+    const day = 24 * 60;
+    expect(places).toEqual([day, day + 1, day + 2, 2 * day, 2 * day + 1, 2 * day + 2, 3 * day]);
+  });
+
+  it('a run again before their time records nothing new for the contacts still deferred', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const path = await import('node:path');
+    const jobFile = await b.job('queue', Array.from({ length: 10 }, (_, i) => ({ phone: phone(i, 7) })), { limits: { daily_unique_recipients: 4 } });
+    const prepared = await b.prepare(jobFile);
+    const journal = () => readFile(path.join(b.stateDir, 'queue', 'checkpoint.jsonl'), 'utf8').then((t) => t.trim().split('\n').length);
+    const first = await b.run(prepared, { clock: () => T0 });
+    expect(first.thisRun).toMatchObject({ sent: 4, deferred: 6 });
+    const lines = await journal();
+    const again = await b.run(prepared, { clock: () => T0 + HOUR });
+    expect(again.thisRun).toMatchObject({ sent: 0, deferred: 6 });
+    expect(await journal()).toBe(lines);
+    const rows = (await b.report('queue')).filter((r) => r.status === 'deferred').map((r) => (Date.parse(r.not_before ?? '') - T0) / HOUR);
+    expect(rows).toEqual([24, 24, 24, 24, 48, 48]);
+  });
+});
