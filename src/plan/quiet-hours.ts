@@ -26,10 +26,3 @@ function at(day: DateTime, time: string): number {
   if (h === 24) return day.plus({ days: 1 }).startOf('day').toMillis();
   return day.set({ hour: h, minute: m, second: s, millisecond: 0 }).toMillis();
 }
-
-/** "09:00 America/Sao_Paulo" (and the weekday when it is not the same local day as `now`). */
-export function localTime(at: number, zone: string, now?: number): string {
-  const local = DateTime.fromMillis(at, { zone });
-  const sameDay = now === undefined || DateTime.fromMillis(now, { zone }).hasSame(local, 'day');
-  return `${local.toFormat(sameDay ? 'HH:mm' : 'ccc HH:mm')} ${zone}`;
-}
