@@ -24,7 +24,7 @@ describe('outreach demo', () => {
     const failedByRun = Number(/run of demo done[\s\S]*?failed\s+(\d+)/.exec(r.stdout)![1]);
     expect(failedByRun).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/answered \d+ times 502/);
-    expect(r.stdout).toMatch(/replied "PARAR": an opt-out keyword/);
+    expect(r.stdout).toMatch(/replied "PARAR" \(STOP, in Portuguese\): an opt-out keyword/);
     expect(r.stdout).toMatch(/outreach suppress add \+\d+ --reason/);
     expect(r.stdout).toMatch(/skip:suppressed\s+2/);
     expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+268\s+failed\s+0\s+in doubt\s+0\s+skipped\s+2/);

@@ -53,7 +53,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     if (listed.length > 0) say(`   (and the platform also holds the recent replies of the ${listed.length} contacts whose last_reply column says so)`);
     if (optOut) {
       await suppressPhones(store, [optOut.byHand], { reason: 'asked the call centre not to be contacted' });
-      say(`   ${optOut.stop} replied "PARAR": an opt-out keyword, so the webhook put the number on the suppression list`);
+      say(`   ${optOut.stop} replied "PARAR" (STOP, in Portuguese): an opt-out keyword, so the webhook put the number on the suppression list`);
       say(`   ${optOut.byHand} asked not to be contacted: outreach suppress add ${optOut.byHand} --reason "asked the call centre not to be contacted"`);
       say('   every job of this state folder skips both (skip:suppressed), checked again right before each send');
     }
