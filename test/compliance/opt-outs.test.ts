@@ -74,7 +74,7 @@ describe('opt-outs: the suppression list, STOP by webhook, PARAR by sync, START'
   it('stops the message of a contact whose STOP arrives while the campaign runs', async () => {
     const phones = [0, 1, 2, 3, 4, 5].map((i) => phone(i, 1));
     const last = phones[5] ?? '';
-    const jobFile = await b.job('midrun', phones.map((p) => ({ phone: p })), { rate: { per_second: 6, concurrency: 1 } });
+    const jobFile = await b.job('midrun', phones.map((p) => ({ phone: p })), { rate: { per_second: 4, concurrency: 1 } });
     await listen();
     let heard = false;
     const outcome = await b.run(await b.prepare(jobFile), {
