@@ -16,6 +16,12 @@ export {
   platformError,
   prepare,
   runJob,
+  runUntilDone,
+  suppressPhones,
+  unsuppressPhones,
+  importSuppressions,
+  listSuppressions,
+  messagingRoom,
   type AppErrorKind,
   type AudienceItem,
   type AudienceOptions,
@@ -26,10 +32,28 @@ export {
   type PrepareSource,
   type RunJobOptions,
   type RunOutcome,
+  type RunUntilDoneOptions,
+  type RunUntilDoneResult,
+  type WaitInfo,
+  type MessagingRoom,
 } from './app/index.js';
 export { loadJob, parseJob, JobError, type Job, type JobInput, type LoadedJob } from './job/index.js';
 export { createApiClient, type ApiClient, type ApiClientOptions } from './api/index.js';
-export { createFileStore, type StateStore, type JobStore, type JobView, type JobFiles, type ContactState, type ContactStatus } from './checkpoint/index.js';
+export {
+  createFileStore,
+  type StateStore,
+  type JobStore,
+  type JobView,
+  type JobFiles,
+  type ContactState,
+  type ContactStatus,
+  type SuppressionEntry,
+  type SuppressionInput,
+  type SuppressionSource,
+  type SuppressionList,
+  type Ledger,
+  type LedgerEntry,
+} from './checkpoint/index.js';
 export type { Contact, Reject } from './contacts/index.js';
 export type { Action, ChannelInfo, PlanContext } from './plan/index.js';
 export type { ProviderClass, RetryMode, RunStats, StopReason } from './run/index.js';

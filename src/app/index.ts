@@ -8,3 +8,6 @@ export { percent, type PlanPass } from './plan-pass.js';
 export { runJob, type RunJobOptions, type RunOutcome } from './run-job.js';
 export { outcomeJson } from './summary-file.js';
 export { jobStatus, jobReport, contactsNotDone, type JobStatus } from './job-report.js';
+export { suppressPhones, unsuppressPhones, importSuppressions, listSuppressions, type SuppressOptions, type SuppressOutcome, type ImportOutcome } from './suppression.js';
+export { messagingRoom, type MessagingRoom } from './messaging-room.js';
+export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';

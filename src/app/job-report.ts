@@ -1,8 +1,9 @@
 import type { ContactState, JobView, SentContact, StateStore } from '../checkpoint/index.js';
 import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
-import { reportRows, summarise, writeReport, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
+import { deferredGroups, reportRows, summarise, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
+import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 
 /** A contact of the list, by key. */
 export interface Listed {
@@ -75,10 +76,14 @@ export interface JobStatus {
   replies: { count: number; rate: number };
   notDone: number;
   listProblem?: string;
+  /** Deferred contacts by reason, with when the first may go. */
+  deferred: DeferredGroup[];
+  /** The messaging limit's room in the rolling 24 hours, across every job of the state folder. */
+  messaging: MessagingRoom;
 }
 
 /** Counts by status, with replies, from the store (no platform). */
-export async function jobStatus(jobPath: string, options: { store: StateStore }): Promise<JobStatus> {
+export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
   const { job, view, rows, listProblem } = await loadJobReport(jobPath, options.store);
   const replies = rows.filter((r) => r.replied_at).length;
   const pending = rows.filter((r) => r.status === 'pending').length;
@@ -90,6 +95,8 @@ export async function jobStatus(jobPath: string, options: { store: StateStore })
     replies: { count: replies, rate: sent > 0 ? replies / sent : 0 },
     notDone: contactsNotDone(summary),
     ...(listProblem !== undefined && { listProblem }),
+    deferred: deferredGroups(view.states.values()),
+    messaging: await messagingRoom(options.store, job.limits.daily_unique_recipients, (options.clock ?? Date.now)()),
   };
 }
 

@@ -1,14 +1,27 @@
-import type { WindowLookup } from '../checkpoint/index.js';
+import type { StateStore, WindowLookup } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { PlanContext } from '../plan/index.js';
+import { complianceContext, complianceLookups, type ComplianceLookups } from './compliance.js';
 
 /** What the store knows that the planner reads, gathered once per pass (or refreshed during a run). */
 export interface PlanLookups {
   windows: WindowLookup;
+  /** The suppression list, the ledger and the consent rule; without it those rules see nothing. */
+  compliance?: ComplianceLookups;
+}
+
+/** The store's lookups for one job, read now. */
+export async function planLookups(store: StateStore, job: ComplianceLookups['job']): Promise<PlanLookups> {
+  const [windows, compliance] = await Promise.all([store.windows(), complianceLookups(store, job)]);
+  return { windows, compliance };
 }
 
 /** The planner's context for one contact at `now`, from the store's lookups. */
 export function planContextFor(lookups: PlanLookups, contact: Contact, now: number): PlanContext {
   const lastInboundAt = lookups.windows.lastInboundAt(contact.phone);
-  return { now, ...(lastInboundAt !== undefined && { lastInboundAt }) };
+  return {
+    now,
+    ...(lastInboundAt !== undefined && { lastInboundAt }),
+    ...(lookups.compliance && complianceContext(lookups.compliance, contact, now)),
+  };
 }

@@ -2,6 +2,7 @@ import type { ContactStatus, StateStore } from '../checkpoint/index.js';
 import type { ChannelInfo } from '../plan/index.js';
 import { summarise, writeRejects } from '../report/index.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
+import { planLookups } from './plan-context.js';
 import type { Prepared } from './prepare.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
@@ -28,7 +29,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const { job } = prepared;
   const view = await store.readJob(job.name);
   const prior = (phone: string) => view?.states.get(phone);
-  const pass = await planPass(prepared, plannerFor(prepared, { windows: await store.windows() }, (options.clock ?? Date.now)()), prior);
+  const pass = await planPass(prepared, plannerFor(prepared, await planLookups(store, job), (options.clock ?? Date.now)()), prior);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
   return {

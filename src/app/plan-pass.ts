@@ -1,8 +1,9 @@
 import type { ContactState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { shouldSend } from '../run/index.js';
-import { actionLabel, decide, type Action } from '../plan/index.js';
+import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
+import { noteDecision } from './compliance.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -26,6 +27,8 @@ export interface PlanPass {
   byCountry: Record<string, number>;
   /** With `message.variants`: per variant (name, index or `default`), the planned actions by label. */
   byVariant: Record<string, Record<string, number>>;
+  /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
+  zoneFallbacks?: { count: number; zone: string };
 }
 
 const EXAMPLES = 3;
@@ -34,7 +37,12 @@ const RUN = { retryFailed: false, retryInDoubt: false };
 
 /** The planner's choice for each contact of a prepared job at `now`, with what the store knows. */
 export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number): (contact: Contact) => Action {
-  return (contact) => decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+  return (contact) => {
+    const context = planContextFor(lookups, contact, now);
+    const action = decide(contact, prepared.channel, prepared.job, context);
+    if (lookups.compliance) noteDecision(lookups.compliance, contact, action, context);
+    return action;
+  };
 }
 
 /**
@@ -48,6 +56,8 @@ export async function planPass(
 ): Promise<PlanPass> {
   const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [], wouldSendNow: 0, byCountry: {}, byVariant: {} };
   const { items, counts } = audience(prepared, { decide: planner });
+  const window = prepared.job.send_window;
+  if (window?.timezone === 'recipient' && window.default_timezone !== undefined) pass.zoneFallbacks = { count: 0, zone: window.default_timezone };
   for await (const item of items) {
     if (item.kind === 'reject') {
       pass.rejects.push(item.reject);
@@ -56,6 +66,7 @@ export async function planPass(
       const { contact, action } = item;
       pass.contacts += 1;
       pass.phones.push({ phone: contact.phone, line: contact.line });
+      if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const country = contact.country ?? 'unknown';

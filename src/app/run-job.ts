@@ -2,16 +2,18 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
-import { summarise, writeReport, type Summary } from '../report/index.js';
+import { deferredGroups, summarise, writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { createRateLimiter, execute, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
 import { audience } from './audience.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
 import { contactsNotDone, jobReportRows } from './job-report.js';
-import { planContextFor, type PlanLookups } from './plan-context.js';
+import { freshPass } from './compliance.js';
+import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import { planPass, plannerFor, rejectRatioProblem } from './plan-pass.js';
 import type { Prepared } from './prepare.js';
+import { sendsLedger } from './sends-ledger.js';
 import { silentLogger } from './silent-logger.js';
 import { writeSummary } from './summary-file.js';
 
@@ -42,7 +44,7 @@ export interface RunJobOptions {
   onProgress?: (stats: RunStats) => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
-  /** The provider says this person stopped marketing messages (131050): put the phone on the suppression list. */
+  /** Told when the provider says a person stopped marketing messages (131050); the phone is already on the store's suppression list. */
   onOptedOut?: (phone: string, reason: string) => Promise<void>;
 }
 
@@ -60,6 +62,8 @@ export interface RunOutcome {
   rejected: number;
   /** Failed, in doubt or pending: zero when the job is done. */
   notDone: number;
+  /** Deferred contacts by reason, with when the first may go (a later run, or `run --wait`, sends them then). */
+  deferred: DeferredGroup[];
   files: JobFiles;
   /** Phones the provider refused because the person stopped marketing messages (131050) in this run. */
   optedOut: string[];
@@ -77,7 +81,7 @@ export async function runJob(prepared: Prepared, options: RunJobOptions): Promis
   const logger = options.logger ?? silentLogger();
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
-  const lookups: PlanLookups = { windows: await store.windows() };
+  const lookups: PlanLookups = await planLookups(store, job);
   const refresh = setInterval(() => {
     store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
   }, WINDOW_REFRESH_MS);
@@ -127,6 +131,9 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   logger.info({ job: job.name, command, contacts: pass.contacts, rejected: pass.rejects.length, channel: prepared.channel }, 'starting');
   options.onStart?.({ contacts: pass.contacts, files: state.files });
 
+  // The sends count the messaging limit afresh: the plan pass only pretended to send.
+  const compliance = run.lookups.compliance && (run.lookups.compliance = freshPass(run.lookups.compliance));
+  const ledger = compliance && sendsLedger(compliance, store.location);
   const started = clock();
   // Rows the plan pass did not see (appended since) that the loader rejects, and contacts rejected
   // only at send time (the window moved and another message, with an empty placeholder, was chosen).
@@ -137,19 +144,23 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     api: options.api,
     job,
     channel: prepared.channel,
-    contacts: contactsToSend(prepared, new Set(pass.rejects.map(rowKey)), lateRejects),
+    // Before each contact: a STOP or another job's sends since are seen by its decision.
+    contacts: contactsToSend(prepared, new Set(pass.rejects.map(rowKey)), lateRejects, compliance?.refresh),
     prior: (phone) => state.states.get(phone),
-    record: (event) => state.record(event),
+    record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
     limiter: run.limiter,
     mode: options.mode,
     concurrency: job.rate.concurrency,
     planContext: (contact, now) => planContextFor(run.lookups, contact, now),
+    ...(ledger && { onDecided: ledger.onDecided }),
     clock,
     ...(options.sleep && { sleep: options.sleep }),
     ...(options.signal && { stopSignal: options.signal }),
     ...(options.cutSignal && { requestSignal: options.cutSignal }),
     onOptedOut: async (phone, reason) => {
       optedOut.push(phone);
+      // Every job of the state folder skips the phone from now on (this run too: the planner re-reads the list).
+      await store.suppress([{ phone, reason, source: 'provider', at: new Date(clock()).toISOString() }]);
       await options.onOptedOut?.(phone, reason);
     },
     onReject: (reject, contact) => {
@@ -157,6 +168,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       lateRejected.add(contact.phone);
     },
     onResult: (contact, r, stats) => {
+      ledger?.settled(contact);
       options.onProgress?.(stats);
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
@@ -189,6 +201,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     pending,
     rejected: pass.rejects.length + lateRejects.length,
     notDone: contactsNotDone(summary),
+    deferred: deferredGroups(state.states.values()),
     files: state.files,
     optedOut,
   };
@@ -202,10 +215,12 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
  * listed there is never sent, even if the window moved since. Rows the plan pass did not see that
  * the loader rejects are collected in `lateRejects`.
  */
-async function* contactsToSend(prepared: Prepared, skipRows: ReadonlySet<string>, lateRejects: Reject[]): AsyncGenerator<Contact> {
+async function* contactsToSend(prepared: Prepared, skipRows: ReadonlySet<string>, lateRejects: Reject[], beforeEach?: () => Promise<void>): AsyncGenerator<Contact> {
   const { items } = audience(prepared, { skipRows });
   for await (const item of items) {
-    if (item.kind === 'contact') yield item.contact;
-    else if (item.kind === 'reject') lateRejects.push(item.reject);
+    if (item.kind === 'contact') {
+      await beforeEach?.();
+      yield item.contact;
+    } else if (item.kind === 'reject') lateRejects.push(item.reject);
   }
 }

@@ -22,6 +22,7 @@ export function outcomeJson(outcome: RunOutcome) {
     summary: outcome.summary,
     pending: outcome.pending,
     rejected: outcome.rejected,
+    deferred: outcome.deferred,
     top_errors: outcome.summary.topErrors,
     failures_by_class: outcome.summary.failureClasses,
     opted_out: outcome.optedOut,

@@ -82,7 +82,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
       if (before.status === 'in_doubt') return { ...before, ...withLine };
       return event.t === 'skipped'
         ? { ...withLine, ...known, status: 'skipped', reason: event.reason }
-        : { ...withLine, ...known, status: 'deferred', reason: event.reason, notBefore: event.not_before, ...refusal(event) };
+        : { ...withLine, ...known, status: 'deferred', reason: event.reason, notBefore: event.not_before, ...refusal(event), ...(event.zone !== undefined && { zone: event.zone }) };
     }
     case 'followup':
       return withFollowups({ ...before, ...base }, followupAfter(before, event));

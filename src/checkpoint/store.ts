@@ -8,6 +8,8 @@ import type { CheckpointEvent, ContactState, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './file/events-log.js';
 import type { SyncBook } from './file/sync-book.js';
 import type { WindowLookup, WindowStore } from './file/window-store.js';
+import type { Ledger } from './ledger.js';
+import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
 
 /** Who holds a job while it runs (the lock's content). */
 export interface JobOwner {
@@ -74,6 +76,14 @@ export interface StateStore {
   replies(sent: ReadonlyMap<string, SentContact>): Promise<Map<string, string>>;
   /** Client id → phone, from every job's state (the webhook links inbound messages to phones with it). */
   knownPhones(): Promise<Map<string, string>>;
+  /** The suppression list every job of the store honours, read now (`refresh` reads later changes). */
+  suppressions(): Promise<SuppressionList>;
+  /** Puts phones (E.164) on the suppression list; durable when it resolves. */
+  suppress(entries: readonly SuppressionInput[]): Promise<SuppressResult>;
+  /** Takes phones off the list (only entries of `onlySource`, when given); the phones removed. */
+  unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
+  /** Every job's first messages: the messaging limit and the frequency cap count from it. */
+  ledger(): Promise<Ledger>;
 }
 
 /** The key of a row in `planRejects`. */

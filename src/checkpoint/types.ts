@@ -88,6 +88,8 @@ export type CheckpointEvent =
       reason: string;
       not_before: string;
       line?: number;
+      /** quiet_hours: the contact's zone. */
+      zone?: string;
       /** A deferral made by a provider refusal (131049): its code and class. */
       code?: number;
       error_class?: string;
@@ -174,7 +176,7 @@ export type InDoubtState = StateBase & Known & { status: 'in_doubt'; via: Via; a
 export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string };
 
 /** Not sent now, on purpose: it may go from `notBefore` (ISO) on. */
-export type DeferredState = StateBase & Known & ProviderRefusal & { status: 'deferred'; reason: string; notBefore: string };
+export type DeferredState = StateBase & Known & ProviderRefusal & { status: 'deferred'; reason: string; notBefore: string; /** quiet_hours: the contact's zone. */ zone?: string };
 
 /** One contact's state after replay, typed by what each status knows. */
 export type ContactState = PendingState | SentState | FailedState | InDoubtState | SkippedState | DeferredState;

@@ -8,6 +8,7 @@ import { formatRunEnd } from './format/run.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
+import { runWaiting } from './wait-session.js';
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -20,6 +21,8 @@ export interface SessionOptions {
   json?: boolean;
   progress?: boolean;
   forceChanged?: boolean;
+  /** Stay and send each deferred contact when its time comes (`run --wait`). */
+  wait?: boolean;
 }
 
 /**
@@ -46,7 +49,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   process.on('SIGTERM', onSignal);
   let progress: Progress | undefined;
   try {
-    const outcome = await runJob(prepared, {
+    const jobOptions: Parameters<typeof runJob>[1] = {
       store,
       api,
       command: options.command,
@@ -57,10 +60,12 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       cutSignal: cut.signal,
       logger,
       onStart: ({ contacts }) => {
+        progress?.stop();
         progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
       },
       onProgress: (stats) => progress?.update(stats),
-    });
+    };
+    const outcome = options.wait ? await runWaiting(prepared, jobOptions, () => progress?.stop()) : await runJob(prepared, jobOptions);
     progress?.stop();
     progress = undefined;
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);

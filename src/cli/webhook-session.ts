@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { createFileStore } from '../checkpoint/index.js';
-import { knownPhones, startReceiver, type ReceiverStats } from '../webhook/index.js';
+import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from './context.js';
 import { CliError } from './exit.js';
 
@@ -21,6 +21,8 @@ export interface WebhookSettings {
   host: string;
   secret: string;
   stateDir: string;
+  /** OUTREACH_OPTOUT_KEYWORDS / OUTREACH_OPTIN_KEYWORDS, or the built-in lists. */
+  keywords: InboundKeywords;
   /** Absent: no phone look-ups (phones come from jobs' checkpoints only). */
   platform?: { baseUrl: string; token: string };
 }
@@ -43,6 +45,7 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     host: flags.host,
     secret,
     stateDir: resolveStateDir(flags.stateDir, env),
+    keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
   };
 }
@@ -58,7 +61,7 @@ export async function runWebhook(
     api = createApiClient(settings.platform);
   } else {
     logger.warn(
-      'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows are known by client id only',
+      'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows and opt-out replies are known by client id only',
     );
   }
   const store = createFileStore(settings.stateDir);
@@ -72,6 +75,7 @@ export async function runWebhook(
       secret: settings.secret,
       store,
       logger,
+      keywords: settings.keywords,
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),
     });

@@ -16,6 +16,8 @@ export interface Mapping {
   /** -1 also when the caller named no country or language column. */
   country: number;
   language: number;
+  optIn: number;
+  timezone: number;
 }
 
 export function mapColumns(headers: readonly string[], settings: Settings): Mapping {
@@ -44,6 +46,8 @@ export function mapColumns(headers: readonly string[], settings: Settings): Mapp
     lastInboundAt: find('last_inbound_at'),
     country: find('country'),
     language: find('language'),
+    optIn: find('opt_in'),
+    timezone: find('timezone'),
   };
 }
 
@@ -55,6 +59,8 @@ const INDEX_OF: Record<Field, (m: Mapping) => number> = {
   last_inbound_at: (m) => m.lastInboundAt,
   country: (m) => m.country,
   language: (m) => m.language,
+  opt_in: (m) => m.optIn,
+  timezone: (m) => m.timezone,
 };
 
 /**

@@ -7,6 +7,7 @@ import { Dedupe } from './dedupe.js';
 import { type LoadCounts, type LoadItem, type LoadWarning, WARNING_EXAMPLES } from './items.js';
 import { type JsonEntry, jsonEntries as jsonArrayEntries } from './json.js';
 import { LanguageCells } from './language.js';
+import { ZoneCells } from './zone.js';
 import { ndjsonEntries } from './ndjson.js';
 import { type LoaderOptions, type Settings, resolveOptions } from './options.js';
 import { entryItem, objectsState } from './objects.js';
@@ -40,10 +41,11 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
   const dedupe = new Dedupe(unique);
   const countries = new CountryCells();
   const languages = new LanguageCells();
+  const zones = new ZoneCells();
   const warnings: LoadWarning[] = [];
   for (let i = 0; i < prepared.length; i++) {
     const { source, layout, mapping } = prepared[i]!;
-    const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe, countries, languages };
+    const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe, countries, languages, zones };
     if (layout !== undefined && mapping !== undefined) {
       for await (const { rows, lines } of csvBatches(source, layout)) {
         for (let r = 0; r < rows.length; r++) {

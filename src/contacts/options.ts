@@ -6,9 +6,9 @@ import { InputError } from './errors.js';
 /** Fields read from the column of their own name unless the caller names another. */
 export type BaseField = 'phone' | 'name' | 'lastname' | 'email' | 'last_inbound_at';
 /** Fields read only when the caller names their column: a list's own "country" column is not taken on trust. */
-export type OptInField = 'country' | 'language';
+export type OptInField = 'country' | 'language' | 'opt_in' | 'timezone';
 export type Field = BaseField | OptInField;
-export const FIELDS: readonly Field[] = ['phone', 'name', 'lastname', 'email', 'last_inbound_at', 'country', 'language'];
+export const FIELDS: readonly Field[] = ['phone', 'name', 'lastname', 'email', 'last_inbound_at', 'country', 'language', 'opt_in', 'timezone'];
 
 export interface LoaderOptions {
   /** The header of each field's column; each defaults to the field's own name. Matched case-insensitively, trimmed. */
@@ -22,6 +22,10 @@ export interface LoaderOptions {
     country?: string;
     /** Each row's language tag (es, es_MX, pt-BR): the contact's `language`. Read only when given. */
     language?: string;
+    /** Each row's consent cell, kept as written (`Contact.optIn`). Read only when given. */
+    opt_in?: string;
+    /** Each row's IANA time zone (`Contact.timezone`); a cell that is not one rejects the row. Read only when given. */
+    timezone?: string;
   };
   /**
    * The fields whose column the job names in so many words (`LoadedJob.namedColumns`): each must be
@@ -70,6 +74,8 @@ export function resolveOptions(options: LoaderOptions): Settings {
     last_inbound_at: baseColumn(options, 'last_inbound_at'),
     country: optInColumn(options, 'country'),
     language: optInColumn(options, 'language'),
+    opt_in: optInColumn(options, 'opt_in'),
+    timezone: optInColumn(options, 'timezone'),
   };
   let defaultCountry: CountryCode | undefined;
   if (options.defaultCountry !== undefined) {

@@ -6,6 +6,7 @@ import { type CountryCells, countryMismatch } from './country.js';
 import type { Dedupe } from './dedupe.js';
 import type { LoadItem, LoadWarning } from './items.js';
 import type { LanguageCells } from './language.js';
+import type { ZoneCells } from './zone.js';
 import type { Settings } from './options.js';
 import { isFailure, parsePhone } from './phone.js';
 import { parseInstant } from './time.js';
@@ -19,6 +20,7 @@ export interface RowContext {
   /** The load's readings of country and language cells, one per distinct cell. */
   countries: CountryCells;
   languages: LanguageCells;
+  zones: ZoneCells;
 }
 
 /**
@@ -47,6 +49,16 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
     }
     language = read;
   }
+  let timezone: string | undefined;
+  const zoneCell = field(cells, mapping.timezone);
+  if (zoneCell !== undefined && zoneCell !== '') {
+    timezone = ctx.zones.read(zoneCell);
+    if (timezone === undefined) {
+      const detail = `the time-zone column says "${clip(zoneCell)}", which is not an IANA time zone; write one such as America/Sao_Paulo`;
+      return reject(ctx, mapping, line, cells, 'unknown_timezone', detail);
+    }
+  }
+  const optInCell = field(cells, mapping.optIn);
 
   const rawPhone = mapping.phone >= 0 ? cells[mapping.phone]! : '';
   const { settings } = ctx;
@@ -104,6 +116,8 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
     phone: e164,
     country: phone.country,
     language,
+    ...(optInCell ? { optIn: optInCell } : {}),
+    ...(timezone !== undefined ? { timezone } : {}),
     name: name || undefined,
     lastname: lastname || undefined,
     email: email || undefined,

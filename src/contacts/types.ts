@@ -15,6 +15,10 @@ export interface Contact {
   country?: CountryCode;
   /** The row's language cell normalised to `es` or `es_MX`, when the job names a language column and the cell is not empty. */
   language?: string;
+  /** The row's consent cell as written (trimmed), when the job names an opt-in column and the cell is not empty. */
+  optIn?: string;
+  /** The row's IANA time zone, canonical (`America/Sao_Paulo`), when the job names a time-zone column and the cell is not empty. */
+  timezone?: string;
   name?: string;
   lastname?: string;
   email?: string;
@@ -47,6 +51,8 @@ export type RejectReason =
   | 'unknown_country'
   /** The language cell is not a language tag such as es, es_MX or pt-BR. */
   | 'unknown_language'
+  /** The time-zone cell is not an IANA time zone such as America/Sao_Paulo. */
+  | 'unknown_timezone'
   | 'duplicate'
   | 'ragged_row'
   | 'not_an_object'

@@ -7,3 +7,4 @@ export { resolveContactFiles } from './contact-files.js';
 export { JobError } from './errors.js';
 export { messageFingerprint, describeChange, canonicalJson } from './fingerprint.js';
 export { jobJsonSchema } from './json-schema.js';
+export { WEEKDAYS, secondsOfDay, canonicalZone, type SendWindow, type Weekday } from './send-window.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNumber } from './fields.js';
 import { messageSchema } from './message.js';
+import { dailyUniqueRecipients, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
 
 /**
  * The job file: one JSON object, strict at every level (an unknown field is a mistake to report,
@@ -47,6 +48,12 @@ const columns = z
     language: column
       .optional()
       .describe('Each row\'s language (es, es_MX, pt-BR), matched by message.variants[].when.language; read only when given'),
+    opt_in: column
+      .optional()
+      .describe('Each row\'s consent (yes, y, true, 1, sim, sí, x, or the date of the opt-in), read by require_opt_in; read only when given'),
+    timezone: column
+      .optional()
+      .describe('Each row\'s IANA time zone (America/Sao_Paulo), for send_window with "timezone": "recipient"; read only when given'),
   })
   .prefault({})
   .describe('Which column holds each field; each defaults to the column of the same name (country and language: none)');
@@ -127,6 +134,8 @@ const limits = z
   .strictObject({
     max_reject_ratio: ratio(0.2).default(0.2).describe('Refuse to start when more of the list than this is rejected'),
     max_failure_ratio: ratio(0.5).default(0.5).describe('Abort the run when more sends than this fail'),
+    daily_unique_recipients: dailyUniqueRecipients,
+    min_hours_between_messages: minHoursBetweenMessages,
   })
   .prefault({});
 
@@ -151,10 +160,20 @@ export const jobSchema = z
       retry,
       window,
       limits,
+      send_window: sendWindowSchema.optional(),
+      require_opt_in: requireOptIn,
     },
     { error: says('a JSON object { … }; see jobs/black-friday.json') },
   )
   .superRefine((job, ctx) => {
+    if (job.require_opt_in && job.columns.opt_in === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['require_opt_in'],
+        input: true,
+        message: 'needs the column holding each contact\'s consent, and the job names none; set columns.opt_in to its header',
+      });
+    }
     if (job.columns.language !== undefined) return;
     job.message.variants.forEach((variant, i) => {
       if (variant.when.language === undefined) return;

@@ -8,4 +8,22 @@ export interface PlanContext {
   now: number;
   /** The contact's last inbound message known to the store (webhook, sync), epoch ms. */
   lastInboundAt?: number;
+  /** The suppression list's entry for this phone, when it is on the list. */
+  suppressed?: { reason: string; source: string };
+  /** Whether the contact's consent cell is a clear yes; read only when the job requires opt-in (absent: not known to be). */
+  optedIn?: boolean;
+  /** The last first message another job of the state folder sent this phone, epoch ms. */
+  lastMessagedAt?: number;
+  /** The messaging limit now, when the job sets `limits.daily_unique_recipients`. */
+  budget?: Budget;
+}
+
+/** Room in the account's messaging limit: distinct recipients messaged outside their window in the rolling 24 hours. */
+export interface Budget {
+  /** How many more distinct recipients may be messaged outside their window now (0 or less: none). */
+  room: number;
+  /** When the next one may go if there is no room: the oldest counted recipient leaves the rolling 24 hours (epoch ms). */
+  freesAt: number;
+  /** This phone is already counted in the rolling 24 hours: messaging it again takes no room. */
+  counted: boolean;
 }

@@ -2,8 +2,13 @@ import type { Contact } from '../contacts/types.js';
 import type { Job } from '../job/index.js';
 import type { PlanContext } from './context.js';
 import { render } from './render.js';
+import { consent } from './rules/consent.js';
+import { dailyLimit } from './rules/daily-limit.js';
 import { freeTextMessage } from './rules/free-text.js';
 import type { Gate, PlanJob, RuleInput } from './rules/input.js';
+import { quietHours } from './rules/quiet-hours.js';
+import { recentlyMessaged } from './rules/recently-messaged.js';
+import { suppressed } from './rules/suppressed.js';
 import { templateMessage } from './rules/template-message.js';
 import { webSessionMessage } from './rules/web-session.js';
 import { windowOpen } from './rules/window.js';
@@ -17,7 +22,13 @@ export { MAX_TEXT_LENGTH } from './rules/text-length.js';
  * The rules that may keep a contact from being sent now (skip or defer), tried in order before a
  * message is chosen. A new rule is a file in `rules/` and a line here.
  */
-const GATES: readonly Gate[] = [];
+const GATES: readonly Gate[] = [
+  suppressed, // skip:suppressed
+  consent, // skip:no_opt_in
+  recentlyMessaged, // defer:recently_messaged
+  quietHours, // defer:quiet_hours
+  dailyLimit, // defer:daily_limit
+];
 
 /**
  * What to send one contact, given the planning context. Pure: called once for the plan and again

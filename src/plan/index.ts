@@ -13,7 +13,9 @@ export type {
   DeferReason,
 } from './types.js';
 export { decide, renderCustomFields, MAX_TEXT_LENGTH, type PlanJob } from './decide.js';
-export type { PlanContext } from './context.js';
+export type { PlanContext, Budget } from './context.js';
+export { recipientZone, countryZone, type RecipientZone, type ZoneSource } from './zone.js';
+export { nextOpening } from './quiet-hours.js';
 export { columnsUsed } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
 export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';

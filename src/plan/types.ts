@@ -34,7 +34,11 @@ export type SkipReason =
   /** wba/whatsapp, the 24-hour window is closed (or unknown) and the job has no template. */
   | 'outside_24h_window'
   /** ww sends text only and the job has no text (preflight refuses such a job first). */
-  | 'no_text_for_ww';
+  | 'no_text_for_ww'
+  /** The phone is on the state folder's suppression list (by hand, an import, an opt-out reply, or the provider). */
+  | 'suppressed'
+  /** The job requires opt-in and the contact's consent cell is not a clear yes. */
+  | 'no_opt_in';
 
 /** Why a contact is not sent now but may be later (the rules that say so arrive with their issues). */
 export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit';
@@ -63,7 +67,7 @@ export type Action =
     }
   | { kind: 'skip'; reason: SkipReason }
   /** Not now: from `notBefore` (epoch ms) on. */
-  | { kind: 'defer'; reason: DeferReason; notBefore: number }
+  | { kind: 'defer'; reason: DeferReason; notBefore: number; /** quiet_hours: the contact's zone, to say when in local time. */ zone?: string }
   | { kind: 'reject'; reason: PlanRejectReason; detail: string };
 
 export type ActionKindOf<K extends Action['kind']> = Extract<Action, { kind: K }>;

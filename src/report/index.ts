@@ -9,3 +9,4 @@ export { failuresByClass, failureClassOf, formatFailureClasses, type FailureClas
 export { summarise, formatSummary, formatDuration } from './summary.js';
 export type { Summary, SummaryOptions } from './summary.js';
 export { writeFileAtomic } from './write-atomic.js';
+export { deferredGroups, firstNotBefore, type DeferredGroup } from './deferred.js';

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/index.js';
 import type { CheckpointEvent } from '../checkpoint/index.js';
 import type { Job } from '../job/index.js';
 import type { Contact } from '../contacts/index.js';
-import type { ChannelInfo, PlanContext } from '../plan/index.js';
+import type { Action, ChannelInfo, PlanContext } from '../plan/index.js';
 import type { RateLimiter } from './limiter.js';
 
 /** Everything one contact's send needs; built once per run by the executor. Clock and sleep are injected. */
@@ -23,6 +23,8 @@ export interface SendContext {
   stopSignal: AbortSignal;
   /** Aborted when in-flight requests must be cut (after the bounded wait of a shutdown). */
   requestSignal: AbortSignal;
+  /** Told each decision as it is made (before any request for it): the messaging budget counts what is about to go. */
+  onDecided?: (contact: Contact, action: Action, context: PlanContext) => void;
   /** Called when the platform refuses the token: the whole run stops. */
   onAuthRefused: (error: string) => void;
   /** Called when the provider refuses a template or the account: the whole run stops after the requests in flight. */

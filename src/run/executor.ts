@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/index.js';
 import type { CheckpointEvent, ContactState } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
-import type { ChannelInfo, PlanContext } from '../plan/index.js';
+import type { Action, ChannelInfo, PlanContext } from '../plan/index.js';
 import { abortableSleep, type ProviderStopReason, type SendContext } from './context.js';
 import type { RateLimiter } from './limiter.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
@@ -25,6 +25,8 @@ export interface ExecuteOptions {
   concurrency: number;
   /** The planner's context for a contact at `now`; by default only the time (no window known). */
   planContext?: (contact: Contact, now: number) => PlanContext;
+  /** Told each decision as it is made, before any request for it. */
+  onDecided?: (contact: Contact, action: Action, context: PlanContext) => void;
   clock?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -79,6 +81,7 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? Math.random,
     planContext: options.planContext ?? ((_contact, now) => ({ now })),
+    ...(options.onDecided && { onDecided: options.onDecided }),
     stopSignal: stop.signal,
     requestSignal,
     onAuthRefused: (error) => halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),

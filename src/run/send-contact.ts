@@ -80,7 +80,9 @@ export async function sendContact(
   if (prior && !shouldSend(prior, mode, ctx.clock())) return { kind: 'untouched', state: prior, warnings: [] };
   if (ctx.stopSignal.aborted) return { kind: 'interrupted' };
 
-  const action = decide(contact, ctx.channel, ctx.job, ctx.planContext(contact, ctx.clock()));
+  const context = ctx.planContext(contact, ctx.clock());
+  const action = decide(contact, ctx.channel, ctx.job, context);
+  ctx.onDecided?.(contact, action, context);
   switch (action.kind) {
     case 'reject':
       return { kind: 'rejected', reject: contactReject(contact, action.reason, action.detail) };
@@ -88,11 +90,16 @@ export async function sendContact(
       await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
     case 'defer':
+      // Deferred again to the same time for the same reason: nothing new to record.
+      if (prior?.status === 'deferred' && prior.reason === action.reason && Date.parse(prior.notBefore) === action.notBefore) {
+        return { kind: 'deferred', reason: action.reason, notBefore: action.notBefore };
+      }
       await ctx.record({
         t: 'deferred',
         phone: contact.phone,
         reason: action.reason,
         not_before: isoAt(action.notBefore),
+        ...(action.zone !== undefined && { zone: action.zone }),
         line: contact.line,
         at: isoAt(ctx.clock()),
       });

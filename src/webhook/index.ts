@@ -11,8 +11,10 @@ export {
 export { createPhoneLookup, type PhoneLookup, type PhoneLookupOptions } from './phone-lookup.js';
 export { sync, FIRST_SYNC_SINCE, SyncSinceError, type SyncOptions, type SyncResult } from './sync.js';
 export { knownPhones, type KnownPhones } from './known-phones.js';
+export { applyKeywordReply, type KeywordOutcome } from './opt-out.js';
 export type { ClientReader, ConversationReader, SyncApi } from './platform.js';
 export {
+  DEFAULT_KEYWORDS,
   DEFAULT_OPT_IN_KEYWORDS,
   DEFAULT_OPT_OUT_KEYWORDS,
   OPT_IN_ENV,

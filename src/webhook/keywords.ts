@@ -51,6 +51,9 @@ export function inboundKeywords(optOut: readonly string[], optIn: readonly strin
   return { optOut: out, optIn: inn };
 }
 
+/** The built-in lists. */
+export const DEFAULT_KEYWORDS: InboundKeywords = inboundKeywords(DEFAULT_OPT_OUT_KEYWORDS, DEFAULT_OPT_IN_KEYWORDS);
+
 /**
  * The lists from the environment: each variable, comma-separated, replaces its defaults; blank
  * entries are ignored, and a variable with no keyword at all leaves the defaults in place.

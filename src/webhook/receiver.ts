@@ -13,6 +13,8 @@ import { pino, type Logger } from 'pino';
 import type { RecordedEvent } from '../checkpoint/index.js';
 import { createBackground } from './background.js';
 import { createIngest } from './ingest.js';
+import { DEFAULT_KEYWORDS, type InboundKeywords } from './keywords.js';
+import { applyKeywordReply } from './opt-out.js';
 import { parseChatMessage } from './parse-event.js';
 import { createPhoneLookup } from './phone-lookup.js';
 import type { ClientReader } from './platform.js';
@@ -37,6 +39,8 @@ export interface ReceiverOptions {
   logger?: Logger;
   /** Phones known from jobs' checkpoints, by client id. */
   knownPhones?: (clientId: string) => string | undefined;
+  /** Opt-out and opt-in keywords (default: the built-in lists; the CLI reads OUTREACH_OPTOUT_KEYWORDS). */
+  keywords?: InboundKeywords;
   /** Called once the event is durable (`isNew` false for a repeated delivery). */
   onEvent?: (event: RecordedEvent, isNew: boolean) => void;
 }
@@ -72,6 +76,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   if (!options.secret) throw new Error('startReceiver: the signing secret is empty');
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
+  const keywords = options.keywords ?? DEFAULT_KEYWORDS;
   const state = await openWebhookState(options.store);
   const phones = createPhoneLookup({
     ...(options.api ? { api: options.api } : {}),
@@ -146,7 +151,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       logger.error({ err }, 'onEvent callback failed');
     }
     background.run(async () => {
-      if (message.direction === 'inbound' && !recorded.event.phone) await ingest.linkPhone(message.clientId);
+      let phone = recorded.event.phone;
+      if (message.direction === 'inbound' && !phone) phone = await ingest.linkPhone(message.clientId);
+      if (recorded.isNew) await applyKeywordReply(options.store, keywords, recorded.event, phone, logger);
       await state.window.flush();
     });
   }

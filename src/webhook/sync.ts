@@ -13,6 +13,8 @@ import pLimit from 'p-limit';
 import { pino, type Logger } from 'pino';
 import type { Conversation, Message } from '../api/index.js';
 import { createIngest, type IncomingMessage } from './ingest.js';
+import { DEFAULT_KEYWORDS, type InboundKeywords } from './keywords.js';
+import { applyKeywordReply } from './opt-out.js';
 import { createPhoneLookup } from './phone-lookup.js';
 import type { SyncApi } from './platform.js';
 import type { StateStore } from '../checkpoint/index.js';
@@ -37,6 +39,8 @@ export interface SyncOptions {
   /** Phones known from jobs' checkpoints, by client id. */
   knownPhones?: (clientId: string) => string | undefined;
   signal?: AbortSignal;
+  /** Opt-out and opt-in keywords (default: the built-in lists). */
+  keywords?: InboundKeywords;
 }
 
 export interface SyncResult {
@@ -52,6 +56,9 @@ export interface SyncResult {
   inboundRecorded: number;
   /** The mark the next sync starts from. */
   until: string;
+  /** Phones put on the suppression list by an opt-out reply, and taken off by an opt-in reply. */
+  optOuts: number;
+  optIns: number;
 }
 
 export async function sync(options: SyncOptions): Promise<SyncResult> {
@@ -70,7 +77,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     });
     const ingest = createIngest(state, phones);
     const since = options.since ?? book.updatedAt ?? FIRST_SYNC_SINCE;
-    const result: SyncResult = { since, conversations: 0, messagesSeen: 0, recorded: 0, inboundRecorded: 0, until: since };
+    const result: SyncResult = { since, conversations: 0, messagesSeen: 0, recorded: 0, inboundRecorded: 0, until: since, optOuts: 0, optIns: 0 };
     const paging = options.signal ? { signal: options.signal } : {};
 
     async function save(): Promise<void> {
@@ -91,6 +98,13 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
         result.recorded += 1;
         if (messages[i]!.direction === 'inbound') result.inboundRecorded += 1;
       });
+      // In message order, so a START after a STOP leaves the phone off the list.
+      for (const { isNew, event } of outcomes) {
+        if (!isNew) continue;
+        const done = await applyKeywordReply(options.store, options.keywords ?? DEFAULT_KEYWORDS, event, event.phone ?? phones.known(clientId), logger);
+        if (done?.changed && done.intent === 'opt_out') result.optOuts += 1;
+        if (done?.changed && done.intent === 'opt_in') result.optIns += 1;
+      }
       const newest = Math.max(...batch.map((m) => m.id));
       book.conversations.set(String(conversation.id), Math.max(book.conversations.get(String(conversation.id)) ?? 0, newest));
     }

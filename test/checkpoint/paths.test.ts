@@ -21,6 +21,8 @@ describe('state paths', () => {
       events: path.join('/s', 'events.jsonl'),
       window: path.join('/s', 'window.json'),
       sync: path.join('/s', 'sync.json'),
+      suppressions: path.join('/s', 'suppressions.jsonl'),
+      ledger: path.join('/s', 'ledger.jsonl'),
     });
   });
 });

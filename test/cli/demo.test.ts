@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('outreach demo', () => {
-  it('runs plan, run with 502s and 429s, resume that heals them, shows an undeliverable number and a marketing-limit deferral, and points at the report and rejects', async () => {
+  it('runs plan, run with 502s and 429s, resume that heals them, skips a STOP reply and a suppressed contact, shows an undeliverable number and a marketing-limit deferral, and points at the report and rejects', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-demo-'));
     const stateDir = path.join(dir, 'state');
     const r = await runCli(['demo', '--no-progress', '--state-dir', stateDir]);
@@ -24,18 +24,22 @@ describe('outreach demo', () => {
     const failedByRun = Number(/run of demo done[\s\S]*?failed\s+(\d+)/.exec(r.stdout)![1]);
     expect(failedByRun).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/answered \d+ times 502/);
-    expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+268\s+failed\s+1\s+see report for why\s+in doubt\s+0\s+skipped\s+0\s+deferred\s+1/);
+    expect(r.stdout).toMatch(/replied "PARAR" \(STOP, in Portuguese\): an opt-out keyword/);
+    expect(r.stdout).toMatch(/outreach suppress add \+\d+ --reason/);
+    expect(r.stdout).toMatch(/skip:suppressed\s+2/);
+    expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+266\s+failed\s+1\s+see report for why\s+in doubt\s+0\s+skipped\s+2\s+deferred\s+1/);
     expect(r.stdout).toContain('start-whatsapp calls during resume: 0');
     expect(r.stdout).toMatch(/failures by class\n\s+undeliverable\s+1\s+e\.g\. the number cannot receive WhatsApp messages \(131026\)/);
     expect(r.stdout).toMatch(/: deferred \(marketing_limit\) until \d{4}-/);
 
     const report = parseCsv(await readFile(path.join(stateDir, 'demo', 'report.csv'), 'utf8'));
     expect(report).toHaveLength(270);
-    expect(report.filter((row) => row.status === 'sent')).toHaveLength(268);
-    expect(report.filter((row) => row.status !== 'sent').map((row) => [row.status, row.error_code, row.error_class])).toEqual(
+    expect(report.filter((row) => row.status === 'sent')).toHaveLength(266);
+    expect(report.filter((row) => row.status !== 'sent').map((row) => [row.status, row.action, row.error_code, row.error_class])).toEqual(
       expect.arrayContaining([
-        ['failed', '131026', 'undeliverable'],
-        ['deferred', '131049', 'marketing_limit'],
+        ['skipped', 'skip:suppressed', '', ''],
+        ['failed', 'template', '131026', 'undeliverable'],
+        ['deferred', 'defer:marketing_limit', '131049', 'marketing_limit'],
       ]),
     );
     expect(report.some((row) => row.action === 'text+media')).toBe(true);

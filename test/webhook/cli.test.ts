@@ -12,6 +12,7 @@ import { AppError } from '../../src/app/index.js';
 import { CliError, ExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { storedEvents, storedWindow } from './helpers/events.js';
+import { DEFAULT_KEYWORDS } from '../../src/webhook/index.js';
 
 const SECRET = 'whsec_cli';
 const PHONE = '+5511987650002';
@@ -68,6 +69,7 @@ describe('outreach webhook', () => {
       host: '127.0.0.1',
       secret: SECRET,
       stateDir,
+      keywords: DEFAULT_KEYWORDS,
     });
     await expect(webhookSettings({ port: '0', host: '127.0.0.1' }, { ...env, OUTREACH_TOKEN: 't' })).rejects.toThrow(
       /no platform address/,

@@ -19,6 +19,10 @@ export interface GlobalStatePaths {
   events: string;
   window: string;
   sync: string;
+  /** The suppression list: phones no job may message. */
+  suppressions: string;
+  /** Every first message of every job (the messaging limit and the frequency cap). */
+  ledger: string;
 }
 
 /** An error a user can fix (the job name), printed without a stack trace. */
@@ -50,6 +54,8 @@ export function globalStatePaths(stateDir: string): GlobalStatePaths {
     events: path.join(stateDir, 'events.jsonl'),
     window: path.join(stateDir, 'window.json'),
     sync: path.join(stateDir, 'sync.json'),
+    suppressions: path.join(stateDir, 'suppressions.jsonl'),
+    ledger: path.join(stateDir, 'ledger.jsonl'),
   };
 }
 

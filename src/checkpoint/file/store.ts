@@ -12,6 +12,8 @@ import { globalStatePaths, jobStatePaths } from './paths.js';
 import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
 import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
+import { ledgerFile } from './ledger-file.js';
+import { suppressionFile } from './suppression-file.js';
 
 export interface FileStoreOptions {
   /** How journals are opened (tests inject a failing disk). */
@@ -23,6 +25,8 @@ export interface FileStoreOptions {
 /** The state folder `dir` as a store. Nothing is created until something is written. */
 export function createFileStore(dir: string, options: FileStoreOptions = {}): StateStore {
   const global = globalStatePaths(dir);
+  const suppression = suppressionFile(global.suppressions);
+  const ledger = ledgerFile(global.ledger);
   const jobFiles = (job: string): JobFiles => {
     const p = jobStatePaths(dir, job);
     return { dir: p.dir, report: p.report, rejects: p.rejects, summary: p.summary, log: p.runLog };
@@ -97,6 +101,10 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     loadSyncBook: () => loadSyncBook(global.sync),
     saveSyncBook: (book) => saveSyncBook(global.sync, book),
     replies: (sent) => repliesFor(global.events, sent),
+    suppressions: () => suppression.list(),
+    suppress: (entries) => suppression.suppress(entries),
+    unsuppress: (phones, options) => suppression.unsuppress(phones, options),
+    ledger,
 
     async knownPhones(): Promise<Map<string, string>> {
       const phones = new Map<string, string>();

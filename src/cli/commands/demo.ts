@@ -3,10 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { createApiClient } from '../../api/index.js';
-import { audience, planJob, prepare } from '../../app/index.js';
+import { planJob, prepare, suppressPhones } from '../../app/index.js';
 import { createFileStore } from '../../checkpoint/index.js';
 import { startSimulator } from '../../sim/index.js';
-import { startReceiver } from '../../webhook/index.js';
+import { keywordsFromEnv, startReceiver } from '../../webhook/index.js';
+import { demoAudience } from '../demo-audience.js';
 import { freshDemoFolder } from '../demo-folder.js';
 import { describeDemoRefusals, forceDemoRefusals } from '../demo-provider.js';
 import { ExitCode } from '../exit.js';
@@ -16,8 +17,6 @@ import { runSession } from '../run-session.js';
 
 /** The faults the demo's platform has during the first run: some sends fail (502), and a rate limit below the job's rate. */
 const DEMO_FAULTS = { failRate: 0.2, rateLimitPerSecond: 80 };
-/** How many contacts reply before the campaign (their 24-hour windows open, so they get text + media). */
-const DEMO_REPLIES = 12;
 const START = 'POST /chat/conversations/start-whatsapp';
 
 export function registerDemo(program: Command): void {
@@ -38,7 +37,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
   const sim = await startSimulator({ faults: DEMO_FAULTS, seed: 2026 });
   const api = createApiClient({ baseUrl: sim.url, token: sim.token });
   const secret = randomBytes(16).toString('hex');
-  const receiver = await startReceiver({ port: 0, secret, store, api });
+  const receiver = await startReceiver({ port: 0, secret, store, api, keywords: keywordsFromEnv(process.env) });
   sim.state.setWebhook({ url: receiver.url, secret });
   try {
     say(`== 1. A simulated platform at ${sim.url} (token "${sim.token}")`);
@@ -46,12 +45,19 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say(`   webhook receiver at ${receiver.url}, signed with a fresh secret`);
 
     const prepared = await prepare(jobFile, { api });
-    const { every, listed } = await repliers(prepared, Date.now());
+    const { every, listed, optOut } = await demoAudience(prepared, Date.now());
     for (const phone of [...every, ...listed]) sim.state.inbound(phone, 'Oi! Vocês têm cupom de Black Friday?');
+    if (optOut) sim.state.inbound(optOut.stop, 'PARAR');
     await sim.state.webhookIdle();
     await receiver.settled();
     say(`\n== 2. ${every.length} contacts wrote to the company before the campaign; the webhook recorded their 24-hour windows`);
     if (listed.length > 0) say(`   (and the platform also holds the recent replies of the ${listed.length} contacts whose last_reply column says so)`);
+    if (optOut) {
+      await suppressPhones(store, [optOut.byHand], { reason: 'asked the call centre not to be contacted' });
+      say(`   ${optOut.stop} replied "PARAR" (STOP, in Portuguese): an opt-out keyword, so the webhook put the number on the suppression list`);
+      say(`   ${optOut.byHand} asked not to be contacted: outreach suppress add ${optOut.byHand} --reason "asked the call centre not to be contacted"`);
+      say('   every job of this state folder skips both (skip:suppressed), checked again right before each send');
+    }
 
     say(`\n== 3. outreach plan ${shown(jobFile)}   (a dry run: nothing sent)`);
     const plan = await planJob(prepared, { store });
@@ -92,22 +98,4 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     await api.close();
     await sim.close();
   }
-}
-
-/**
- * Who has written to the company: every k-th usable contact (DEMO_REPLIES of them), plus those
- * whose last_reply column is within the last day (so the simulated platform agrees with the list).
- */
-async function repliers(list: Parameters<typeof audience>[0], now: number): Promise<{ every: string[]; listed: string[] }> {
-  const phones: string[] = [];
-  const listed: string[] = [];
-  for await (const item of audience(list).items) {
-    if (item.kind !== 'contact') continue;
-    phones.push(item.contact.phone);
-    const last = item.contact.lastInboundAt;
-    if (last !== undefined && now - last < 24 * 3_600_000) listed.push(item.contact.phone);
-  }
-  const step = Math.max(1, Math.floor(phones.length / DEMO_REPLIES));
-  const every = phones.filter((phone, i) => i % step === 0 && !listed.includes(phone)).slice(0, DEMO_REPLIES);
-  return { every, listed };
 }

@@ -6,6 +6,7 @@ import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerSim } from './sim.js';
 import { registerStatus } from './status.js';
+import { registerSuppress } from './suppress.js';
 import { registerSync } from './sync.js';
 import { registerTemplates } from './templates.js';
 import { registerWebhook } from './webhook.js';
@@ -16,6 +17,7 @@ export function registerCommands(program: Command): void {
   registerRun(program); // run and resume
   registerStatus(program);
   registerReport(program);
+  registerSuppress(program);
   registerChannels(program);
   registerTemplates(program);
   registerWebhook(program);

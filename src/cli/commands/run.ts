@@ -12,6 +12,7 @@ interface RunFlags {
   progress?: boolean;
   forceChanged?: boolean;
   retryInDoubt?: boolean;
+  wait?: boolean;
 }
 
 function sendOptions(cmd: Command): Command {
@@ -22,7 +23,8 @@ function sendOptions(cmd: Command): Command {
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar or progress lines')
-    .option('--force-changed', 'send even though the message content changed since the checkpoint started');
+    .option('--force-changed', 'send even though the message content changed since the checkpoint started')
+    .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes');
 }
 
 export function registerRun(program: Command): void {
@@ -46,5 +48,6 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
     ...(flags.json !== undefined && { json: flags.json }),
     ...(flags.progress !== undefined && { progress: flags.progress }),
     ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
+    ...(flags.wait !== undefined && { wait: flags.wait }),
   });
 }

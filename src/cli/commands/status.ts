@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { jobStatus } from '../../app/index.js';
 import { formatSummary } from '../../report/index.js';
 import { outcomeExitCode } from '../exit.js';
+import { formatDeferred, formatRoom } from '../format/deferred.js';
 import { storeFor } from '../state.js';
 
 interface StatusFlags {
@@ -19,12 +20,15 @@ export function registerStatus(program: Command): void {
     .action(async (jobPath: string, flags: StatusFlags) => {
       const status = await jobStatus(jobPath, { store: storeFor(flags.stateDir, jobPath) });
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
-      const { summary, replies } = status;
+      const { summary, replies, deferred, messaging } = status;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ job: status.job, ...summary, replies }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ job: status.job, ...summary, replies, deferred, messaging }, null, 2)}\n`);
       } else {
+        const waiting = formatDeferred(deferred, Date.now());
         process.stdout.write(
-          `status of ${status.job}\n${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n`,
+          `status of ${status.job}\n${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
+            (waiting ? `  ${waiting}\n` : '') +
+            `  ${formatRoom(messaging, Date.now())}\n`,
         );
       }
       process.exitCode = outcomeExitCode(status);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createApiClient } from '../../api/index.js';
 import { platformError } from '../../app/index.js';
 import { createFileStore } from '../../checkpoint/index.js';
-import { knownPhones, sync, type SyncResult } from '../../webhook/index.js';
+import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResult } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
@@ -23,6 +23,7 @@ export interface SyncSettings {
   stateDir: string;
   since?: string;
   json: boolean;
+  keywords: InboundKeywords;
 }
 
 export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = process.env): Promise<SyncSettings> {
@@ -35,6 +36,7 @@ export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = pr
     stateDir: resolveStateDir(flags.stateDir, env),
     ...(flags.since !== undefined ? { since: new Date(Date.parse(flags.since)).toISOString() } : {}),
     json: flags.json === true,
+    keywords: keywordsFromEnv(env),
   };
 }
 
@@ -53,6 +55,7 @@ export async function runSync(
       api,
       store,
       logger: io.logger,
+      keywords: settings.keywords,
       knownPhones: (clientId) => phones.get(clientId),
       ...(settings.since !== undefined ? { since: settings.since } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
@@ -68,6 +71,7 @@ export async function runSync(
     io.out.write(
       `sync: ${result.conversations} conversation(s) changed since ${result.since}; ` +
         `${result.messagesSeen} message(s) read, ${result.recorded} new recorded (${result.inboundRecorded} inbound)\n` +
+        (result.optOuts + result.optIns > 0 ? `opt-out replies: ${result.optOuts} phone(s) suppressed; opt-in replies: ${result.optIns} phone(s) restored\n` : '') +
         `next sync starts from ${result.until}\n`,
     );
   }

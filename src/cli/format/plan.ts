@@ -12,6 +12,7 @@ export function planJson(plan: PlanResult) {
     rejected_by_reason: plan.rejectedByReason,
     planned_by_action: plan.byAction,
     examples: plan.examples,
+    ...(plan.zoneFallbacks && { default_timezone_contacts: plan.zoneFallbacks.count }),
     warnings: [...plan.preflightWarnings, ...plan.loaderWarnings],
     rejects_file: plan.rejectsFile,
     would_send_now: plan.wouldSendNow,
@@ -46,6 +47,10 @@ export function formatPlan(plan: PlanResult): string {
     );
   } else {
     lines.push(`  would send now   ${pad(plan.wouldSendNow)}`);
+  }
+  if (plan.zoneFallbacks) {
+    const { count, zone } = plan.zoneFallbacks;
+    lines.push(`  send_window: ${count} contact${count === 1 ? '' : 's'} fell back to default_timezone ${zone} (no timezone cell, and a phone country with several zones)`);
   }
   if (plan.examples.length > 0) {
     lines.push('  examples');

@@ -1,5 +1,6 @@
 import type { RunOutcome } from '../../app/index.js';
 import { formatSummary } from '../../report/index.js';
+import { formatDeferred } from './deferred.js';
 
 /** The end of a run for people: what happened, the whole job's counts, and where the files are. */
 export function formatRunEnd(outcome: RunOutcome): string {
@@ -7,6 +8,8 @@ export function formatRunEnd(outcome: RunOutcome): string {
   const how = !outcome.stopped ? 'done in' : outcome.stopped.reason === 'interrupted' ? 'interrupted after' : 'stopped after';
   const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
+  const deferred = formatDeferred(outcome.deferred, Date.now());
+  if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);
   lines.push(`  report:  ${outcome.files.report}`);
   lines.push(`  rejects: ${outcome.files.rejects} (${outcome.rejected} rows)`);
   return `${lines.join('\n')}\n`;

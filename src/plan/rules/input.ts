@@ -4,13 +4,13 @@ import type { PlanContext } from '../context.js';
 import type { Action, ChannelInfo } from '../types.js';
 
 /** The parts of a job the planner reads. */
-export type PlanJob = Pick<Job, 'message' | 'window' | 'after_send'>;
+export type PlanJob = Pick<Job, 'message' | 'window' | 'after_send' | 'send_window' | 'limits' | 'require_opt_in'>;
 
 /** What every rule sees: the job with the contact's own message (its variant's, or the job's). */
 export interface RuleInput {
   contact: Contact;
   channel: ChannelInfo;
-  job: Pick<Job, 'window' | 'after_send'> & { message: MessageContent };
+  job: Omit<PlanJob, 'message'> & { message: MessageContent };
   context: PlanContext;
 }
 

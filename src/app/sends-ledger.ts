@@ -1,0 +1,50 @@
+/**
+ * A run's first messages into the ledger, written ahead like the checkpoint: the request's `attempt`
+ * and its ledger entry are both durable before it leaves, so a crash can over-count the messaging
+ * limit, never under-count it. The room a decision reserved is handed over to the ledger entry in
+ * the same tick, so no recipient is counted twice or not at all meanwhile.
+ */
+import type { CheckpointEvent } from '../checkpoint/index.js';
+import type { Contact } from '../contacts/index.js';
+import type { Action, PlanContext } from '../plan/index.js';
+import { noteDecision, outsideWindow, type ComplianceLookups } from './compliance.js';
+import { AppError } from './errors.js';
+
+export interface SendsLedger {
+  onDecided(contact: Contact, action: Action, context: PlanContext): void;
+  /** Records the event through `write`; a first message's attempt also goes to the ledger. */
+  record(event: CheckpointEvent, write: (event: CheckpointEvent) => Promise<void>): Promise<void>;
+  /** The contact is done for this run: whatever it still holds is given back. */
+  settled(contact: Contact): void;
+}
+
+export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
+  const decided = new Map<string, { outside: boolean; kind: 'template' | 'text' }>();
+  /** Phones written to the ledger this run, and whether as outside the window. */
+  const written = new Map<string, boolean>();
+  return {
+    onDecided(contact, action, context) {
+      noteDecision(c, contact, action, context);
+      if (action.kind === 'template' || action.kind === 'text') decided.set(contact.phone, { outside: outsideWindow(c.job, contact, context), kind: action.kind });
+    },
+    async record(event, write) {
+      if (event.t !== 'attempt') return write(event);
+      const d = decided.get(event.phone);
+      // A text refused and sent again as the template went outside the window after all.
+      const outside = (d?.outside ?? true) || (d?.kind === 'text' && event.action === 'template');
+      const before = written.get(event.phone);
+      if (before === true || before === outside) return write(event);
+      written.set(event.phone, outside);
+      const entry = c.ledger.record({ phone: event.phone, at: Date.parse(event.at), job: c.job.name, outsideWindow: outside });
+      c.reservations.release(event.phone);
+      const ledgered = entry.catch((err: unknown) => {
+        throw new AppError(`could not write the ledger in ${where}: ${err instanceof Error ? err.message : String(err)}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
+      });
+      await Promise.all([write(event), ledgered]);
+    },
+    settled(contact) {
+      c.reservations.release(contact.phone);
+      decided.delete(contact.phone);
+    },
+  };
+}

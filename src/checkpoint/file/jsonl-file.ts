@@ -1,0 +1,148 @@
+/**
+ * An append-only JSON-lines file shared by every process of a state folder (the suppression list,
+ * the ledger), read incrementally:
+ *
+ * - `append` writes its lines in one write call, then fdatasync: durable when it resolves. Appends
+ *   made while one is being written share the next write (group commit).
+ * - `catchUp` reads only what was appended since the last call (anyone's lines, ours included), and
+ *   only complete lines: a torn last line (a crash mid-write) is never read, and the next append
+ *   starts on a new line so it is never glued to the fragment.
+ * - No file handle stays open between calls, so the store needs no close.
+ */
+import { mkdir, open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fsyncDir } from './fsync-dir.js';
+
+const CHUNK = 64 * 1024;
+
+export interface JsonlFile {
+  readonly file: string;
+  /**
+   * Calls `onLine` for each complete line appended since the last call. When the file was replaced
+   * by a shorter one, `onReset` is called first and the whole file is read again.
+   */
+  catchUp(onLine: (line: string) => void, onReset?: () => void): Promise<void>;
+  /** Appends one line per value (JSON); resolves once they are on disk. */
+  append(values: readonly unknown[]): Promise<void>;
+}
+
+interface Waiter {
+  text: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export function jsonlFile(file: string): JsonlFile {
+  /** Bytes read so far, always just after a newline (or 0). */
+  let offset = 0;
+  let reads: Promise<void> = Promise.resolve();
+  let queue: Waiter[] = [];
+  let writing: Promise<void> | undefined;
+
+  async function readNew(onLine: (line: string) => void, onReset?: () => void): Promise<void> {
+    let size: number;
+    try {
+      size = (await stat(file)).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    if (size < offset) {
+      offset = 0;
+      onReset?.();
+    }
+    if (size <= offset) return;
+    const handle = await open(file, 'r');
+    try {
+      offset = await scanLines(handle, offset, size, onLine);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function writeQueued(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        const handle = await open(file, 'a+');
+        try {
+          const { size } = await handle.stat();
+          let text = batch.map((w) => w.text).join('');
+          if (size > 0) {
+            const last = Buffer.alloc(1);
+            await handle.read(last, 0, 1, size - 1);
+            if (last[0] !== 0x0a) text = `\n${text}`;
+          }
+          const bytes = Buffer.from(text, 'utf8');
+          for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+          await handle.datasync();
+          if (size === 0) await fsyncDir(path.dirname(file));
+        } finally {
+          await handle.close();
+        }
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    writing = undefined;
+  }
+
+  return {
+    file,
+    catchUp(onLine, onReset) {
+      // One reader at a time: two overlapping reads would both fold the same lines.
+      const run = reads.then(() => readNew(onLine, onReset));
+      reads = run.catch(() => undefined);
+      return run;
+    },
+    append(values) {
+      if (values.length === 0) return Promise.resolve();
+      let text: string;
+      try {
+        text = values.map((v) => `${JSON.stringify(v)}\n`).join('');
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ text, resolve, reject });
+        writing ??= Promise.resolve().then(writeQueued);
+      });
+    },
+  };
+}
+
+/** Reads [start, end) and calls `onLine` for each complete line; returns the offset after the last newline. */
+async function scanLines(handle: Awaited<ReturnType<typeof open>>, start: number, end: number, onLine: (line: string) => void): Promise<number> {
+  let position = start;
+  let consumed = start;
+  let carry: Buffer = Buffer.alloc(0);
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  while (position < end) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position), position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
+      onLine(data.toString('utf8', from, nl));
+      consumed += nl + 1 - from;
+      from = nl + 1;
+    }
+    carry = Buffer.from(data.subarray(from));
+  }
+  return consumed;
+}
+
+/** A line as an object, or undefined when it is torn or not JSON. */
+export function parseLine(line: string): Record<string, unknown> | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

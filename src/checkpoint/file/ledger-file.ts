@@ -1,0 +1,40 @@
+/**
+ * The ledger's file, `<stateDir>/ledger.jsonl`: one first message a line, append-only, shared by
+ * every job and process of the state folder.
+ *
+ *   {"v":1,"phone":"+5511987654321","at":"2026-03-01T12:00:00.000Z","job":"black-friday","outside_window":true}
+ *
+ * `record` counts the entry at once (so a run sees its own sends before they are on disk) and
+ * resolves once the line is durable (fdatasync; appends made meanwhile share one write).
+ */
+import { LedgerIndex, ledgerRecord, readLedgerEntry, type Ledger } from '../ledger.js';
+import { jsonlFile, parseLine } from './jsonl-file.js';
+
+export function ledgerFile(file: string): () => Promise<Ledger> {
+  const log = jsonlFile(file);
+  const index = new LedgerIndex();
+  const refresh = () =>
+    log.catchUp(
+      (line) => {
+        const value = parseLine(line);
+        const entry = value && readLedgerEntry(value);
+        if (entry) index.add(entry);
+      },
+      () => index.clear(),
+    );
+  const ledger: Ledger = {
+    record(entry) {
+      index.add(entry);
+      return log.append([ledgerRecord(entry)]);
+    },
+    refresh,
+    uniqueOutsideWindowSince: (since) => index.uniqueOutsideWindowSince(since),
+    nthOutsideWindowSince: (since, n) => index.nthOutsideWindowSince(since, n),
+    lastOutsideWindowAt: (phone) => index.lastOutsideWindowAt(phone),
+    lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
+  };
+  return async () => {
+    await refresh();
+    return ledger;
+  };
+}

@@ -1,0 +1,12 @@
+import type { Gate } from './input.js';
+
+const HOUR_MS = 3_600_000;
+
+/** `limits.min_hours_between_messages`: a contact another job messaged less than that long ago waits until that long has passed. */
+export const recentlyMessaged: Gate = ({ job, context }) => {
+  const hours = job.limits.min_hours_between_messages;
+  const last = context.lastMessagedAt;
+  if (hours === undefined || last === undefined) return undefined;
+  const notBefore = last + hours * HOUR_MS;
+  return notBefore > context.now ? { kind: 'defer', reason: 'recently_messaged', notBefore } : undefined;
+};

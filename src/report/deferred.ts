@@ -1,0 +1,37 @@
+import type { ContactState } from '../checkpoint/types.js';
+
+/** The deferred contacts of one reason: how many, and when the first of them may go. */
+export interface DeferredGroup {
+  reason: string;
+  count: number;
+  /** The earliest not_before of the group (ISO). */
+  notBefore: string;
+  /** quiet_hours: the zone of the contact who may go first. */
+  zone?: string;
+}
+
+/** Deferred contacts by reason, the largest group first. Pure. */
+export function deferredGroups(states: Iterable<ContactState>): DeferredGroup[] {
+  const groups = new Map<string, DeferredGroup>();
+  for (const s of states) {
+    if (s.status !== 'deferred') continue;
+    const group = groups.get(s.reason);
+    if (group === undefined) {
+      groups.set(s.reason, { reason: s.reason, count: 1, notBefore: s.notBefore, ...(s.zone !== undefined && { zone: s.zone }) });
+      continue;
+    }
+    group.count += 1;
+    if (Date.parse(s.notBefore) < Date.parse(group.notBefore)) {
+      group.notBefore = s.notBefore;
+      if (s.zone !== undefined) group.zone = s.zone;
+      else delete group.zone;
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+}
+
+/** The earliest time any deferred contact may go (epoch ms), or undefined when none is deferred. */
+export function firstNotBefore(groups: readonly DeferredGroup[]): number | undefined {
+  const times = groups.map((g) => Date.parse(g.notBefore)).filter((t) => !Number.isNaN(t));
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
