@@ -162,6 +162,7 @@ describe('parseJob fills every default once', () => {
         retry: { attempts: 3, backoff_ms: 2000 },
         window: { safety_margin_minutes: 60 },
         limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5 },
+        track: { max_age_hours: 72 },
       },
     });
   });
