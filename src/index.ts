@@ -16,6 +16,9 @@ export {
   platformError,
   prepare,
   runJob,
+  trackJob,
+  reconcileJob,
+  showContact,
   type AppErrorKind,
   type AudienceItem,
   type AudienceOptions,
@@ -26,6 +29,12 @@ export {
   type PrepareSource,
   type RunJobOptions,
   type RunOutcome,
+  type TrackJobOptions,
+  type TrackOutcome,
+  type ReconcileJobOptions,
+  type ReconcileJobOutcome,
+  type ContactStory,
+  type Funnel,
 } from './app/index.js';
 export { loadJob, parseJob, JobError, type Job, type JobInput, type LoadedJob } from './job/index.js';
 export { createApiClient, type ApiClient, type ApiClientOptions } from './api/index.js';

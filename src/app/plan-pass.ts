@@ -1,6 +1,7 @@
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { actionLabel, decide, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
+import { listedOf, type Listed } from './listed.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -14,8 +15,8 @@ export interface PlanPass {
   /** Planned action label → contacts (template, text, text+media, template+media, skip:<reason>, defer:<reason>). */
   byAction: Record<string, number>;
   examples: Array<{ phone: string; line: number; action: string; message: string }>;
-  /** Every usable contact's key, in list order (the report lists the ones never reached as pending). */
-  phones: Array<{ phone: string; line: number }>;
+  /** Every usable contact's key and row, in list order (the report lists the ones never reached as pending). */
+  phones: Listed[];
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
 }
@@ -41,7 +42,7 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
     } else if (item.kind === 'contact' && item.action) {
       const { contact, action } = item;
       pass.contacts += 1;
-      pass.phones.push({ phone: contact.phone, line: contact.line });
+      pass.phones.push(listedOf(contact, prepared.job));
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const message = rendered(action);

@@ -3,6 +3,7 @@ export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
 export { applyEvent, nextState, NO_ANSWER } from './apply-event.js';
+export { deliveryAfter } from './apply-delivery.js';
 export { replay } from './replay.js';
 export { createFileStore, JournalWriteError, LockedError, LockWriteError, JobNameError, JournalVersionError, WindowFileError, SyncStateError } from './file/index.js';
 export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact, WindowLookup, WindowStore, SyncBook } from './file/index.js';

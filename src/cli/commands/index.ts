@@ -2,12 +2,15 @@ import type { Command } from 'commander';
 import { registerChannels } from './channels.js';
 import { registerDemo } from './demo.js';
 import { registerPlan } from './plan.js';
+import { registerReconcile } from './reconcile.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
+import { registerShow } from './show.js';
 import { registerSim } from './sim.js';
 import { registerStatus } from './status.js';
 import { registerSync } from './sync.js';
 import { registerTemplates } from './templates.js';
+import { registerTrack } from './track.js';
 import { registerWebhook } from './webhook.js';
 
 /** Every command, in the order `outreach --help` lists them: the campaign's way first, then the tools around it. */
@@ -16,6 +19,9 @@ export function registerCommands(program: Command): void {
   registerRun(program); // run and resume
   registerStatus(program);
   registerReport(program);
+  registerTrack(program);
+  registerReconcile(program);
+  registerShow(program);
   registerChannels(program);
   registerTemplates(program);
   registerWebhook(program);
