@@ -51,6 +51,17 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   return { job, view, rows, headers, ...(problem !== undefined && { listProblem: problem }) };
 }
 
+/**
+ * Rewrites the job's report.csv from its state now (after track or reconcile changed it), the
+ * list's contacts never reached included. Returns why the list could not be read, if it could not.
+ */
+export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ReadonlyMap<string, ContactState>): Promise<string | undefined> {
+  const { listed, problem } = await listedContacts(loaded, store, false);
+  const rows = await jobReportRows(store, states, listed);
+  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0 });
+  return problem;
+}
+
 /** The usable contacts of the list (less the rows a plan pass rejected), read locally. A list that is gone or unreadable gives none, with the reason. */
 async function listedContacts(loaded: LoadedJob, store: StateStore, columns: boolean): Promise<{ listed: Listed[]; headers: string[]; problem?: string }> {
   const listed: Listed[] = [];

@@ -4,6 +4,7 @@ import type { JobOwner, JobStore, StateStore } from '../checkpoint/index.js';
 import type { LoadedJob } from '../job/index.js';
 import { createRateLimiter, type RateLimiter } from '../run/index.js';
 import { AppError } from './errors.js';
+import { rewriteReport } from './job-report.js';
 import { loadList } from './listed.js';
 import { platformReads, type PlatformReads } from './platform-reads.js';
 import type { ContactList } from './prepare.js';
@@ -35,7 +36,8 @@ export interface Readback {
 /**
  * Loads the job, takes its lock (a run of the same job meanwhile is refused, and so is this while
  * one runs), and gives `use` the job's state and the platform's reads through a limiter at the
- * job's rate. A job never run is an AppError that says to run it.
+ * job's rate; then rewrites report.csv from the state as `use` left it. A job never run is an
+ * AppError that says to run it.
  */
 export async function withReadback<T>(jobPath: string, command: 'track' | 'reconcile', options: ReadbackOptions, use: (r: Readback) => Promise<T>): Promise<T> {
   const { store } = options;
@@ -52,7 +54,10 @@ export async function withReadback<T>(jobPath: string, command: 'track' | 'recon
     const knownClients = new Map<string, string>();
     for (const s of state.states.values()) if (s.clientId !== undefined) knownClients.set(s.clientId, s.phone);
     const reads = platformReads(options.api, limiter, { knownClients, ...(options.signal && { signal: options.signal }) });
-    return await use({ loaded, list, state, reads, clock, logger });
+    const result = await use({ loaded, list, state, reads, clock, logger });
+    const problem = await rewriteReport(store, loaded, state.states);
+    if (problem !== undefined) logger.warn({ problem }, 'report.csv lists no pending contacts: the contact list could not be read');
+    return result;
   } finally {
     if (!options.limiter) await limiter.stop().catch(() => undefined);
     await state.close().catch(() => undefined);
