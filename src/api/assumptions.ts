@@ -1,6 +1,6 @@
 /**
  * Every client-side choice where the API document says "not shown", in one place.
- * Each constant cites its number in docs/assumptions.md (A1…A32, C1…C6); the simulator decides the
+ * Each constant cites its number in docs/assumptions.md (A1…A34, C1…C7); the simulator decides the
  * same questions independently in src/sim/assumptions.ts. The types of src/api/types.ts that these
  * choices shape are derived from the constants here, and the endpoint code uses the constants.
  * The window (A23) and text-length (A29) rules are the planner's: src/plan/window.ts, src/plan/decide.ts.

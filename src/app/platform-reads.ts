@@ -1,7 +1,7 @@
-import { findMessage, pagingApi, type ApiClient, type Conversation, type Id, type Message, type Template } from '../api/index.js';
-import type { RateLimiter } from '../run/index.js';
+import { findMessage, pagingApi, RateLimitedError, type ApiClient, type Conversation, type Id, type Message, type Template } from '../api/index.js';
+import { rateLimitWaitMs, type RateLimiter } from '../run/index.js';
 
-/** The reads `track` and `reconcile` make, each one through the job's rate limiter first, and counted. */
+/** The reads `track` and `reconcile` make, each one through the job's rate limiter first (a 429 slows it and the read is asked again), and counted. */
 export interface PlatformReads {
   /** One message by id (C7), undefined when it is not in that conversation. */
   message(conversationId: Id, messageId: number): Promise<Message | undefined>;
@@ -18,19 +18,30 @@ export interface PlatformReads {
 
 /** Messages asked per page when reading a conversation back. */
 const PAGE = 50;
+/** A read answered 429 is asked again after the wait, this many times at most (reads change nothing: safe to repeat). */
+const READ_ATTEMPTS = 6;
 
 export function platformReads(api: ApiClient, limiter: RateLimiter, options: { signal?: AbortSignal; knownClients?: ReadonlyMap<string, string> } = {}): PlatformReads {
   const { signal } = options;
   let requests = 0;
-  const gate = async (): Promise<void> => {
-    await limiter.acquire(signal);
-    await limiter.pace();
-    requests += 1;
+  /** One read through the limiter; a 429 slows the limiter for every read and the read is asked again. */
+  const read = async <T,>(call: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      await limiter.acquire(signal);
+      await limiter.pace();
+      requests += 1;
+      try {
+        return await call();
+      } catch (err) {
+        if (!(err instanceof RateLimitedError) || attempt >= READ_ATTEMPTS) throw err;
+        limiter.backOff(rateLimitWaitMs(err.retryAfterMs, attempt, Math.random()));
+      }
+    }
   };
   const gated = {
     ...api,
-    listConversations: async (...args: Parameters<ApiClient['listConversations']>) => (await gate(), api.listConversations(...args)),
-    listMessages: async (...args: Parameters<ApiClient['listMessages']>) => (await gate(), api.listMessages(...args)),
+    listConversations: (...args: Parameters<ApiClient['listConversations']>) => read(() => api.listConversations(...args)),
+    listMessages: (...args: Parameters<ApiClient['listMessages']>) => read(() => api.listMessages(...args)),
   };
   const paging = pagingApi(gated);
   const phones = new Map<string, Promise<string>>(Array.from(options.knownClients ?? [], ([id, phone]) => [id, Promise.resolve(phone)]));
@@ -54,16 +65,13 @@ export function platformReads(api: ApiClient, limiter: RateLimiter, options: { s
       const key = String(clientId);
       let phone = phones.get(key);
       if (!phone) {
-        phone = gate().then(async () => (await api.getClient(clientId, signal ? { signal } : {})).phone);
+        phone = read(() => api.getClient(clientId, signal ? { signal } : {})).then((client) => client.phone);
         phones.set(key, phone);
         phone.catch(() => phones.delete(key));
       }
       return phone;
     },
-    async approvedTemplates() {
-      await gate();
-      return api.listTemplates({ status: 'APPROVED' }, signal ? { signal } : {});
-    },
+    approvedTemplates: () => read(() => api.listTemplates({ status: 'APPROVED' }, signal ? { signal } : {})),
     get requests() {
       return requests;
     },

@@ -29,7 +29,7 @@ function tableLine(name: string): string | undefined {
 
 describe('README and --help agree', () => {
   it('finds the commands', () => {
-    expect([...commands.keys()].sort()).toEqual(['channels', 'demo', 'plan', 'report', 'resume', 'run', 'sim', 'status', 'sync', 'templates', 'webhook']);
+    expect([...commands.keys()].sort()).toEqual(['channels', 'demo', 'plan', 'reconcile', 'report', 'resume', 'run', 'show', 'sim', 'status', 'sync', 'templates', 'track', 'webhook']);
   });
 
   it('lists every command with every one of its flags in the Commands table', () => {

@@ -205,7 +205,7 @@ describe('a campaign with delivery shares, tracked until settled', () => {
           expect(await read('[data-reject="missing_variable:coupon"]')).toBe(1);
 
           expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+          expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
           await page.screenshot({ path: path.join(ARTIFACTS, `report-${name}.png`), fullPage: true });
           await context.close();
         }
