@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { isDeepStrictEqual } from 'node:util';
 import { AuthError, readProviderCode, type Message } from '../api/index.js';
 import { deliveryAfter, type DeliveryFacts, type DeliveryStatus, type JobStore, type SentState } from '../checkpoint/index.js';
@@ -72,24 +71,24 @@ function statusOf(message: Pick<Message, 'deliveryStatus' | 'read'>): DeliverySt
 export async function trackPass(ctx: TrackPassContext): Promise<TrackPass> {
   const { state, now, maxAgeMs } = ctx;
   const pass: TrackPass = { checked: 0, changed: 0, notFound: 0, errors: 0, optedOut: [], unsettled: 0 };
-  const due = [...state.states.values()].filter((s): s is SentState => s.status === 'sent' && !isSettled(s, now, maxAgeMs));
-  const limit = pLimit(Math.max(1, ctx.concurrency));
+  const due = [...state.states.values()].filter((s): s is SentState => s.status === 'sent' && !isSettled(s, now, maxAgeMs))[Symbol.iterator]();
   let refused: unknown;
-  await Promise.all(
-    due.map((s) =>
-      limit(async () => {
-        if (ctx.signal?.aborted || refused !== undefined) return;
-        try {
-          await readOne(ctx, s, pass);
-        } catch (err) {
-          if (ctx.signal?.aborted) return;
-          if (err instanceof AuthError) refused ??= err; // a refused token refuses every read: stop
-          pass.errors += 1;
-          pass.firstError ??= `${s.phone}: ${err instanceof Error ? err.message : String(err)}`;
-        }
-      }),
-    ),
-  );
+  // `concurrency` workers pull from one queue: as many reads in flight as the job allows, and no more.
+  const worker = async (): Promise<void> => {
+    for (let next = due.next(); !next.done; next = due.next()) {
+      if (ctx.signal?.aborted || refused !== undefined) return;
+      const s = next.value;
+      try {
+        await readOne(ctx, s, pass);
+      } catch (err) {
+        if (ctx.signal?.aborted) return;
+        if (err instanceof AuthError) refused ??= err; // a refused token refuses every read: stop
+        pass.errors += 1;
+        pass.firstError ??= `${s.phone}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, ctx.concurrency) }, worker));
   if (refused !== undefined) throw refused;
   for (const s of state.states.values()) if (s.status === 'sent' && !isSettled(s, now, maxAgeMs)) pass.unsettled += 1;
   return pass;
