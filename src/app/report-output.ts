@@ -118,7 +118,9 @@ async function rejectsOf(file: string): Promise<HtmlReportData['rejects']> {
   const byReason = new Map<string, { reason: string; count: number; examples: Array<{ line: string; phone: string; detail: string }> }>();
   let total = 0;
   try {
-    const records = createReadStream(file).pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));
+    const input = createReadStream(file);
+    const records = input.pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));
+    input.once('error', (err) => records.destroy(err)); // pipe() does not pass a read error on
     for await (const record of records as AsyncIterable<Record<string, string | undefined>>) {
       const reason = unguard(record.reason ?? '');
       total += 1;
