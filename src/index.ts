@@ -22,6 +22,9 @@ export {
   importSuppressions,
   listSuppressions,
   messagingRoom,
+  trackJob,
+  reconcileJob,
+  showContact,
   type AppErrorKind,
   type AudienceItem,
   type AudienceOptions,
@@ -36,6 +39,12 @@ export {
   type RunUntilDoneResult,
   type WaitInfo,
   type MessagingRoom,
+  type TrackJobOptions,
+  type TrackOutcome,
+  type ReconcileJobOptions,
+  type ReconcileJobOutcome,
+  type ContactStory,
+  type Funnel,
 } from './app/index.js';
 export { loadJob, parseJob, JobError, type Job, type JobInput, type LoadedJob } from './job/index.js';
 export { createApiClient, type ApiClient, type ApiClientOptions } from './api/index.js';

@@ -1,6 +1,6 @@
 /**
  * Every client-side choice where the API document says "not shown", in one place.
- * Each constant cites its number in docs/assumptions.md (A1…A32, C1…C6); the simulator decides the
+ * Each constant cites its number in docs/assumptions.md (A1…A35, C1…C7); the simulator decides the
  * same questions independently in src/sim/assumptions.ts. The types of src/api/types.ts that these
  * choices shape are derived from the constants here, and the endpoint code uses the constants.
  * The window (A23) and text-length (A29) rules are the planner's: src/plan/window.ts, src/plan/decide.ts.
@@ -19,6 +19,8 @@
  *   error paths carry no query string (`errorFromResponse` and ConnectionError get the path without it).
  * - C6 the template bodies' `language` (and wba-send-template's `variables`) are required in
  *   types.ts (`StartWhatsappTemplateBody`, `SendTemplateBody`): the runner always has them.
+ * - C7 one message is read by id with `after_id = id - 1, limit = 1` (MESSAGE_LOOKUP_LIMIT below):
+ *   `findMessage` in endpoints/message-lookup.ts.
  */
 
 /** A1, A2: any 2xx is success; the body's `success: true` is still required. */
@@ -67,6 +69,9 @@ export const TAKE_OVER_HAS_BODY = false;
 
 /** The document: messages `limit` defaults to 50, maximum 200 (A28: above is capped). */
 export const MESSAGES_MAX_LIMIT = 200;
+
+/** C7: reading one message by id asks for a page of one after `id - 1`. */
+export const MESSAGE_LOOKUP_LIMIT = 1;
 
 /** A12: the conversations listing pages by `page`/`per_page` (max 200), oldest change first, `updated_at >=`. */
 export const CONVERSATIONS_MAX_PER_PAGE = 200;

@@ -5,7 +5,8 @@ export type { ConversationsApi } from './endpoints/conversations.js';
 export type { ClientsApi } from './endpoints/clients.js';
 export type { CrmApi } from './endpoints/crm.js';
 export type { CatalogApi } from './endpoints/catalog.js';
-export type { PagingApi, PagingOptions } from './endpoints/paging.js';
+export { pagingApi, type PagingApi, type PagingOptions } from './endpoints/paging.js';
+export { findMessage } from './endpoints/message-lookup.js';
 export {
   ApiError,
   AuthError,

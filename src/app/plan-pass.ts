@@ -4,6 +4,7 @@ import { shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
+import { listedOf, type Listed } from './listed.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -17,8 +18,8 @@ export interface PlanPass {
   /** Planned action label → contacts (template, text, text+media, template+media, skip:<reason>, defer:<reason>). */
   byAction: Record<string, number>;
   examples: Array<{ phone: string; line: number; action: string; message: string; variant?: string }>;
-  /** Every usable contact's key, in list order (the report lists the ones never reached as pending). */
-  phones: Array<{ phone: string; line: number }>;
+  /** Every usable contact's key and row, in list order (the report lists the ones never reached as pending). */
+  phones: Listed[];
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
   /** Contacts `run` would send a message to now: planned a message, and not settled by an earlier run. */
@@ -65,7 +66,7 @@ export async function planPass(
     } else if (item.kind === 'contact' && item.action) {
       const { contact, action } = item;
       pass.contacts += 1;
-      pass.phones.push({ phone: contact.phone, line: contact.line });
+      pass.phones.push(listedOf(contact, prepared.job));
       if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;

@@ -179,7 +179,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   const listed = lateRejected.size > 0 ? pass.phones.filter((c) => !lateRejected.has(c.phone)) : pass.phones;
   const rows = await jobReportRows(store, state.states, listed);
-  await writeReport(state.files.report, rows, 'csv');
+  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0 });
   const pending = rows.filter((r) => r.status === 'pending').length;
   const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending });
   const { stats } = result;

@@ -1,3 +1,4 @@
+import { afterReconciled, sentWithDelivery } from './apply-delivery.js';
 import type { CheckpointEvent, ContactEvent, ContactState, SentState } from './types.js';
 
 /** The error of a contact whose last attempt has no outcome after it. */
@@ -14,6 +15,7 @@ export const NO_ANSWER = 'no answer recorded (the run stopped while the request 
  *   whether the earlier request reached the platform.
  * - A follow-up step once done stays done; one recorded as an attempt (or answered by nothing)
  *   stays in doubt until a definite outcome.
+ * - `delivery` and `reconciled` (read back from the platform after a run) fold in apply-delivery.ts.
  */
 export function applyEvent(state: Map<string, ContactState>, event: CheckpointEvent): void {
   if (event.t === 'header') return;
@@ -46,6 +48,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         via: event.via,
         action: event.action,
         error: NO_ANSWER,
+        attemptAt: event.at,
       };
     case 'sent':
       return {
@@ -74,8 +77,19 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         error: event.error,
         ...refusal(event),
       };
-    case 'in_doubt':
-      return { ...base, ...known, ...ids(event.conversation_id, event.client_id), status: 'in_doubt', via: event.via, action: event.action, error: event.error };
+    case 'in_doubt': {
+      const attemptAt = before.status === 'in_doubt' ? before.attemptAt : undefined;
+      return {
+        ...base,
+        ...known,
+        ...ids(event.conversation_id, event.client_id),
+        status: 'in_doubt',
+        via: event.via,
+        action: event.action,
+        error: event.error,
+        ...(attemptAt !== undefined && { attemptAt }),
+      };
+    }
     case 'skipped':
     case 'deferred': {
       const withLine = { ...base, ...(event.line !== undefined && { line: event.line }) };
@@ -86,6 +100,10 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
     }
     case 'followup':
       return withFollowups({ ...before, ...base }, followupAfter(before, event));
+    case 'delivery':
+      return before;
+    case 'reconciled':
+      return afterReconciled(before, event, base, known);
     default: {
       const unknown: never = event;
       throw new Error(`unknown checkpoint event ${JSON.stringify(unknown)}`);
@@ -103,6 +121,8 @@ function sentAfter(before: SentState, event: ContactEvent, base: ReturnType<type
     if (event.line !== undefined) next.line = event.line;
   } else if (event.t === 'followup') {
     return withFollowups(next, followupAfter(before, event));
+  } else if (event.t === 'delivery') {
+    return sentWithDelivery(next, event);
   }
   return next;
 }

@@ -3,6 +3,7 @@ export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
+export { deliveryAfter } from './apply-delivery.js';
 export { replay } from './replay.js';
 export { SuppressionIndex, SUPPRESSION_SOURCES, isSource } from './suppression.js';
 export type { SuppressionEntry, SuppressionInput, SuppressionList, SuppressionSource, SuppressResult, UnsuppressOptions, SuppressionChange } from './suppression.js';

@@ -4,7 +4,7 @@
  * interfaces and nothing in `run/`, `app/` or `cli/` changes. No other folder names a state file:
  * the paths a person needs (report, rejects, log) are the ones the store reports.
  */
-import type { CheckpointEvent, ContactState, HeaderEvent } from './types.js';
+import type { CheckpointEvent, ContactEvent, ContactState, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './file/events-log.js';
 import type { SyncBook } from './file/sync-book.js';
 import type { WindowLookup, WindowStore } from './file/window-store.js';
@@ -63,6 +63,8 @@ export interface StateStore {
   openJob(job: string, owner: JobOwner): Promise<JobStore>;
   /** The job's state without taking its lock (status, report); undefined for a job never run. */
   readJob(job: string): Promise<JobView | undefined>;
+  /** Every event recorded about one contact of the job, oldest first (a compacted journal keeps a short equivalent). */
+  contactEvents(job: string, phone: string): Promise<ContactEvent[]>;
   /** Rows the last plan pass rejected: never sent, and not counted as pending. */
   planRejects(job: string): Promise<ReadonlySet<string>>;
   savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void>;

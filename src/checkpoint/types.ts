@@ -12,6 +12,21 @@ export type ActionKind = 'template' | 'text';
 
 export type FollowupStep = 'media' | `tag:${string}` | 'custom_fields';
 
+/** A message's delivery status as the platform reports it (sent → delivered → read, or failed). */
+export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** What `track` read of a sent contact's message: the whole picture as of the read, not a change. */
+export interface DeliveryFacts {
+  status: DeliveryStatus;
+  /** ISO: when the platform's record said delivered (its updatedAt then); unknown when first seen already read. */
+  deliveredAt?: string;
+  readAt?: string;
+  failedAt?: string;
+  /** The provider's code read from the failure reason, when it has one. */
+  failureCode?: number;
+  failureReason?: string;
+}
+
 export type CheckpointEvent =
   | {
       t: 'header';
@@ -96,6 +111,34 @@ export type CheckpointEvent =
       at: string;
     }
   | {
+      /** `track` read the message of a sent contact: its delivery status and times (the whole picture, not a change). */
+      t: 'delivery';
+      phone: string;
+      status: DeliveryStatus;
+      delivered_at?: string;
+      read_at?: string;
+      failed_at?: string;
+      failure_code?: number;
+      failure_reason?: string;
+      at: string;
+    }
+  | {
+      /** `reconcile` read the platform back for a contact in doubt: its message is there (sent), is not (not_sent), or cannot be told (in_doubt, with why). */
+      t: 'reconciled';
+      phone: string;
+      result: 'sent';
+      via: Via;
+      action: ActionKind;
+      conversation_id: string;
+      client_id?: string;
+      message_id: string;
+      /** When the platform made the message (its createdAt). */
+      sent_at: string;
+      at: string;
+    }
+  | { t: 'reconciled'; phone: string; result: 'not_sent'; conversation_id?: string; client_id?: string; at: string }
+  | { t: 'reconciled'; phone: string; result: 'in_doubt'; reason: string; at: string }
+  | {
       t: 'followup';
       phone: string;
       step: FollowupStep;
@@ -164,6 +207,10 @@ export type SentState = StateBase & {
   mediaOwed?: boolean;
   /** Which of the job's messages went, when the job has variants. */
   variant?: string;
+  /** `reconciled`: found on the platform by `reconcile` after the run lost the answer. */
+  source?: 'reconciled';
+  /** What `track` last read of the message's delivery. */
+  delivery?: DeliveryFacts;
 };
 
 export type FailedState = StateBase &
@@ -171,7 +218,17 @@ export type FailedState = StateBase &
   ProviderRefusal & { status: 'failed'; via: Via; action: ActionKind; /** HTTP status, 0 when no answer came. */ httpStatus: number; retryable: boolean; error: string };
 
 /** A request left and no outcome is known: it may have reached the platform. */
-export type InDoubtState = StateBase & Known & { status: 'in_doubt'; via: Via; action: ActionKind; error: string };
+export type InDoubtState = StateBase &
+  Known & {
+    status: 'in_doubt';
+    via: Via;
+    action: ActionKind;
+    error: string;
+    /** ISO time of the attempt whose answer is missing (what `reconcile` reads the platform after). */
+    attemptAt?: string;
+    /** Why the last `reconcile` could not tell whether the message went out. */
+    unresolved?: string;
+  };
 
 export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string };
 

@@ -139,6 +139,15 @@ const limits = z
   })
   .prefault({});
 
+const track = z
+  .strictObject({
+    max_age_hours: positiveNumber(24 * 90, 72)
+      .default(72)
+      .describe('`track` stops reading a message once it is read, failed, or this many hours old'),
+  })
+  .prefault({})
+  .describe('Delivery tracking after the run (`outreach track`)');
+
 export const jobSchema = z
   .strictObject(
     {
@@ -162,6 +171,7 @@ export const jobSchema = z
       limits,
       send_window: sendWindowSchema.optional(),
       require_opt_in: requireOptIn,
+      track,
     },
     { error: says('a JSON object { … }; see jobs/black-friday.json') },
   )

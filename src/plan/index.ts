@@ -23,6 +23,7 @@ export { preflight, type PreflightJob, type PreflightResult } from './preflight.
 export { needsTemplates } from './message-check.js';
 export { templatePositions } from './template-check.js';
 export { chooseVariant, variantLabel, type VariantChoice } from './variant.js';
+export { contactContent, type ContactContent } from './content.js';
 export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel } from './label.js';
 export { checkCustomFields, type CustomFieldInfo } from './custom-fields-check.js';

@@ -1,7 +1,8 @@
 export { safeCell } from './csv-safe.js';
 export { writeRejects, REJECT_COLUMNS } from './rejects.js';
 export { reportRows } from './report-rows.js';
-export type { ReportRow, ReportExtra } from './report-rows.js';
+export type { ReportRow, ReportExtra, RowSource } from './report-rows.js';
+export { TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
 export { writeReport, REPORT_COLUMNS } from './report.js';
 export type { ReportFormat } from './report.js';
 export { actionLabel } from './action-label.js';
@@ -10,3 +11,5 @@ export { summarise, formatSummary, formatDuration } from './summary.js';
 export type { Summary, SummaryOptions } from './summary.js';
 export { writeFileAtomic } from './write-atomic.js';
 export { deferredGroups, firstNotBefore, type DeferredGroup } from './deferred.js';
+export { renderHtmlReport } from './html/page.js';
+export type { HtmlReportData, FailureGroup, TimeBucket } from './html/types.js';

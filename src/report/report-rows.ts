@@ -23,12 +23,35 @@ export interface ReportRow {
   http_status?: number;
   /** Deferred: when it may go (ISO). */
   not_before?: string;
-  /** Which of the job's messages (a variant's name or index, or `default`), when the job has variants. */
-  variant?: string;
   /** The WhatsApp provider's code of the refusal behind a failure or a deferral (absent when none). */
   error_code?: number;
   /** Failed or in doubt: the class of that refusal (`undeliverable`, `opted_out`, … or `other`); a deferral by the provider: its class. */
   error_class?: string;
+  name?: string;
+  /** The phone cell as written in the contact list. */
+  phone_as_written?: string;
+  source_file?: string;
+  source_line?: number;
+  /** The message variant the contact gets (`default` for the job's own), when the job has variants. */
+  variant?: string;
+  /** What `track` last read: sent, delivered, read or failed; empty when never read. */
+  delivery_status?: string;
+  delivered_at?: string;
+  read_at?: string;
+  /** The provider's code of a delivery failure. */
+  failure_code?: number;
+  /** The row's own columns (`report --columns`), by header. */
+  source_columns?: Record<string, string>;
+}
+
+/** What the report shows of a contact's row in the list (app/listed.ts fills it). */
+export interface RowSource {
+  file?: string;
+  line?: number;
+  name?: string;
+  phoneAsWritten?: string;
+  variant?: string;
+  columns?: Record<string, string>;
 }
 
 export interface ReportExtra {
@@ -36,6 +59,8 @@ export interface ReportExtra {
   replies?: ReadonlyMap<string, string>;
   /** Contacts of the list the checkpoint has not seen yet: reported as `pending`. */
   pendingPhones?: Iterable<{ phone: string; line?: number }>;
+  /** Each phone's row in the list. */
+  sources?: ReadonlyMap<string, RowSource>;
 }
 
 /**
@@ -44,12 +69,14 @@ export interface ReportExtra {
  */
 export function reportRows(states: ReadonlyMap<string, ContactState>, extra: ReportExtra = {}): ReportRow[] {
   const rows: ReportRow[] = [];
-  for (const s of states.values()) rows.push(rowOf(s, extra.replies?.get(s.phone)));
+  const source = (phone: string) => sourceFields(extra.sources?.get(phone));
+    // The state's own variant (what went) wins over the list's (what would go now).
+  for (const s of states.values()) rows.push({ ...source(s.phone), ...rowOf(s, extra.replies?.get(s.phone)), ...deliveryFields(s) });
   const seen = new Set(states.keys());
   for (const p of extra.pendingPhones ?? []) {
     if (seen.has(p.phone)) continue;
     seen.add(p.phone);
-    rows.push(pendingRow(p.phone, p.line, extra.replies?.get(p.phone)));
+    rows.push({ ...pendingRow(p.phone, p.line, extra.replies?.get(p.phone)), ...source(p.phone) });
   }
   return rows;
 }
@@ -85,12 +112,36 @@ function errorCodeAndClass(s: ContactState): Pick<ReportRow, 'error_code' | 'err
   return { ...(code !== undefined && { error_code: code }), ...(cls !== undefined && { error_class: cls }) };
 }
 
+function sourceFields(src: RowSource | undefined): Partial<ReportRow> {
+  if (!src) return {};
+  return {
+    ...(src.name !== undefined && { name: src.name }),
+    ...(src.phoneAsWritten !== undefined && { phone_as_written: src.phoneAsWritten }),
+    ...(src.file !== undefined && { source_file: src.file }),
+    ...(src.line !== undefined && { source_line: src.line }),
+    ...(src.variant !== undefined && { variant: src.variant }),
+    ...(src.columns !== undefined && { source_columns: src.columns }),
+  };
+}
+
+function deliveryFields(s: ContactState): Partial<ReportRow> {
+  if (s.status !== 'sent' || !s.delivery) return {};
+  const d = s.delivery;
+  return {
+    delivery_status: d.status,
+    ...(d.deliveredAt !== undefined && { delivered_at: d.deliveredAt }),
+    ...(d.readAt !== undefined && { read_at: d.readAt }),
+    ...(d.failureCode !== undefined && { failure_code: d.failureCode }),
+  };
+}
+
 /** Failed / in doubt: why. Sent: what went wrong in its follow-ups, if anything. Skipped: the action says why. */
 function errorOf(s: ContactState): string | null {
   switch (s.status) {
     case 'failed':
-    case 'in_doubt':
       return s.error;
+    case 'in_doubt':
+      return s.unresolved !== undefined ? `${s.error}; reconcile: ${s.unresolved}` : s.error;
     case 'sent':
     case 'pending': {
       const errors = Object.entries(s.followupErrors ?? {}).map(([step, e]) => `${step}: ${e}`);

@@ -1,6 +1,7 @@
 import { csvChunks } from './csv-chunks.js';
 import { safeCell } from './csv-safe.js';
 import type { ReportRow } from './report-rows.js';
+import { csvOptions, reportColumns, sourceHeader, TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 /** The report's CSV columns, in this order. */
@@ -21,9 +22,9 @@ export const REPORT_COLUMNS = [
   'followups_pending',
   'http_status',
   'not_before',
-  'variant',
   'error_code',
   'error_class',
+  ...TRACKING_COLUMNS,
 ] as const satisfies readonly (keyof ReportRow)[];
 
 export type ReportFormat = 'csv' | 'json';
@@ -36,13 +37,16 @@ export async function writeReport(
   file: string,
   rows: Iterable<ReportRow> | AsyncIterable<ReportRow>,
   format: ReportFormat,
+  layout: ReportLayout = {},
 ): Promise<void> {
-  await writeFileAtomic(file, format === 'csv' ? csvChunks(csvRows(rows)) : jsonChunks(rows));
+  await writeFileAtomic(file, format === 'csv' ? csvChunks(csvRows(rows, layout), csvOptions(layout)) : jsonChunks(rows));
 }
 
-async function* csvRows(rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<string[]> {
-  yield [...REPORT_COLUMNS];
-  for await (const row of rows) yield REPORT_COLUMNS.map((c) => cell(row[c]));
+async function* csvRows(rows: Iterable<ReportRow> | AsyncIterable<ReportRow>, layout: ReportLayout): AsyncGenerator<string[]> {
+  const columns = reportColumns(REPORT_COLUMNS, layout);
+  const sources = layout.sourceColumns ?? [];
+  yield [...columns, ...sources.map((h) => safeCell(sourceHeader(h, columns)))];
+  for await (const row of rows) yield [...columns.map((c) => cell(row[c])), ...sources.map((h) => cell(row.source_columns?.[h]))];
 }
 
 function cell(value: string | number | boolean | null | undefined): string {

@@ -23,6 +23,7 @@ describe('replay', () => {
       action: 'template',
       conversationId: 'conv-9',
       error: NO_ANSWER,
+      attemptAt: AT,
       followups: {},
       updatedAt: AT,
     });

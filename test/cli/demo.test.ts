@@ -46,6 +46,10 @@ describe('outreach demo', () => {
     expect(r.stdout).toContain(path.join(stateDir, 'demo', 'report.csv'));
     expect(r.stdout).toContain(path.join(stateDir, 'demo', 'rejects.csv'));
     expect(existsSync(path.join(stateDir, 'demo', 'rejects.csv'))).toBe(true);
+    // After the run: track reads the deliveries back, the funnel is shown, and the demo ends naming the page.
+    expect(r.stdout).toMatch(/outreach track[\s\S]*track of demo: 266 messages read[\s\S]*funnel \(of the sent\)\s+sent\s+266\s+delivered\s+\d+/);
+    expect(r.stdout.trimEnd().endsWith(path.join(stateDir, 'demo', 'report.html'))).toBe(true);
+    expect(existsSync(path.join(stateDir, 'demo', 'report.html'))).toBe(true);
   });
 
   it('never empties a folder that is not its own', async () => {

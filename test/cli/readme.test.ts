@@ -33,8 +33,8 @@ function tableLine(name: string): string | undefined {
 describe('README and --help agree', () => {
   it('finds the commands', () => {
     expect([...commands.keys()].sort()).toEqual([
-      'channels', 'demo', 'plan', 'report', 'resume', 'run', 'sim', 'status',
-      'suppress add', 'suppress import', 'suppress list', 'suppress remove', 'sync', 'templates', 'webhook',
+      'channels', 'demo', 'plan', 'reconcile', 'report', 'resume', 'run', 'show', 'sim', 'status',
+      'suppress add', 'suppress import', 'suppress list', 'suppress remove', 'sync', 'templates', 'track', 'webhook',
     ]);
   });
 

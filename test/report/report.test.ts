@@ -92,7 +92,8 @@ describe('writeReport', () => {
     await writeReport(file, [], 'csv');
     const [header] = (await readFile(file, 'utf8')).split('\n');
     expect(header).toBe(
-      'phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at,sent_at,media_left_out,followups_pending,http_status,not_before,variant,error_code,error_class',
+      'phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at,sent_at,media_left_out,followups_pending,http_status,not_before,' +
+        'error_code,error_class,name,phone_as_written,source_file,source_line,delivery_status,delivered_at,read_at,failure_code',
     );
     expect(header!.startsWith('phone,status,action,conversation_id,client_id,message_id,attempts,error,replied_at,line,updated_at')).toBe(true);
   });
@@ -134,7 +135,7 @@ describe('writeReport', () => {
     await writeReport(file, rows(), 'csv');
     const text = await readFile(file, 'utf8');
     expect(text.split('\n').filter((l) => l !== '')).toHaveLength(50_001);
-    expect(text.split('\n')[50_000]).toBe('+5511900049999,sent,text,c49999,,,1,,,,,,,,,,,,');
+    expect(text.split('\n')[50_000]).toBe('+5511900049999,sent,text,c49999,,,1,,,,,,,,,,,,,,,,,,,');
   });
 
   it('replaces the old report only once the new one is complete', async () => {

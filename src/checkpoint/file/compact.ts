@@ -5,7 +5,7 @@ import { fsyncDir } from './fsync-dir.js';
 import { MARKETING_LIMIT_REASON } from '../apply-event.js';
 import { replay } from '../replay.js';
 import { readJournal } from './read-journal.js';
-import type { ContactEvent, ContactState, FollowupStep } from '../types.js';
+import type { ContactEvent, ContactState, DeliveryFacts, FollowupStep } from '../types.js';
 
 export interface CompactionResult {
   eventsBefore: number;
@@ -103,31 +103,44 @@ function synthesize(s: ContactState): ContactEvent[] {
   for (let i = own; i < (s.marketingLimits ?? 0); i++) {
     out.push({ t: 'deferred', phone, reason: MARKETING_LIMIT_REASON, not_before: at, at });
   }
-  if (s.status !== 'sent') attempts(at);
+  if (s.status !== 'sent') attempts(s.status === 'in_doubt' && s.attemptAt !== undefined ? s.attemptAt : at);
   switch (s.status) {
     case 'pending':
+      // Pending after `reconcile` found no message: the attempts, then the reconciled verdict with the ids.
+      if (s.attempts > 0 || s.via !== undefined) {
+        if (s.attempts === 0) out.push({ t: 'in_doubt', phone, via, action, error: '', at });
+        out.push({ t: 'reconciled', phone, result: 'not_sent', ...ids, at });
+      }
       break;
     case 'sent':
-      out.push({
-        t: 'sent',
-        phone,
-        via: s.via,
-        action: s.action,
-        conversation_id: s.conversationId,
-        ...(s.clientId !== undefined && { client_id: s.clientId }),
-        message_id: s.messageId,
-        ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
-        ...(s.mediaOwed !== undefined && { media_owed: s.mediaOwed }),
-        ...(s.variant !== undefined && { variant: s.variant }),
-        at: s.sentAt,
-      });
+      if (s.source === 'reconciled') {
+        const { conversationId, messageId, sentAt } = s;
+        out.push({ t: 'reconciled', phone, result: 'sent', via: s.via, action: s.action, conversation_id: conversationId, ...(s.clientId !== undefined && { client_id: s.clientId }), message_id: messageId, sent_at: sentAt, at: sentAt });
+      } else {
+        out.push({
+          t: 'sent',
+          phone,
+          via: s.via,
+          action: s.action,
+          conversation_id: s.conversationId,
+          ...(s.clientId !== undefined && { client_id: s.clientId }),
+          message_id: s.messageId,
+          ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
+          ...(s.mediaOwed !== undefined && { media_owed: s.mediaOwed }),
+          ...(s.variant !== undefined && { variant: s.variant }),
+          at: s.sentAt,
+        });
+      }
       attempts(at);
       break;
     case 'failed':
       out.push({ t: 'failed', phone, via: s.via, action: s.action, status: s.httpStatus, retryable: s.retryable, ...ids, error: s.error, ...refusal(s), at });
       break;
     case 'in_doubt':
+      // An in-doubt outcome whose attempt time is unknown (no attempt before it): the attempts' own doubt is closed first.
+      if (s.attemptAt === undefined && s.attempts > 0) earlier();
       out.push({ t: 'in_doubt', phone, via: s.via, action: s.action, ...ids, error: s.error, at });
+      if (s.unresolved !== undefined) out.push({ t: 'reconciled', phone, result: 'in_doubt', reason: s.unresolved, at });
       break;
     case 'skipped':
       earlier();
@@ -143,11 +156,27 @@ function synthesize(s: ContactState): ContactEvent[] {
     const inDoubt = s.followupsInDoubt?.[step] === true;
     out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(inDoubt && { in_doubt: true }), ...(error !== undefined && { error }), at });
   }
+  if (s.status === 'sent' && s.delivery) out.push(deliveryEvent(phone, s.delivery, at));
   return out;
 }
 
 function refusal(s: { code?: number; errorClass?: string }) {
   return { ...(s.code !== undefined && { code: s.code }), ...(s.errorClass !== undefined && { error_class: s.errorClass }) };
+}
+
+/** One `delivery` event carrying the whole picture (the fold of a single read is the facts themselves). */
+function deliveryEvent(phone: string, d: DeliveryFacts, at: string): ContactEvent {
+  return {
+    t: 'delivery',
+    phone,
+    status: d.status,
+    ...(d.deliveredAt !== undefined && { delivered_at: d.deliveredAt }),
+    ...(d.readAt !== undefined && { read_at: d.readAt }),
+    ...(d.failedAt !== undefined && { failed_at: d.failedAt }),
+    ...(d.failureCode !== undefined && { failure_code: d.failureCode }),
+    ...(d.failureReason !== undefined && { failure_reason: d.failureReason }),
+    at,
+  };
 }
 
 function groupByPhone(events: readonly ContactEvent[]): Map<string, ContactEvent[]> {

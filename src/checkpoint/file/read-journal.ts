@@ -24,7 +24,7 @@ export class JournalVersionError extends Error {
   }
 }
 
-const CONTACT_EVENTS = new Set(['attempt', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred', 'followup']);
+const CONTACT_EVENTS = new Set(['attempt', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred', 'followup', 'delivery', 'reconciled']);
 
 /**
  * Reads a journal line by line. A missing file is an empty journal. Unreadable lines (a torn last

@@ -78,6 +78,11 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       return { header: contents.header, states: replay(contents.events), tornRecords: contents.tornLineNumbers };
     },
 
+    async contactEvents(job: string, phone: string) {
+      const contents = await readJournal(jobStatePaths(dir, job).checkpoint);
+      return contents.events.filter((e) => e.phone === phone);
+    },
+
     async planRejects(job: string): Promise<ReadonlySet<string>> {
       let text: string;
       try {

@@ -10,6 +10,7 @@ import { keywordsFromEnv, startReceiver } from '../../webhook/index.js';
 import { demoAudience } from '../demo-audience.js';
 import { freshDemoFolder } from '../demo-folder.js';
 import { describeDemoRefusals, forceDemoRefusals } from '../demo-provider.js';
+import { DEMO_DELIVERY, demoTrack } from '../demo-track.js';
 import { ExitCode } from '../exit.js';
 import { formatPlan } from '../format/plan.js';
 import { repoRoot } from '../repo-root.js';
@@ -34,7 +35,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
   const say = (text: string) => process.stdout.write(`${text}\n`);
   const shown = (file: string) => (path.relative(process.cwd(), file).startsWith('..') ? file : path.relative(process.cwd(), file));
 
-  const sim = await startSimulator({ faults: DEMO_FAULTS, seed: 2026 });
+  const sim = await startSimulator({ faults: DEMO_FAULTS, seed: 2026, delivery: DEMO_DELIVERY });
   const api = createApiClient({ baseUrl: sim.url, token: sim.token });
   const secret = randomBytes(16).toString('hex');
   const receiver = await startReceiver({ port: 0, secret, store, api, keywords: keywordsFromEnv(process.env) });
@@ -81,11 +82,13 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say(`   start-whatsapp calls during resume: ${(sim.state.counters.byEndpoint[START] ?? 0) - startsBefore} (retries went to wba-send-template or messages on the same conversations)`);
     for (const text of await describeDemoRefusals(store, prepared.job.name, refusals, resumed)) say(text);
 
+    const html = await demoTrack(jobFile, { store, sim, settled: () => receiver.settled(), say, step: '6' });
     const files = store.jobFiles(prepared.job.name);
-    say('\n== 6. Where things are');
+    say('\n== 7. Where things are');
     const head = (await readFile(files.report, 'utf8')).split('\n').slice(0, 4);
     say(`   report.csv, first rows:\n${head.map((l) => `     ${l}`).join('\n')}`);
     say(`   report:     ${files.report}`);
+    say(`   the page:   ${html}   (open it in a browser; \`outreach report --format html\` makes it again)`);
     say(`   rejects:    ${files.rejects}`);
     say(`   run log:    ${files.log}`);
     say(`   state:      ${store.location} (checkpoint, webhook events, windows)`);
@@ -93,6 +96,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say('   export OUTREACH_BASE_URL=https://your-platform.example OUTREACH_TOKEN=…   # from Settings → Integrations');
     say('   npx outreach channels --company-id 1 && npx outreach templates            # find channel_id and a template');
     say('   npx outreach plan jobs/black-friday.json && npx outreach run jobs/black-friday.json');
+    say(`\nThe campaign's page, to open in a browser: ${html}`);
   } finally {
     await receiver.close();
     await api.close();

@@ -8,20 +8,31 @@ interface ReportFlags {
   stateDir?: string;
   out?: string;
   format?: string;
+  excel?: boolean;
+  columns?: boolean | string;
 }
 
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description('Write one row per contact: phone, status, action, ids, attempts, error, replied_at')
+    .description('Write one row per contact (ids, delivery, the row it came from), or report.html: one page with the funnel and charts')
     .argument('<job>', 'job file (JSON)')
-    .option('--out <file>', 'where to write it (default <state-dir>/<job>/report.csv, or .json)')
-    .option('--format <format>', 'csv or json', 'csv')
+    .option('--out <file>', 'where to write it (default <state-dir>/<job>/report.csv, or .json, or .html)')
+    .option('--format <format>', 'csv, json or html', 'csv')
+    .option('--excel', 'CSV any spreadsheet opens in its own locale: UTF-8 with BOM, ";" between cells')
+    .option('--columns [names]', "add the contact list's own columns: all, or these (comma-separated headers)")
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .action(async (jobPath: string, flags: ReportFlags) => {
       const format = flags.format ?? 'csv';
-      if (format !== 'csv' && format !== 'json') throw new CliError(`--format: "${format}" is not a report format; use csv or json`);
-      const report = await jobReport(jobPath, { store: storeFor(flags.stateDir, jobPath), format, ...(flags.out && { out: path.resolve(flags.out) }) });
+      if (format !== 'csv' && format !== 'json' && format !== 'html') throw new CliError(`--format: "${format}" is not a report format; use csv, json or html`);
+      const columns = typeof flags.columns === 'string' ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : flags.columns;
+      const report = await jobReport(jobPath, {
+        store: storeFor(flags.stateDir, jobPath),
+        format,
+        ...(flags.out && { out: path.resolve(flags.out) }),
+        ...(flags.excel && { excel: true }),
+        ...(columns !== undefined && { columns }),
+      });
       if (report.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${report.listProblem}\n`);
       process.stdout.write(`report of ${report.job}: ${report.contacts} contacts written to ${report.file}\n`);
     });

@@ -1,0 +1,142 @@
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
+import { readProviderCode } from '../api/index.js';
+import type { ContactState, StateStore } from '../checkpoint/index.js';
+import { renderHtmlReport, summarise, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
+import { providerClass, providerClassInfo } from '../run/index.js';
+import { AppError } from './errors.js';
+import { funnelOf } from './funnel.js';
+import type { JobReport } from './job-report.js';
+import { bucketName, timeBuckets } from './time-buckets.js';
+
+/** `report --columns`: every column of the list (`true`), or these headers. */
+export type ReportColumnsOption = boolean | readonly string[];
+
+/** In-doubt contacts the page lists (the rest are in report.csv). */
+const IN_DOUBT_SHOWN = 200;
+/** Examples per reject reason. */
+const REJECT_EXAMPLES = 3;
+
+/** The CSV's layout for a job report: Excel or not, the variant column when the job has variants, the list's own columns asked for. */
+export function reportLayout(report: Pick<JobReport, 'job' | 'headers'>, options: { excel?: boolean; columns?: ReportColumnsOption }): ReportLayout {
+  const { columns } = options;
+  let sourceColumns: string[] = [];
+  if (columns === true) sourceColumns = report.headers;
+  else if (Array.isArray(columns)) {
+    const byName = new Map(report.headers.map((h) => [h.trim().toLowerCase(), h]));
+    sourceColumns = columns.map((name: string) => {
+      const header = byName.get(name.trim().toLowerCase());
+      if (header === undefined) {
+        throw new AppError(`--columns: the contact list has no column "${name}" (its columns are: ${report.headers.join(', ')}); name one of them, or give --columns alone for all`);
+      }
+      return header;
+    });
+  }
+  return { excel: options.excel === true, variants: report.job.message.variants.length > 0, sourceColumns };
+}
+
+/** Writes report.html for the job report: the page's numbers gathered here, drawn by report/html. */
+export async function writeHtmlReport(file: string, report: JobReport, store: StateStore, now: number): Promise<void> {
+  await writeFileAtomic(file, [renderHtmlReport(await htmlReportData(report, store, now))]);
+}
+
+/** Everything the page shows, from the job's state, its rows and its rejects file. */
+export async function htmlReportData(report: JobReport, store: StateStore, now: number): Promise<HtmlReportData> {
+  const { job, view, rows } = report;
+  const states = [...view.states.values()];
+  const pending = rows.filter((r) => r.status === 'pending').length;
+  const summary = summarise(view.states, { pending });
+  const replied = new Map(rows.flatMap((r) => (r.replied_at !== undefined ? [[r.phone, r.replied_at] as const] : [])));
+  const funnel = funnelOf(states, replied);
+  const sent = states.flatMap((s) => (s.status === 'sent' ? [Date.parse(s.sentAt)] : [])).filter((t) => !Number.isNaN(t));
+  const sends = timeBuckets(sent);
+  const replies = timeBuckets(
+    [...replied.values()].map((t) => Date.parse(t)).filter((t) => !Number.isNaN(t)),
+    { minSeconds: 3600, maxBars: 96 },
+  );
+  const inDoubt = states.filter((s) => s.status === 'in_doubt');
+  return {
+    job: job.name,
+    generatedAt: new Date(now).toISOString(),
+    total: summary.total,
+    byStatus: summary.byStatus,
+    funnel: { sent: funnel.sent, delivered: funnel.delivered, read: funnel.read, replied: funnel.replied, failed: funnel.failed, tracked: funnel.tracked },
+    sends: { buckets: sends.buckets, per: bucketName(sends.bucketSeconds), limitPerBucket: rateLimitPer(job.rate, sends.bucketSeconds) },
+    rejects: await rejectsOf(store.jobFiles(job.name).rejects),
+    failures: [
+      ...sendFailures(states),
+      ...funnel.failures.map((f): FailureGroup => ({ stage: 'delivery', className: f.class, code: f.code, label: f.label, count: f.count, example: f.example })),
+    ],
+    deferred: countBy(states.flatMap((s) => (s.status === 'deferred' ? [s.reason] : []))),
+    suppressed:
+      states.filter((s) => s.status === 'skipped' && /suppress|opted/.test(s.reason)).length +
+      funnel.failures.filter((f) => f.class === 'opted_out').reduce((n, f) => n + f.count, 0),
+    replies: { buckets: replies.buckets, per: bucketName(replies.bucketSeconds) },
+    inDoubt: inDoubt.slice(0, IN_DOUBT_SHOWN).map((s) => ({
+      phone: s.phone,
+      ...(s.line !== undefined && { line: s.line }),
+      ...(s.conversationId !== undefined && { conversationId: s.conversationId }),
+      ...(s.clientId !== undefined && { clientId: s.clientId }),
+      error: s.unresolved !== undefined ? `${s.error}; reconcile: ${s.unresolved}` : s.error,
+    })),
+    inDoubtMore: Math.max(0, inDoubt.length - IN_DOUBT_SHOWN),
+  };
+}
+
+/** The most requests the job's rate lets through in a bucket of `seconds` (per_minute caps whole minutes only). */
+export function rateLimitPer(rate: { per_second: number; per_minute?: number | undefined }, seconds: number): number {
+  const bySecond = rate.per_second * seconds;
+  if (rate.per_minute === undefined || seconds < 60) return Math.round(bySecond);
+  return Math.round(Math.min(bySecond, (rate.per_minute * seconds) / 60));
+}
+
+/** Failed sends grouped by the provider's code read from their error (class `other` when none). */
+function sendFailures(states: readonly ContactState[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const s of states) {
+    if (s.status !== 'failed') continue;
+    const code = readProviderCode(s.error) ?? null;
+    const key = String(code);
+    const known = groups.get(key);
+    if (known) known.count += 1;
+    else {
+      const c = providerClass(code ?? undefined);
+      groups.set(key, { stage: 'send', className: c, code, label: code === null ? 'no provider code: see the error' : providerClassInfo(c).label, count: 1, example: s.error });
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count);
+}
+
+function countBy(keys: readonly string[]): Array<{ reason: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
+}
+
+/** rejects.csv read back for people: counts by reason and a few examples (cells shown as written there, less the formula guard). */
+async function rejectsOf(file: string): Promise<HtmlReportData['rejects']> {
+  const byReason = new Map<string, { reason: string; count: number; examples: Array<{ line: string; phone: string; detail: string }> }>();
+  let total = 0;
+  try {
+    const input = createReadStream(file);
+    const records = input.pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));
+    input.once('error', (err) => records.destroy(err)); // pipe() does not pass a read error on
+    for await (const record of records as AsyncIterable<Record<string, string | undefined>>) {
+      const reason = unguard(record.reason ?? '');
+      total += 1;
+      let group = byReason.get(reason);
+      if (!group) byReason.set(reason, (group = { reason, count: 0, examples: [] }));
+      group.count += 1;
+      if (group.examples.length < REJECT_EXAMPLES) group.examples.push({ line: record.line ?? '', phone: unguard(record.raw_phone ?? ''), detail: unguard(record.detail ?? '') });
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { total: 0, byReason: [], problem: 'No rejects file yet: run `outreach plan` or `outreach run`.' };
+    return { total: 0, byReason: [], problem: `rejects.csv could not be read: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  return { total, byReason: [...byReason.values()].sort((a, b) => b.count - a.count) };
+}
+
+/** A cell as it was before the CSV's formula guard (a leading `'` before = - @ + tab or CR). */
+function unguard(cell: string): string {
+  return /^'[=\-@+\t\r]/.test(cell) ? cell.slice(1) : cell;
+}

@@ -1,0 +1,94 @@
+import { abortableSleep } from '../run/index.js';
+import { funnelOf, type Funnel } from './funnel.js';
+import { suppressOptedOut } from './opted-out.js';
+import { reconcileInDoubt, SETTLE_MINUTES, type ReconcileOutcome } from './reconcile.js';
+import { withReadback, type ReadbackOptions } from './readback.js';
+import { repliesOf } from './replies.js';
+import { trackPass, type TrackPass } from './track.js';
+
+/** Between passes of `track --until-settled`, by default. */
+export const TRACK_INTERVAL_MS = 60_000;
+
+export interface TrackJobOptions extends ReadbackOptions {
+  /** Pass after pass until every sent contact is settled (read, failed, or too old), `intervalMs` apart. */
+  untilSettled?: boolean;
+  intervalMs?: number;
+  /** reconcile's settling delay (default 5). */
+  settleMinutes?: number;
+  /** Waits between passes; by default a timer that the signal cuts short. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** After each pass. */
+  onPass?: (pass: TrackPass, n: number) => void;
+}
+
+export interface TrackOutcome {
+  job: string;
+  /** What reading back the contacts in doubt gave (track reconciles first). */
+  reconcile: ReconcileOutcome;
+  passes: number;
+  /** Totals over the passes. */
+  checked: number;
+  changed: number;
+  notFound: number;
+  errors: number;
+  firstError?: string;
+  /** Phones whose message failed with 131050: they go on the suppression list. */
+  optedOut: string[];
+  /** Sent contacts still to watch (run track again later). */
+  unsettled: number;
+  /** Set when the signal stopped it before it was done. */
+  stopped?: 'interrupted';
+  funnel: Funnel;
+  /** Contacts still in doubt, and reads of the last pass that failed: zero when everything could be read. */
+  notDone: number;
+}
+
+/**
+ * `outreach track`: reconciles the contacts in doubt, then reads the message of every sent contact
+ * not settled yet and records its delivery, read or failure (with the provider's code). Incremental:
+ * a settled contact is not read again, so cron can call it hourly. With `untilSettled`, repeats
+ * every `intervalMs` until no sent contact is left to watch, or the signal aborts.
+ */
+export async function trackJob(jobPath: string, options: TrackJobOptions): Promise<TrackOutcome> {
+  return withReadback(jobPath, 'track', options, async ({ loaded, list, state, reads, clock, logger }) => {
+    const { job } = loaded;
+    const { signal } = options;
+    const sleep = options.sleep ?? abortableSleep;
+    const reconcile = await reconcileInDoubt({ list, state, reads, now: clock(), settleMs: (options.settleMinutes ?? SETTLE_MINUTES) * 60_000 });
+    const totals = { passes: 0, checked: 0, changed: 0, notFound: 0, errors: 0, optedOut: [] as string[], unsettled: 0, firstError: undefined as string | undefined };
+    let lastErrors = 0;
+    for (;;) {
+      const pass = await trackPass({ state, reads, now: clock(), maxAgeMs: job.track.max_age_hours * 3_600_000, concurrency: job.rate.concurrency, ...(signal && { signal }) });
+      totals.passes += 1;
+      totals.checked += pass.checked;
+      totals.changed += pass.changed;
+      totals.notFound += pass.notFound;
+      totals.errors += pass.errors;
+      totals.firstError ??= pass.firstError;
+      totals.optedOut.push(...pass.optedOut);
+      totals.unsettled = pass.unsettled;
+      lastErrors = pass.errors;
+      await suppressOptedOut(options.store, pass.optedOut);
+      logger.info({ job: job.name, pass: totals.passes, ...pass }, 'track pass');
+      options.onPass?.(pass, totals.passes);
+      if (!options.untilSettled || pass.unsettled === 0 || signal?.aborted) break;
+      try {
+        await sleep(options.intervalMs ?? TRACK_INTERVAL_MS, signal);
+      } catch {
+        break; // the signal cut the wait short
+      }
+      if (signal?.aborted) break;
+    }
+    const funnel = funnelOf(state.states.values(), await repliesOf(options.store, state.states));
+    const { firstError, ...counts } = totals;
+    return {
+      job: job.name,
+      reconcile,
+      ...counts,
+      ...(firstError !== undefined && { firstError }),
+      ...(signal?.aborted && { stopped: 'interrupted' as const }),
+      funnel,
+      notDone: reconcile.unresolved.length + lastErrors,
+    };
+  });
+}

@@ -1,0 +1,74 @@
+import type { ContactEvent, ContactState, DeliveryFacts, DeliveryStatus, SentState } from './types.js';
+
+/**
+ * The fold of what was read back from the platform after a run: `delivery` (track) and
+ * `reconciled` (reconcile). Pure; apply-event.ts calls it for these two event kinds.
+ */
+
+type DeliveryEvent = Extract<ContactEvent, { t: 'delivery' }>;
+type ReconciledEvent = Extract<ContactEvent, { t: 'reconciled' }>;
+type Base = Pick<ContactState, 'phone' | 'attempts' | 'followups' | 'line' | 'followupErrors' | 'followupsInDoubt' | 'updatedAt'>;
+type Known = Pick<ContactState, 'via' | 'action' | 'conversationId' | 'clientId'>;
+
+/** Statuses only move forward: sent, then delivered, then read or failed (a read message never fails). */
+const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, failed: 2 };
+
+export function deliveryFacts(event: DeliveryEvent): DeliveryFacts {
+  return {
+    status: event.status,
+    ...(event.delivered_at !== undefined && { deliveredAt: event.delivered_at }),
+    ...(event.read_at !== undefined && { readAt: event.read_at }),
+    ...(event.failed_at !== undefined && { failedAt: event.failed_at }),
+    ...(event.failure_code !== undefined && { failureCode: event.failure_code }),
+    ...(event.failure_reason !== undefined && { failureReason: event.failure_reason }),
+  };
+}
+
+/** The delivery facts after a read: a status that would go back (or sideways, read ↔ failed) is ignored; times once known stay. */
+export function deliveryAfter(before: DeliveryFacts | undefined, event: DeliveryEvent): DeliveryFacts {
+  const next = deliveryFacts(event);
+  if (!before) return next;
+  if (RANK[next.status] < RANK[before.status] || (RANK[next.status] === RANK[before.status] && next.status !== before.status)) return before;
+  return { ...before, ...next };
+}
+
+/** A sent contact after a delivery read (other states ignore it: only a sent message has a delivery). */
+export function sentWithDelivery(next: SentState, event: DeliveryEvent): SentState {
+  return { ...next, delivery: deliveryAfter(next.delivery, event) };
+}
+
+/**
+ * A contact that is not sent after `reconciled`: found → sent (source reconciled); not there →
+ * pending (safe to send), its ids kept; undecided → still in doubt, with why. Only a contact in
+ * doubt moves to pending or gets the reason; a `sent` result counts whatever the status was.
+ */
+export function afterReconciled(before: ContactState, event: ReconciledEvent, base: Base, known: Known): ContactState {
+  switch (event.result) {
+    case 'sent': {
+      const clientId = event.client_id ?? known.clientId;
+      return {
+        ...base,
+        status: 'sent',
+        via: event.via,
+        action: event.action,
+        conversationId: event.conversation_id,
+        ...(clientId !== undefined && { clientId }),
+        messageId: event.message_id,
+        sentAt: event.sent_at,
+        source: 'reconciled',
+      };
+    }
+    case 'not_sent':
+      if (before.status !== 'in_doubt') return before;
+      return {
+        ...base,
+        ...known,
+        ...(event.conversation_id !== undefined && { conversationId: event.conversation_id }),
+        ...(event.client_id !== undefined && { clientId: event.client_id }),
+        status: 'pending',
+      };
+    case 'in_doubt':
+      if (before.status !== 'in_doubt') return before;
+      return { ...before, ...base, unresolved: event.reason };
+  }
+}

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { showContact } from '../../app/index.js';
+import { formatStory } from '../format/show.js';
+import { storeFor } from '../state.js';
+
+export function registerShow(program: Command): void {
+  program
+    .command('show')
+    .description("One contact's story: its row, its message, every request and answer, ids, delivery, reply, and what resume would do (no platform)")
+    .argument('<job>', 'job file (JSON)')
+    .argument('<phone>', 'the phone, as in the list or as +<country><number>')
+    .option('--json', 'print the story as one JSON object')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string }) => {
+      const story = await showContact(jobPath, phone, { store: storeFor(flags.stateDir) });
+      process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story));
+    });
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js';
+import { outcomeExitCode } from '../exit.js';
+import { formatPass, formatTrack } from '../format/track.js';
+import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
+
+interface TrackFlags extends ReadbackFlags {
+  untilSettled?: boolean;
+  interval?: string;
+}
+
+export function registerTrack(program: Command): void {
+  program
+    .command('track')
+    .description("Read back each sent message's delivery, read and failure (reconciling contacts in doubt first); incremental, for cron")
+    .argument('<job>', 'job file (JSON)')
+    .option('--until-settled', 'repeat until every sent message is read, failed, or older than track.max_age_hours')
+    .option('--interval <seconds>', 'seconds between passes with --until-settled', String(TRACK_INTERVAL_MS / 1000))
+    .option('--settle-minutes <n>', 'a contact in doubt with no message on the platform becomes pending once its attempt is this old', String(SETTLE_MINUTES))
+    .option('--json', 'print the outcome as one JSON object')
+    .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
+    .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
+    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .action(async (jobPath: string, flags: TrackFlags) => {
+      const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
+      const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
+      const outcome = await readbackSession(jobPath, flags, (options) =>
+        trackJob(jobPath, {
+          ...options,
+          untilSettled: flags.untilSettled === true,
+          intervalMs,
+          settleMinutes,
+          onPass: (pass, n) => {
+            if (flags.untilSettled && !flags.json) process.stderr.write(formatPass(pass, n));
+          },
+        }),
+      );
+      process.stdout.write(flags.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatTrack(outcome));
+      process.exitCode = outcomeExitCode(outcome);
+    });
+}

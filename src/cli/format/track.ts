@@ -1,0 +1,29 @@
+import type { ReconcileOutcome, TrackOutcome, TrackPass } from '../../app/index.js';
+import { formatFunnel } from './funnel.js';
+
+/** What reconcile did, in a few lines (nothing when no contact was in doubt). */
+export function formatReconcile(r: ReconcileOutcome): string {
+  if (r.inDoubt === 0) return 'reconcile: no contact in doubt\n';
+  const lines = [`reconcile: ${r.inDoubt} in doubt → ${r.sent} found sent, ${r.pending} pending (resume sends them), ${r.unresolved.length} still in doubt (${r.requests} requests)`];
+  for (const u of r.unresolved.slice(0, 5)) lines.push(`  ${u.phone}: ${u.reason}`);
+  if (r.unresolved.length > 5) lines.push(`  … and ${r.unresolved.length - 5} more (report.csv has each reason)`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** One pass, for the log lines of --until-settled. */
+export function formatPass(pass: TrackPass, n: number): string {
+  return `track pass ${n}: ${pass.checked} messages read, ${pass.changed} changed, ${pass.unsettled} still to watch${pass.errors > 0 ? `, ${pass.errors} reads failed` : ''}\n`;
+}
+
+/** The end of a track for people. */
+export function formatTrack(t: TrackOutcome): string {
+  const lines = [
+    formatReconcile(t.reconcile).trimEnd(),
+    `track of ${t.job}: ${t.checked} messages read in ${t.passes} pass(es), ${t.changed} changed; ${t.unsettled} still to watch${t.unsettled > 0 ? ' (run track again later)' : ''}`,
+  ];
+  if (t.notFound > 0) lines.push(`  ${t.notFound} messages not found in their conversation`);
+  if (t.errors > 0) lines.push(`  ${t.errors} reads failed, e.g. ${t.firstError ?? ''}; they are read again next time`);
+  if (t.optedOut.length > 0) lines.push(`  ${t.optedOut.length} stopped marketing messages from this business (131050): never message them again`);
+  lines.push(formatFunnel(t.funnel).trimEnd());
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,40 @@
+import type { ReadbackOptions } from '../app/index.js';
+import { loadJob } from '../job/index.js';
+import { connectionFrom, untilStopped, withClient } from './api-command.js';
+import { CliError } from './exit.js';
+import { fileLogger, flushLogger } from './logger.js';
+import { storeFor } from './state.js';
+
+/** The flags `track` and `reconcile` share. */
+export interface ReadbackFlags {
+  baseUrl?: string;
+  tokenFile?: string;
+  stateDir?: string;
+  json?: boolean;
+  settleMinutes?: string;
+}
+
+/**
+ * One `track` or `reconcile` at the command line: the platform client (failures as one sentence),
+ * the job's log file, and SIGINT/SIGTERM as the abort signal. `run` gets the use-case's options.
+ */
+export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, run: (options: ReadbackOptions) => Promise<T>): Promise<T> {
+  const store = storeFor(flags.stateDir);
+  const connection = await connectionFrom(flags);
+  const { job } = await loadJob(jobPath);
+  const logger = fileLogger(store.jobFiles(job.name).log);
+  try {
+    return await untilStopped((signal) =>
+      withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), { connections: job.rate.concurrency }),
+    );
+  } finally {
+    await flushLogger(logger);
+  }
+}
+
+/** A number flag at least `min`, or a one-sentence error naming it. */
+export function numberFlag(name: string, value: string, min: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min) throw new CliError(`${name}: "${value}" is not a number of ${min} or more`);
+  return n;
+}

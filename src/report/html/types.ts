@@ -1,0 +1,42 @@
+import type { ContactStatus } from '../../checkpoint/types.js';
+
+/** A count over time: one bar per bucket starting at `start` (ISO). */
+export interface TimeBucket {
+  start: string;
+  count: number;
+}
+
+/** Failures of one reason: where (the send, or the delivery after it), the provider's class and code. */
+export interface FailureGroup {
+  stage: 'send' | 'delivery';
+  /** The provider's class (`undeliverable`, `opted_out`, …), `other` when no known code. */
+  className: string;
+  code: number | null;
+  /** For people: what the class means. */
+  label: string;
+  count: number;
+  example: string;
+}
+
+/** Everything report.html shows, as plain values (app/ gathers them, the page only draws). */
+export interface HtmlReportData {
+  job: string;
+  /** ISO time the page was made. */
+  generatedAt: string;
+  total: number;
+  byStatus: Record<ContactStatus, number>;
+  funnel: { sent: number; delivered: number; read: number; replied: number; failed: number; tracked: number };
+  /** Sends per bucket against the configured rate (requests per bucket at most); `per` names the bucket (`second`, `5 minutes`). */
+  sends: { buckets: TimeBucket[]; per: string; limitPerBucket: number };
+  rejects: { total: number; byReason: Array<{ reason: string; count: number; examples: Array<{ line: string; phone: string; detail: string }> }>; problem?: string };
+  failures: FailureGroup[];
+  /** Deferred contacts, by reason. */
+  deferred: Array<{ reason: string; count: number }>;
+  /** Contacts never to be messaged again: skipped as suppressed or opted out, and 131050 at delivery. */
+  suppressed: number;
+  replies: { buckets: TimeBucket[]; per: string };
+  /** Contacts in doubt, with what a person needs to check them on the platform. */
+  inDoubt: Array<{ phone: string; line?: number; conversationId?: string; clientId?: string; error: string }>;
+  /** In-doubt contacts not listed (the table shows the first ones). */
+  inDoubtMore: number;
+}
