@@ -12,7 +12,7 @@ export function isCampaignMessage(message: Pick<Message, 'senderType' | 'body' |
   if (message.senderType === 'client') return false;
   const body = squash(message.body || message.content || '');
   if (body === '') return false;
-  if (content.text !== undefined && (squash(message.content) === squash(content.text) || body === squash(content.text))) return true;
+  if (content.text !== undefined && (squash(message.content ?? '') === squash(content.text) || body === squash(content.text))) return true;
   const t = content.template;
   if (!t) return false;
   const values = Object.values(t.variables).map(squash).filter((v) => v !== '');

@@ -103,7 +103,7 @@ export interface JobStatus {
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
   const { job, view, rows, listProblem } = await loadJobReport(jobPath, options.store);
   const replies = rows.filter((r) => r.replied_at).length;
-  const pending = rows.filter((r) => r.status === 'pending').length;
+  const pending = rows.filter((r) => r.status === 'pending' && !view.states.has(r.phone)).length;
   const summary = summarise(view.states, { pending });
   const sent = summary.byStatus.sent;
   const repliedAt = new Map(rows.flatMap((r) => (r.replied_at !== undefined ? [[r.phone, r.replied_at] as const] : [])));

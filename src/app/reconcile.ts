@@ -140,6 +140,7 @@ async function search(ctx: ReconcileContext, doubts: Map<string, Doubt>, templat
   const since = new Date(Math.min(...open.map((d) => d.from))).toISOString();
   for await (const conversation of ctx.reads.conversationsSince(since)) {
     const phone = await ctx.reads.phoneOfClient(conversation.client_id);
+    if (typeof phone !== 'string' || phone === '') continue; // a client known by e-mail only: none of ours
     const d = doubts.get(asE164(phone));
     if (!d?.content || d.blocked || d.found || Date.parse(conversation.updated_at) < d.from) continue;
     const content = d.content;
@@ -149,6 +150,12 @@ async function search(ctx: ReconcileContext, doubts: Map<string, Doubt>, templat
       d.found = { message: match, conversationId: String(conversation.id), clientId: String(conversation.client_id) };
       waiting -= 1;
       if (waiting === 0) return;
+    } else if (messages.some((m) => m.senderType !== 'client')) {
+      // The company wrote to this contact after the attempt, but not what the job now says: the job or
+      // the list may have changed since. Never call that "not sent": a second first message would follow.
+      d.blocked =
+        `conversation ${conversation.id} has a message from the company after the attempt that is not this campaign's as the job now reads it ` +
+        '(did the job or the list change?); check it on the platform, then `resume --retry-in-doubt` only if the contact did not get the message';
     }
   }
 }

@@ -160,7 +160,11 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     onOptedOut: async (phone, reason) => {
       optedOut.push(phone);
       // Every job of the state folder skips the phone from now on (this run too: the planner re-reads the list).
-      await store.suppress([{ phone, reason, source: 'provider', at: new Date(clock()).toISOString() }]);
+      try {
+        await store.suppress([{ phone, reason, source: 'provider', at: new Date(clock()).toISOString() }]);
+      } catch (err) {
+        throw new AppError(`${phone} stopped marketing messages (131050) but could not be put on the suppression list (${err instanceof Error ? err.message : String(err)}); nothing more was sent: fix it, then \`outreach suppress add ${phone}\` and \`outreach resume\``, 'aborted');
+      }
       await options.onOptedOut?.(phone, reason);
     },
     onReject: (reject, contact) => {
@@ -180,8 +184,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const listed = lateRejected.size > 0 ? pass.phones.filter((c) => !lateRejected.has(c.phone)) : pass.phones;
   const rows = await jobReportRows(store, state.states, listed);
   await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0 });
-  const pending = rows.filter((r) => r.status === 'pending').length;
-  const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending });
+  // Rows of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
+  const listOnly = rows.filter((r) => r.status === 'pending' && !state.states.has(r.phone)).length;
+  const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly });
+  const pending = summary.byStatus.pending;
   const { stats } = result;
   const outcome: RunOutcome = {
     job: job.name,

@@ -43,9 +43,13 @@ export async function runUntilDone(prepared: Prepared, options: RunUntilDoneOpti
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   for (let runs = 1; ; runs++) {
+    const started = clock();
     const outcome = await runJob(prepared, options);
     const next = firstNotBefore(outcome.deferred);
-    if (outcome.stopped || next === undefined || options.signal?.aborted) return { outcome, runs, waitAborted: false };
+    // A deferral already due that this run did not take up belongs to a contact the run no longer sees
+    // (its row left the list, or is rejected now): waiting for it would run again forever.
+    const nothingDue = next !== undefined && next <= started && outcome.thisRun.sent === 0 && outcome.thisRun.deferred === 0;
+    if (outcome.stopped || next === undefined || nothingDue || options.signal?.aborted) return { outcome, runs, waitAborted: false };
     options.onRun?.(outcome);
     const until = Math.max(next, clock() + MIN_SLEEP_MS);
     options.onWait?.({ until, deferred: outcome.deferred, outcome });

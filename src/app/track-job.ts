@@ -58,7 +58,15 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
     const totals = { passes: 0, checked: 0, changed: 0, notFound: 0, errors: 0, optedOut: [] as string[], unsettled: 0, firstError: undefined as string | undefined };
     let lastErrors = 0;
     for (;;) {
-      const pass = await trackPass({ state, reads, now: clock(), maxAgeMs: job.track.max_age_hours * 3_600_000, concurrency: job.rate.concurrency, ...(signal && { signal }) });
+      const pass = await trackPass({
+        state,
+        reads,
+        now: clock(),
+        maxAgeMs: job.track.max_age_hours * 3_600_000,
+        concurrency: job.rate.concurrency,
+        onOptedOut: (phone) => suppressOptedOut(options.store, [phone]),
+        ...(signal && { signal }),
+      });
       totals.passes += 1;
       totals.checked += pass.checked;
       totals.changed += pass.changed;
@@ -68,7 +76,6 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
       totals.optedOut.push(...pass.optedOut);
       totals.unsettled = pass.unsettled;
       lastErrors = pass.errors;
-      await suppressOptedOut(options.store, pass.optedOut);
       logger.info({ job: job.name, pass: totals.passes, ...pass }, 'track pass');
       options.onPass?.(pass, totals.passes);
       if (!options.untilSettled || pass.unsettled === 0 || signal?.aborted) break;

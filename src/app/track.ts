@@ -30,6 +30,8 @@ export interface TrackPassContext {
   maxAgeMs: number;
   concurrency: number;
   signal?: AbortSignal;
+  /** A message failed with 131050: the phone goes on the suppression list before the failure is recorded (a crash between the two never loses it). */
+  onOptedOut?: (phone: string) => Promise<void>;
 }
 
 /**
@@ -117,7 +119,9 @@ async function readOne(ctx: TrackPassContext, s: SentState, pass: TrackPass): Pr
   } as const;
   // Nothing new (or a status that would go back: statuses may arrive out of order): nothing recorded.
   if (s.delivery !== undefined && isDeepStrictEqual(deliveryAfter(s.delivery, event), s.delivery)) return;
+  const optedOut = facts.status === 'failed' && facts.failureCode === OPTED_OUT_CODE && s.delivery?.status !== 'failed';
+  if (optedOut) await ctx.onOptedOut?.(s.phone);
   await ctx.state.record(event);
   pass.changed += 1;
-  if (facts.status === 'failed' && facts.failureCode === OPTED_OUT_CODE && s.delivery?.status !== 'failed') pass.optedOut.push(s.phone);
+  if (optedOut) pass.optedOut.push(s.phone);
 }

@@ -19,7 +19,7 @@ export interface ReadbackFlags {
  * the job's log file, and SIGINT/SIGTERM as the abort signal. `run` gets the use-case's options.
  */
 export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, run: (options: ReadbackOptions) => Promise<T>): Promise<T> {
-  const store = storeFor(flags.stateDir);
+  const store = storeFor(flags.stateDir, jobPath);
   const connection = await connectionFrom(flags);
   const { job } = await loadJob(jobPath);
   const logger = fileLogger(store.jobFiles(job.name).log);

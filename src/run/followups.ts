@@ -77,6 +77,10 @@ export async function runFollowups(ctx: SendContext, sent: SentContact): Promise
     }
     const { outcome } = result;
     if (outcome.kind === 'auth') ctx.onAuthRefused(outcome.error);
+    // The person stopped marketing messages (131050): suppressed like a refused first message, before the failure is written.
+    if ((outcome.kind === 'send_failed' || outcome.kind === 'refused') && outcome.provider?.class === 'opted_out') {
+      await ctx.onOptedOut(phone, `the provider refused the ${step} step with ${outcome.provider.code}: the person stopped marketing messages`);
+    }
     const error = `${step} for conversation ${conversationId} (client ${clientId ?? 'unknown'}): ${outcome.error}`;
     warnings.push(await note(ctx, phone, step, error, journaled && outcome.kind === 'in_doubt'));
     if (outcome.kind === 'auth') break;
@@ -93,6 +97,8 @@ function stepCall(
   const { media, clientId } = sent;
   if (step === 'media') {
     if (!media) return 'media: the job has no media any more';
+    const stop = mayNotMessage(ctx, sent.contact);
+    if (stop) return `media: not sent, ${stop}`;
     return (signal) => api.sendMessage(sent.conversationId, mediaBody(media), { signal });
   }
   if (clientId === undefined) {
@@ -105,6 +111,14 @@ function stepCall(
   }
   const tag = step.slice('tag:'.length);
   return (signal) => api.addClientTag(clientId, tag, { signal });
+}
+
+/** Why this contact may not get another message now (the suppression list, missing consent), if so: re-read right before the media step. */
+function mayNotMessage(ctx: SendContext, contact: Contact): string | undefined {
+  const context = ctx.planContext(contact, ctx.clock());
+  if (context.suppressed) return `the phone is on the suppression list (${context.suppressed.source}: ${context.suppressed.reason})`;
+  if (ctx.job.require_opt_in && context.optedIn !== true) return 'the contact has no clear opt-in (require_opt_in)';
+  return undefined;
 }
 
 async function note(ctx: SendContext, phone: string, step: FollowupStep, error: string, inDoubt = false): Promise<string> {

@@ -101,11 +101,10 @@ export async function actOnRefusal(ctx: SendContext, r: Refusal, tries: Tries): 
     case 'undeliverable':
     case 'bad_request':
       return fail(false);
-    case 'opted_out': {
-      const next = await fail(false);
+    case 'opted_out':
+      // On the suppression list before the failure is written: a crash between the two never loses the opt-out.
       await ctx.onOptedOut(r.contact.phone, `the provider refused with ${code}: ${providerClassInfo(cls).label}`);
-      return next;
-    }
+      return fail(false);
     case 'marketing_limit': {
       // The refusal first (it ends the attempt), then the deferral; never sent again in this run.
       await record(true);

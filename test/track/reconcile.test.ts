@@ -104,14 +104,27 @@ describe('outreach reconcile', () => {
     }
   });
 
-  it('does not count another message of the contact’s conversation (an agent’s, or the client’s) as the campaign’s', async () => {
+  it('does not count another message of the contact’s conversation (an agent’s, or the client’s) as the campaign’s, and leaves such a contact in doubt', async () => {
     await runInDoubt({ rows: 1, processed: false });
     const phone = c.phones[0]!;
     const inbound = sim.state.inbound(phone, 'Oi, Ana 0 aqui. Meu cupom BF0?');
     api = createApiClient({ baseUrl: sim.url, token: sim.token });
     await api.sendMessage(inbound.conversation_id, { content: 'Olá Ana 0! Posso ajudar? BF0', content_type: 'text' });
     const outcome = await reconcileJob(c.jobFile, { store: createFileStore(c.stateDir), api, owner: { pid: process.pid }, settleMinutes: 0 });
-    expect(outcome).toMatchObject({ sent: 0, pending: 1 });
+    expect(outcome).toMatchObject({ sent: 0, pending: 0 });
+    expect(outcome.unresolved).toEqual([{ phone, reason: expect.stringMatching(/has a message from the company after the attempt that is not this campaign's/) }]);
+  });
+
+  it('never turns a delivered message into pending when the list changed since (a coupon fixed): the contact stays in doubt, and resume sends nothing', async () => {
+    await runInDoubt({ rows: 2, processed: true });
+    const file = path.join(c.dir, 'contacts.csv');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(';BF0', ';BF0-FIXED'));
+    api = createApiClient({ baseUrl: sim.url, token: sim.token });
+    const outcome = await reconcileJob(c.jobFile, { store: createFileStore(c.stateDir), api, owner: { pid: process.pid }, settleMinutes: 0 });
+    expect(outcome).toMatchObject({ sent: 1, pending: 0 });
+    expect(outcome.unresolved.map((u) => u.phone)).toEqual([c.phones[0]]);
+    expect((await cli(['resume', c.jobFile, '--no-progress'], env())).code).toBe(1);
+    for (const phone of c.phones) expect(sim.state.startWhatsappCount(phone)).toBe(1);
   });
 
   it('keeps contacts in doubt, with the reason, when the platform cannot be read', async () => {

@@ -12,6 +12,7 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
+import { stateFileError } from './state-file-error.js';
 
 const CHUNK = 64 * 1024;
 
@@ -84,7 +85,8 @@ export function jsonlFile(file: string): JsonlFile {
         }
         for (const w of batch) w.resolve();
       } catch (err) {
-        for (const w of batch) w.reject(err);
+        const failure = stateFileError(err, file);
+        for (const w of batch) w.reject(failure);
       }
     }
     writing = undefined;
@@ -94,7 +96,11 @@ export function jsonlFile(file: string): JsonlFile {
     file,
     catchUp(onLine, onReset) {
       // One reader at a time: two overlapping reads would both fold the same lines.
-      const run = reads.then(() => readNew(onLine, onReset));
+      const run = reads.then(() =>
+        readNew(onLine, onReset).catch((err: unknown) => {
+          throw stateFileError(err, file);
+        }),
+      );
       reads = run.catch(() => undefined);
       return run;
     },

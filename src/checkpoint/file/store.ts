@@ -5,7 +5,7 @@ import { rowKey, type JobFiles, type JobOwner, type JobStore, type JobView, type
 import { replay } from '../replay.js';
 import { openJobJournal } from './checkpoint.js';
 import type { JournalOptions } from './journal.js';
-import { stateFileError } from './state-file-error.js';
+import { StateFileError, stateFileError } from './state-file-error.js';
 import { openEventsLog, repliesFor } from './events-log.js';
 import { acquireLock, type LockIo } from './lock.js';
 import { globalStatePaths, jobStatePaths } from './paths.js';
@@ -89,10 +89,15 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
         text = await readFile(jobStatePaths(dir, job).planRejects, 'utf8');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
-        throw err;
+        throw stateFileError(err, jobStatePaths(dir, job).planRejects);
       }
-      const rows = JSON.parse(text) as { rows?: unknown };
-      return new Set(Array.isArray(rows.rows) ? rows.rows.filter((r): r is string => typeof r === 'string') : []);
+      let rows: { rows?: unknown } | null;
+      try {
+        rows = JSON.parse(text) as { rows?: unknown } | null;
+      } catch {
+        throw new StateFileError(`${jobStatePaths(dir, job).planRejects} is not readable JSON; delete it and run \`outreach plan\` again`);
+      }
+      return new Set(Array.isArray(rows?.rows) ? rows.rows.filter((r): r is string => typeof r === 'string') : []);
     },
 
     async savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void> {
@@ -100,7 +105,10 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       await writeFileAtomic(jobStatePaths(dir, job).planRejects, `${JSON.stringify({ v: 1, rows: keys })}\n`);
     },
 
-    windows: () => loadWindow(global.window),
+    windows: () =>
+      loadWindow(global.window).catch((err: unknown) => {
+        throw stateFileError(err, global.window);
+      }),
     openWindowStore: () => openWindowStore(global.window),
     openEventsLog: (options) => openEventsLog(global.events, options),
     loadSyncBook: () => loadSyncBook(global.sync),

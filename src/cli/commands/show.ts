@@ -12,7 +12,7 @@ export function registerShow(program: Command): void {
     .option('--json', 'print the story as one JSON object')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
     .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string }) => {
-      const story = await showContact(jobPath, phone, { store: storeFor(flags.stateDir) });
+      const story = await showContact(jobPath, phone, { store: storeFor(flags.stateDir, jobPath) });
       process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story));
     });
 }

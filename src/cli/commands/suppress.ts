@@ -2,16 +2,18 @@ import type { Command } from 'commander';
 import { importSuppressions, listSuppressions, suppressPhones, unsuppressPhones } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
 import { formatAdded, formatImported, formatList, formatRemoved } from '../format/suppress.js';
-import { storeFor } from '../state.js';
+import { suppressionStore as listStore } from '../state.js';
 
 interface SuppressFlags {
   stateDir?: string;
+  job?: string;
   reason?: string;
   defaultCountry?: string;
   json?: boolean;
 }
 
-const STATE_DIR = ['--state-dir <dir>', 'state folder shared by the jobs it protects (default $OUTREACH_STATE_DIR, or .outreach here)'] as const;
+const STATE_DIR = ['--state-dir <dir>', 'state folder shared by the jobs it protects (default $OUTREACH_STATE_DIR)'] as const;
+const JOB = ['--job <file>', "the list of this job's state folder (.outreach beside the job file)"] as const;
 const COUNTRY = ['--default-country <cc>', 'country of numbers written without a country code, e.g. BR'] as const;
 
 export function registerSuppress(program: Command): void {
@@ -26,8 +28,9 @@ export function registerSuppress(program: Command): void {
     .option('--reason <text>', 'why, kept with each entry', 'added by hand')
     .option(...COUNTRY)
     .option(...STATE_DIR)
+    .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const store = storeFor(flags.stateDir);
+      const store = listStore(flags);
       const outcome = await suppressPhones(store, phones, { ...(flags.reason && { reason: flags.reason }), ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) });
       process.stdout.write(formatAdded(outcome, store.location));
     });
@@ -38,8 +41,9 @@ export function registerSuppress(program: Command): void {
     .argument('<phone...>', 'phone numbers, international (+55…) or with --default-country')
     .option(...COUNTRY)
     .option(...STATE_DIR)
+    .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const result = await unsuppressPhones(storeFor(flags.stateDir), phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) });
+      const result = await unsuppressPhones(listStore(flags), phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) });
       process.stdout.write(formatRemoved(result));
     });
 
@@ -50,8 +54,9 @@ export function registerSuppress(program: Command): void {
     .option(...COUNTRY)
     .option('--reason <text>', 'why, kept with each entry (default "imported from <file>")')
     .option(...STATE_DIR)
+    .option(...JOB)
     .action(async (file: string, flags: SuppressFlags) => {
-      const outcome = await importSuppressions(storeFor(flags.stateDir), file, {
+      const outcome = await importSuppressions(listStore(flags), file, {
         ...(flags.reason && { reason: flags.reason }),
         ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }),
       });
@@ -64,8 +69,9 @@ export function registerSuppress(program: Command): void {
     .description('Every phone on the list, with its source, time and reason')
     .option('--json', 'print the entries as one JSON array')
     .option(...STATE_DIR)
+    .option(...JOB)
     .action(async (flags: SuppressFlags) => {
-      const store = storeFor(flags.stateDir);
+      const store = listStore(flags);
       const entries = await listSuppressions(store);
       process.stdout.write(flags.json ? `${JSON.stringify(entries, null, 2)}\n` : formatList(entries, store.location));
     });
