@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/index.js';
 import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { deferredGroups, summarise, writeReport, type DeferredGroup, type Summary } from '../report/index.js';
-import { createRateLimiter, execute, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
+import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
 import { audience } from './audience.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
@@ -14,6 +14,7 @@ import { saveRejects } from './plan-job.js';
 import { planPass, plannerFor, rejectRatioProblem } from './plan-pass.js';
 import type { Prepared } from './prepare.js';
 import { sendsLedger } from './sends-ledger.js';
+import { concurrencyOutcome } from './run-outcome.js';
 import { silentLogger } from './silent-logger.js';
 import { writeSummary } from './summary-file.js';
 
@@ -40,8 +41,8 @@ export interface RunJobOptions {
   logger?: Logger;
   /** Before the first contact: how many contacts the list holds. */
   onStart?: (info: { contacts: number; files: JobFiles }) => void;
-  /** After each contact. */
-  onProgress?: (stats: RunStats) => void;
+  /** After each contact; `concurrencyBound` says when a fixed concurrency keeps the run below the asked rate. */
+  onProgress?: (stats: RunStats, live: { concurrencyBound?: string }) => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
   /** Told when the provider says a person stopped marketing messages (131050); the phone is already on the store's suppression list. */
@@ -67,6 +68,10 @@ export interface RunOutcome {
   files: JobFiles;
   /** Phones the provider refused because the person stopped marketing messages (131050) in this run. */
   optedOut: string[];
+  /** Requests in flight: how they were sized, the limit at the end, the most at once, and the mean answer time. */
+  concurrency: { mode: 'auto' | 'fixed'; limit: number; peakInFlight: number; meanLatencyMs?: number };
+  /** Set when the requests in flight kept the run below the asked rate ("concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto"). */
+  concurrencyBound?: string;
 }
 
 /**
@@ -140,6 +145,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
+  const concurrency = runConcurrency(job.rate, clock);
+  const bound = boundWatch(concurrency, clock);
   const result = await execute({
     api: options.api,
     job,
@@ -150,7 +157,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
     limiter: run.limiter,
     mode: options.mode,
-    concurrency: job.rate.concurrency,
+    concurrency: concurrency.ceiling,
+    controller: concurrency.controller,
     planContext: (contact, now) => planContextFor(run.lookups, contact, now),
     ...(ledger && { onDecided: ledger.onDecided }),
     clock,
@@ -173,7 +181,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     },
     onResult: (contact, r, stats) => {
       ledger?.settled(contact);
-      options.onProgress?.(stats);
+      const concurrencyBound = bound();
+      options.onProgress?.(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
@@ -210,6 +219,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     deferred: deferredGroups(state.states.values()),
     files: state.files,
     optedOut,
+    ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),
   };
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');

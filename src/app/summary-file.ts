@@ -26,6 +26,13 @@ export function outcomeJson(outcome: RunOutcome) {
     top_errors: outcome.summary.topErrors,
     failures_by_class: outcome.summary.failureClasses,
     opted_out: outcome.optedOut,
+    concurrency: {
+      mode: outcome.concurrency.mode,
+      limit: outcome.concurrency.limit,
+      peak_in_flight: outcome.concurrency.peakInFlight,
+      mean_latency_ms: outcome.concurrency.meanLatencyMs ?? null,
+    },
+    concurrency_bound: outcome.concurrencyBound ?? null,
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

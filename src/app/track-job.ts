@@ -7,6 +7,9 @@ import { repliesOf } from './replies.js';
 import { trackPass, type TrackPass } from './track.js';
 
 /** Between passes of `track --until-settled`, by default. */
+/** Reads of `track` in flight when the job's concurrency is "auto". */
+const TRACK_AUTO_CONCURRENCY = 16;
+
 export const TRACK_INTERVAL_MS = 60_000;
 
 export interface TrackJobOptions extends ReadbackOptions {
@@ -63,7 +66,8 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
         reads,
         now: clock(),
         maxAgeMs: job.track.max_age_hours * 3_600_000,
-        concurrency: job.rate.concurrency,
+        // Reads in flight: the job's fixed concurrency, or with "auto" a few (reads are light; the limiter holds the rate).
+        concurrency: job.rate.concurrency === 'auto' ? TRACK_AUTO_CONCURRENCY : job.rate.concurrency,
         onOptedOut: (phone) => suppressOptedOut(options.store, [phone]),
         ...(signal && { signal }),
       });

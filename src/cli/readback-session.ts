@@ -4,6 +4,7 @@ import { connectionFrom, untilStopped, withClient } from './api-command.js';
 import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { storeFor } from './state.js';
+import { clientSettings } from '../app/index.js';
 
 /** The flags `track` and `reconcile` share. */
 export interface ReadbackFlags {
@@ -25,7 +26,7 @@ export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, 
   const logger = fileLogger(store.jobFiles(job.name).log);
   try {
     return await untilStopped((signal) =>
-      withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), { connections: job.rate.concurrency }),
+      withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), clientSettings(job)),
     );
   } finally {
     await flushLogger(logger);

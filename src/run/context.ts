@@ -3,6 +3,7 @@ import type { CheckpointEvent } from '../checkpoint/index.js';
 import type { Job } from '../job/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action, ChannelInfo, PlanContext } from '../plan/index.js';
+import type { ConcurrencySample } from './concurrency.js';
 import type { RateLimiter } from './limiter.js';
 
 /** Everything one contact's send needs; built once per run by the executor. Clock and sleep are injected. */
@@ -31,6 +32,12 @@ export interface SendContext {
   onProviderStop: (reason: ProviderStopReason, message: string) => void;
   /** Called when the provider says the person stopped marketing messages (131050): the phone is to be suppressed. */
   onOptedOut: (phone: string, reason: string) => Promise<void>;
+  /**
+   * Told when a request leaves (after its permit and its write-ahead record) and when it ends, with its
+   * own time on the wire and what kind of answer it got (undefined when the run cut it): what sizes
+   * the adaptive concurrency.
+   */
+  wire?: { sent(): void; ended(sample: ConcurrencySample | undefined): void };
 }
 
 /** Why the provider's answer stops a whole run: a template refused for everyone, or the sending number or account blocked. */

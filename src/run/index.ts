@@ -1,9 +1,9 @@
 export { execute, type ExecuteOptions, type ExecuteResult, type StopReason } from './executor.js';
-export { createRateLimiter, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
+export { createRateLimiter, permitsForTick, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
 export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
 export { classify, providerRefusalOf, type Outcome, type ProviderRefusal } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
-export { attempted, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';
+export { attempted, emptyStats, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';
 export { followupSteps, owedMedia } from './followups.js';
 export { abortableSleep, type ProviderStopReason } from './context.js';
 export {
@@ -23,12 +23,15 @@ export {
 } from './provider-classes.js';
 export {
   ADJUST_EVERY_MS,
+  BOUND_SLACK,
   DECREASE,
   HEADROOM,
   HOLD_MS,
+  MAX_GROWTH_SPAN_MS,
   concurrencyBound,
   concurrencyBoundMessage,
   createConcurrencyController,
+  growthStep,
   nextLimit,
   targetLimit,
   type ConcurrencyBound,
@@ -41,3 +44,5 @@ export {
   type SampleKind,
 } from './concurrency.js';
 export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';
+export { answerKind } from './answer-kind.js';
+export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type RunConcurrency } from './run-concurrency.js';

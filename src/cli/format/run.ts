@@ -10,6 +10,7 @@ export function formatRunEnd(outcome: RunOutcome): string {
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
   const deferred = formatDeferred(outcome.deferred, Date.now());
   if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);
+  if (outcome.concurrencyBound) lines.push(`  ${outcome.concurrencyBound}`);
   lines.push(`  report:  ${outcome.files.report}`);
   lines.push(`  rejects: ${outcome.files.rejects} (${outcome.rejected} rows)`);
   return `${lines.join('\n')}\n`;
