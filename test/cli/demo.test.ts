@@ -25,7 +25,7 @@ describe('outreach demo', () => {
     expect(failedByRun).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/answered \d+ times 502/);
     expect(r.stdout).toMatch(/replied "PARAR" \(STOP, in Portuguese\): an opt-out keyword/);
-    expect(r.stdout).toMatch(/outreach suppress add \+\d+ --reason/);
+    expect(r.stdout).toMatch(/outreach suppress add \+\d+ --state-dir \S+ --reason/);
     expect(r.stdout).toMatch(/skip:suppressed\s+2/);
     expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+266\s+failed\s+1\s+see report for why\s+in doubt\s+0\s+skipped\s+2\s+deferred\s+1/);
     expect(r.stdout).toContain('start-whatsapp calls during resume: 0');
