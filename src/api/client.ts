@@ -1,8 +1,9 @@
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { isSuccessStatus } from './assumptions.js';
 import { type ConnectionFailure, toConnectionError } from './connection-error.js';
 import { type Answer, parseBody, successEnvelope } from './envelope.js';
 import { errorFromResponse } from './errors.js';
+import { createPool } from './pool.js';
 import { makeRedactor, redactValue } from './redact.js';
 import { type Query, queryString } from './paths.js';
 import { trackStart } from './track-start.js';
@@ -12,8 +13,13 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** The integration token, sent as `Authorization: Bearer`. Never appears in an error. */
   token: string;
-  /** Sockets to the platform: the run's concurrency. Default 4. */
+  /** Sockets to the platform at most: the run's most requests in flight. Default 4. */
   connections?: number;
+  /**
+   * Offer HTTP/2 to the platform (TLS only): when it accepts, one connection carries up to 100 requests
+   * at once instead of one. Default false.
+   */
+  allowH2?: boolean;
   /** Default 10 s. */
   connectTimeoutMs?: number;
   /** Time to the answer's headers. Default 30 s. */
@@ -34,6 +40,7 @@ interface Settings {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   userAgent: string;
+  allowH2: boolean;
   dispatcher: Dispatcher | undefined;
 }
 
@@ -43,6 +50,7 @@ const DEFAULTS = {
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   userAgent: 'outreach',
+  allowH2: false,
 };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -93,6 +101,7 @@ function settle(options: ApiClientOptions): Settings {
     headersTimeoutMs: merged.headersTimeoutMs,
     bodyTimeoutMs: merged.bodyTimeoutMs,
     userAgent: merged.userAgent,
+    allowH2: merged.allowH2 === true,
     dispatcher: options.dispatcher,
   };
 }
@@ -101,12 +110,12 @@ export function createTransport(options: ApiClientOptions): Transport {
   const s = settle(options);
   const dispatcher: Dispatcher =
     s.dispatcher ??
-    new Pool(s.origin, {
+    createPool(s.origin, {
       connections: s.connections,
-      pipelining: 1,
-      connect: { timeout: s.connectTimeoutMs },
-      headersTimeout: s.headersTimeoutMs,
-      bodyTimeout: s.bodyTimeoutMs,
+      connectTimeoutMs: s.connectTimeoutMs,
+      headersTimeoutMs: s.headersTimeoutMs,
+      bodyTimeoutMs: s.bodyTimeoutMs,
+      allowH2: s.allowH2,
     });
   // C5: the token, in any form (redact.ts), is masked in everything the platform sends back, before
   // anything reads it: every string of a JSON body (keys too), a body that is not JSON, and the

@@ -6,5 +6,6 @@ export { audience, type AudienceItem, type AudienceOptions } from './audience.js
 export { planJob, type PlanResult } from './plan-job.js';
 export { percent, type PlanPass } from './plan-pass.js';
 export { runJob, type RunJobOptions, type RunOutcome } from './run-job.js';
+export { clientSettings } from './client-settings.js';
 export { outcomeJson } from './summary-file.js';
 export { jobStatus, jobReport, contactsNotDone, type JobStatus } from './job-report.js';

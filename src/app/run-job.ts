@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/index.js';
 import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { summarise, writeReport, type Summary } from '../report/index.js';
-import { createRateLimiter, execute, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
+import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
 import { audience } from './audience.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
@@ -12,6 +12,7 @@ import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import { planPass, plannerFor, rejectRatioProblem } from './plan-pass.js';
 import type { Prepared } from './prepare.js';
+import { concurrencyOutcome } from './run-outcome.js';
 import { silentLogger } from './silent-logger.js';
 import { writeSummary } from './summary-file.js';
 
@@ -36,8 +37,8 @@ export interface RunJobOptions {
   logger?: Logger;
   /** Before the first contact: how many contacts the list holds. */
   onStart?: (info: { contacts: number; files: JobFiles }) => void;
-  /** After each contact. */
-  onProgress?: (stats: RunStats) => void;
+  /** After each contact; `concurrencyBound` says when a fixed concurrency keeps the run below the asked rate. */
+  onProgress?: (stats: RunStats, live: { concurrencyBound?: string }) => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
 }
@@ -57,6 +58,10 @@ export interface RunOutcome {
   /** Failed, in doubt or pending: zero when the job is done. */
   notDone: number;
   files: JobFiles;
+  /** Requests in flight: how they were sized, the limit at the end, the most at once, and the mean answer time. */
+  concurrency: { mode: 'auto' | 'fixed'; limit: number; peakInFlight: number; meanLatencyMs?: number };
+  /** Set when the requests in flight kept the run below the asked rate ("concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto"). */
+  concurrencyBound?: string;
 }
 
 /**
@@ -125,6 +130,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   // only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
+  const concurrency = runConcurrency(job.rate, clock);
+  const bound = boundWatch(concurrency, clock);
   const result = await execute({
     api: options.api,
     job,
@@ -134,7 +141,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     record: (event) => state.record(event),
     limiter: run.limiter,
     mode: options.mode,
-    concurrency: job.rate.concurrency,
+    concurrency: concurrency.ceiling,
+    controller: concurrency.controller,
     planContext: (contact, now) => planContextFor(run.lookups, contact, now),
     clock,
     ...(options.signal && { stopSignal: options.signal }),
@@ -144,7 +152,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       lateRejected.add(contact.phone);
     },
     onResult: (contact, r, stats) => {
-      options.onProgress?.(stats);
+      const concurrencyBound = bound();
+      options.onProgress?.(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
@@ -177,6 +186,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     rejected: pass.rejects.length + lateRejects.length,
     notDone: contactsNotDone(summary),
     files: state.files,
+    ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),
   };
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');

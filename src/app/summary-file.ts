@@ -23,6 +23,13 @@ export function outcomeJson(outcome: RunOutcome) {
     pending: outcome.pending,
     rejected: outcome.rejected,
     top_errors: outcome.summary.topErrors,
+    concurrency: {
+      mode: outcome.concurrency.mode,
+      limit: outcome.concurrency.limit,
+      peak_in_flight: outcome.concurrency.peakInFlight,
+      mean_latency_ms: outcome.concurrency.meanLatencyMs ?? null,
+    },
+    concurrency_bound: outcome.concurrencyBound ?? null,
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { RunStats } from '../run/index.js';
 
 export interface Progress {
-  update(stats: RunStats): void;
+  /** `concurrencyBound`: the sentence saying the requests in flight keep the run below the asked rate, when they do. */
+  update(stats: RunStats, live?: { concurrencyBound?: string }): void;
   stop(): void;
 }
 
@@ -25,7 +26,7 @@ export function createProgress(options: { total: number; tty: boolean; enabled: 
   if (options.tty) {
     const bar = new cliProgress.SingleBar(
       {
-        format: 'sending |{bar}| {value}/{total} | {speed}/s | ETA {eta_formatted} | sent {sent} failed {failed} in doubt {doubt}',
+        format: 'sending |{bar}| {value}/{total} | {speed}/s | ETA {eta_formatted} | sent {sent} failed {failed} in doubt {doubt}{bound}',
         hideCursor: true,
         etaBuffer: 50,
         fps: 5,
@@ -33,10 +34,11 @@ export function createProgress(options: { total: number; tty: boolean; enabled: 
       },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(options.total, 0, { speed: '0.0', sent: 0, failed: 0, doubt: 0 });
+    bar.start(options.total, 0, { speed: '0.0', sent: 0, failed: 0, doubt: 0, bound: '' });
     return {
-      update(stats) {
-        bar.update(stats.seen, { speed: rate(stats).toFixed(1), sent: stats.sent, failed: stats.failed, doubt: stats.inDoubt });
+      update(stats, live) {
+        const bound = live?.concurrencyBound ? ` | ${live.concurrencyBound}` : '';
+        bar.update(stats.seen, { speed: rate(stats).toFixed(1), sent: stats.sent, failed: stats.failed, doubt: stats.inDoubt, bound });
       },
       stop() {
         bar.stop();
@@ -44,18 +46,23 @@ export function createProgress(options: { total: number; tty: boolean; enabled: 
     };
   }
 
+  let bound: string | undefined;
   const log = () => {
     if (!latest) return;
     options.logger.info(
-      { progress: { done: latest.seen, total: options.total, sent: latest.sent, failed: latest.failed, in_doubt: latest.inDoubt, skipped: latest.skipped, per_second: Number(rate(latest).toFixed(1)) } },
-      'progress',
+      {
+        progress: { done: latest.seen, total: options.total, sent: latest.sent, failed: latest.failed, in_doubt: latest.inDoubt, skipped: latest.skipped, per_second: Number(rate(latest).toFixed(1)) },
+        ...(bound && { concurrency_bound: bound }),
+      },
+      bound ? `progress; ${bound}` : 'progress',
     );
   };
   const timer = setInterval(log, LOG_EVERY_MS);
   timer.unref();
   return {
-    update(stats) {
+    update(stats, live) {
       latest = stats;
+      bound = live?.concurrencyBound;
     },
     stop() {
       clearInterval(timer);

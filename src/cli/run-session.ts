@@ -1,5 +1,5 @@
 import { createApiClient } from '../api/index.js';
-import { outcomeJson, runJob, type Prepared } from '../app/index.js';
+import { clientSettings, outcomeJson, runJob, type Prepared } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import type { RetryMode } from '../run/index.js';
 import type { Connection } from './api-command.js';
@@ -29,7 +29,7 @@ export interface SessionOptions {
 export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
   const { store, connection } = options;
   const logger = fileLogger(store.jobFiles(prepared.job.name).log);
-  const api = createApiClient({ ...connection, connections: prepared.job.rate.concurrency });
+  const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
   const stop = new AbortController();
   const cut = new AbortController();
   let grace: NodeJS.Timeout | undefined;
@@ -58,7 +58,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       onStart: ({ contacts }) => {
         progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
       },
-      onProgress: (stats) => progress?.update(stats),
+      onProgress: (stats, live) => progress?.update(stats, live),
     });
     progress?.stop();
     progress = undefined;

@@ -94,11 +94,41 @@ const afterSend = z
   })
   .prefault({});
 
+const concurrencyError = says('"auto" or a whole number from 1 to 1000, e.g. "auto" or 64');
+const concurrency = z
+  .union(
+    [
+      z.literal('auto', { error: concurrencyError }),
+      z
+        .number({ error: concurrencyError })
+        .int({ error: concurrencyError })
+        .min(1, { error: concurrencyError })
+        .max(1000, { error: concurrencyError }),
+    ],
+    { error: concurrencyError },
+  )
+  .default('auto')
+  .describe(
+    'Requests in flight at once: "auto" sizes it from the measured answer time so per_second is reached (up to max_concurrency), or a fixed number',
+  );
+
 const rate = z
   .strictObject({
     per_second: positiveNumber(1000, 10).default(10).describe('Requests per second, at most'),
     per_minute: positiveNumber(60_000, 300).optional().describe('Requests per minute, at most (besides per_second)'),
-    concurrency: wholeNumber(1, 64, 4).default(4).describe('Requests in flight at once, at most'),
+    concurrency,
+    max_concurrency: wholeNumber(1, 1000, 1000)
+      .default(1000)
+      .describe('With concurrency "auto": the most requests in flight at once'),
+    timeout_s: wholeNumber(1, 600, 30)
+      .default(30)
+      .describe('Seconds to wait for an answer; a request unanswered past it is in doubt (it may have reached the platform)'),
+    http2: z
+      .boolean({ error: says('true or false') })
+      .default(true)
+      .describe(
+        'Offer HTTP/2 to the platform: lookups then share a few connections (each send still has a connection to itself); false keeps HTTP/1.1',
+      ),
   })
   .prefault({});
 

@@ -1,3 +1,4 @@
+import { answerKind } from './answer-kind.js';
 import { classify, type Outcome } from './outcome.js';
 import { MAX_RATE_LIMITED, type SendContext } from './context.js';
 import { rateLimitWaitMs } from './retry-policy.js';
@@ -31,9 +32,15 @@ export async function callPlatform<T>(
     await hooks.before?.();
     await ctx.limiter.pace();
     let outcome: Outcome;
+    const leftAt = ctx.clock();
+    ctx.wire?.sent();
     try {
-      return { ok: true, value: await call(ctx.requestSignal) };
+      const value = await call(ctx.requestSignal);
+      ctx.wire?.ended({ latencyMs: ctx.clock() - leftAt, kind: 'ok' });
+      return { ok: true, value };
     } catch (err) {
+      const kind = answerKind(err);
+      ctx.wire?.ended(kind === undefined ? undefined : { latencyMs: ctx.clock() - leftAt, kind });
       outcome = classify(err);
     }
     if (outcome.kind !== 'rate_limited') return { ok: false, outcome };

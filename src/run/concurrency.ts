@@ -3,9 +3,14 @@ import { createLatencyWindow } from './latency-window.js';
 /**
  * Adaptive concurrency: how many requests may be in flight so that the asked rate is reached. By
  * Little's law in-flight = rate × latency, so the target is rate × p90 answer time × HEADROOM. The
- * limit moves toward the target by at most a quarter per step, holds still after an overload signal
- * (timeout, 429, 5xx) that cut it by DECREASE, and stays in [min, max]. `nextLimit` is the pure
- * decision; `createConcurrencyController` keeps the window and the clock around it.
+ * limit grows toward the target by at most a quarter per ADJUST_EVERY_MS elapsed since it last moved
+ * (compounded: answers that take 2 s arrive 2 s apart at first, and may move it that much further),
+ * falls toward it by at most a quarter per step, holds still after an overload signal (timeout,
+ * 429, 5xx) that cut it by DECREASE, and stays in [min, max]. `nextLimit` is the pure decision;
+ * `createConcurrencyController` keeps the window and the clock around it.
+ *
+ * Slower answers raise the target (more must be in flight to keep the rate; the rate limiter still
+ * caps what the platform receives per second); only the overload signals lower it below the target.
  *
  * The latency to feed is the request's own (from leaving to its answer), not the wait for a permit of
  * the rate limiter: permits above the target only wait at the limiter, so they do not slow the platform.
@@ -26,9 +31,11 @@ export const WINDOW_MS = 10_000;
 export const WINDOW_MAX_SAMPLES = 512;
 /** Fewer samples than this in the window say too little to move the limit. */
 export const MIN_SAMPLES = 5;
-/** The limit moves at most once per this, and by at most STEP of itself (at least 1). */
+/** The limit moves at most once per this, and by at most STEP of itself (at least 1) per this much time. */
 export const ADJUST_EVERY_MS = 100;
 export const STEP = 0.25;
+/** Growth compounds over the time since the last move, counted up to this much. */
+export const MAX_GROWTH_SPAN_MS = WINDOW_MS;
 /** An overload signal multiplies the limit by this, at most once per DECREASE_EVERY_MS… */
 export const DECREASE = 0.7;
 export const DECREASE_EVERY_MS = 1_000;
@@ -76,10 +83,10 @@ export function nextLimit(state: ConcurrencyState, seen: Observation, now: numbe
     case 'ok': {
       if (now - state.lastAdjust < ADJUST_EVERY_MS || seen.p90LatencyMs === undefined || seen.samples < MIN_SAMPLES) return state;
       const target = targetLimit(settings, seen.p90LatencyMs);
-      const step = Math.max(1, Math.floor(state.limit * STEP));
       let limit = state.limit;
-      if (target > limit && now >= state.holdUntil) limit = Math.min(target, limit + step);
-      else if (target < limit) limit = Math.max(target, limit - step);
+      // Growth counts from the last move or the end of a hold, whichever is later: an overload is not followed by a leap.
+      if (target > limit && now >= state.holdUntil) limit = Math.min(target, limit + growthStep(state.limit, now - Math.max(state.lastAdjust, state.holdUntil)));
+      else if (target < limit) limit = Math.max(target, limit - Math.max(1, Math.floor(state.limit * STEP)));
       return { ...state, limit: clamp(limit, settings), lastAdjust: now };
     }
     default: {
@@ -89,6 +96,13 @@ export function nextLimit(state: ConcurrencyState, seen: Observation, now: numbe
   }
 }
 
+/** How much the limit may grow after `elapsedMs` without a move: STEP per ADJUST_EVERY_MS, compounded, at least 1. */
+export function growthStep(limit: number, elapsedMs: number): number {
+  const periods = Math.min(Math.max(elapsedMs, 0), MAX_GROWTH_SPAN_MS) / ADJUST_EVERY_MS;
+  const grown = limit * Math.pow(1 + STEP, periods);
+  return Math.max(1, Math.floor(grown - limit));
+}
+
 /** Whether a fixed concurrency keeps the run below the asked rate, and the rate it can reach at that latency. */
 export interface ConcurrencyBound {
   bound: boolean;
@@ -96,15 +110,26 @@ export interface ConcurrencyBound {
   achievablePerSecond: number;
 }
 
-export function concurrencyBound(limit: number, p90LatencyMs: number, rate: number): ConcurrencyBound {
-  if (!(p90LatencyMs > 0)) return { bound: false, achievablePerSecond: Number.POSITIVE_INFINITY };
-  const achievablePerSecond = Math.floor((limit * 1000) / p90LatencyMs);
-  return { bound: achievablePerSecond < rate, achievablePerSecond };
+/**
+ * limit ÷ answer time (Little's law) against the asked rate. Pass the mean answer time for what the
+ * run reaches on average (the p90 gives a more cautious figure). A rate within 2 % of the asked one
+ * is not bound: the limiter itself holds the run a little under the rate (its pacing window).
+ */
+export function concurrencyBound(limit: number, latencyMs: number, rate: number): ConcurrencyBound {
+  if (!(latencyMs > 0)) return { bound: false, achievablePerSecond: Number.POSITIVE_INFINITY };
+  const achievablePerSecond = Math.floor((limit * 1000) / latencyMs);
+  return { bound: achievablePerSecond < rate * BOUND_SLACK, achievablePerSecond };
 }
 
-/** e.g. `concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto`. */
-export function concurrencyBoundMessage(bound: ConcurrencyBound, rate: number): string {
-  return `concurrency-bound: ${bound.achievablePerSecond}/s of ${rate}/s asked; use rate.concurrency auto`;
+/** Below this share of the asked rate, a run is said to be concurrency-bound. */
+export const BOUND_SLACK = 0.98;
+
+/**
+ * e.g. `concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto`. `hint` is the fix
+ * (a run already on "auto" that meets its ceiling is told to raise rate.max_concurrency).
+ */
+export function concurrencyBoundMessage(bound: ConcurrencyBound, rate: number, hint = 'use rate.concurrency auto'): string {
+  return `concurrency-bound: ${bound.achievablePerSecond}/s of ${rate}/s asked; ${hint}`;
 }
 
 export interface ConcurrencyController {
@@ -113,6 +138,8 @@ export interface ConcurrencyController {
   limit(): number;
   /** The p90 answer time of the window now, for messages; undefined before any answer. */
   p90LatencyMs(): number | undefined;
+  /** The mean answer time of the window now; undefined before any answer. */
+  meanLatencyMs(): number | undefined;
 }
 
 export interface ConcurrencyOptions {
@@ -133,7 +160,8 @@ export function createConcurrencyController(options: ConcurrencyOptions): Concur
   let state: ConcurrencyState = {
     limit: clamp(Math.floor(options.initial ?? 4), settings),
     holdUntil: Number.NEGATIVE_INFINITY,
-    lastAdjust: Number.NEGATIVE_INFINITY,
+    // Growth counts from the start: the first answers cannot move the limit further than their own wait.
+    lastAdjust: clock(),
     lastDecrease: Number.NEGATIVE_INFINITY,
   };
 
@@ -151,6 +179,7 @@ export function createConcurrencyController(options: ConcurrencyOptions): Concur
     },
     limit: () => state.limit,
     p90LatencyMs: () => window.p90(clock()),
+    meanLatencyMs: () => window.mean(clock()),
   };
 }
 

@@ -3,6 +3,7 @@ import type { CheckpointEvent } from '../checkpoint/index.js';
 import type { Job } from '../job/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { ChannelInfo, PlanContext } from '../plan/index.js';
+import type { ConcurrencySample } from './concurrency.js';
 import type { RateLimiter } from './limiter.js';
 
 /** Everything one contact's send needs; built once per run by the executor. Clock and sleep are injected. */
@@ -25,6 +26,12 @@ export interface SendContext {
   requestSignal: AbortSignal;
   /** Called when the platform refuses the token: the whole run stops. */
   onAuthRefused: (error: string) => void;
+  /**
+   * Told when a request leaves (after its permit and its write-ahead record) and when it ends, with its
+   * own time on the wire and what kind of answer it got (undefined when the run cut it): what sizes
+   * the adaptive concurrency.
+   */
+  wire?: { sent(): void; ended(sample: ConcurrencySample | undefined): void };
 }
 
 /** Most 429s one request may meet before its contact is left failed (retryable) for `resume`. */

@@ -4,6 +4,7 @@ import type { CheckpointEvent, ContactState } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import type { ChannelInfo, PlanContext } from '../plan/index.js';
+import type { ConcurrencyController } from './concurrency.js';
 import { abortableSleep, type SendContext } from './context.js';
 import type { RateLimiter } from './limiter.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
@@ -21,8 +22,14 @@ export interface ExecuteOptions {
   record: (event: CheckpointEvent) => Promise<void>;
   limiter: RateLimiter;
   mode: RetryMode;
-  /** Requests in flight at most (workers). */
+  /** Requests in flight at most (workers): the fixed number, or the ceiling of `controller`. */
   concurrency: number;
+  /**
+   * Sizes the workers while the run goes (rate.concurrency "auto"): it is fed each request's own time
+   * on the wire and the kind of its answer, and the workers follow its limit (new ones start, extra
+   * ones leave after their contact). Without it, `concurrency` workers run throughout.
+   */
+  controller?: ConcurrencyController;
   /** The planner's context for a contact at `now`; by default only the time (no window known). */
   planContext?: (contact: Contact, now: number) => PlanContext;
   clock?: () => number;
@@ -38,15 +45,18 @@ export interface ExecuteOptions {
 
 export interface ExecuteResult {
   stats: RunStats;
+  /** The most requests that were in flight at once. */
+  peakInFlight: number;
   stopReason?: StopReason;
   /** The token refusal or the failure ratio, in one sentence. */
   stopMessage?: string;
 }
 
 /**
- * The send loop: `concurrency` workers pull contacts from the stream (so the backlog stays bounded
- * whatever the list's size) and take each through `sendContact`. Stops on a refused token, on the
- * failure-ratio guard, or when `stopSignal` aborts.
+ * The send loop: workers pull contacts from the stream (so the backlog stays bounded whatever the
+ * list's size) and take each through `sendContact`; there are `concurrency` of them, or as many as
+ * the controller's limit when there is one. Stops on a refused token, on the failure-ratio guard, or
+ * when `stopSignal` aborts.
  */
 export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   const stats = emptyStats();
@@ -66,6 +76,9 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   // Every worker's request listens on these two signals (undici, the limiter, backoff sleeps).
   const requestSignal = options.requestSignal ?? new AbortController().signal;
   setMaxListeners(options.concurrency * 3 + 10, stop.signal, requestSignal);
+  const { controller } = options;
+  const flight = { now: 0, peak: 0 };
+  let resize: () => void = () => undefined;
 
   const ctx: SendContext = {
     api: options.api,
@@ -80,11 +93,25 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     stopSignal: stop.signal,
     requestSignal,
     onAuthRefused: (error) => halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),
+    wire: {
+      sent() {
+        flight.now += 1;
+        flight.peak = Math.max(flight.peak, flight.now);
+      },
+      ended(sample) {
+        flight.now -= 1;
+        if (sample && controller) {
+          controller.observe(sample);
+          resize();
+        }
+      },
+    },
   };
 
   const iterator = options.contacts[Symbol.asyncIterator]();
-  const worker = async () => {
-    while (!stop.signal.aborted) {
+  const pool = workerPool(() => (controller ? Math.min(options.concurrency, controller.limit()) : options.concurrency));
+  const worker = async (leave: () => boolean) => {
+    while (!stop.signal.aborted && !leave()) {
       const next = await iterator.next();
       if (next.done) return;
       const contact = next.value;
@@ -102,22 +129,69 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   };
   // A worker that throws (the checkpoint cannot be written) stops the others; the run waits for the
   // requests in flight before the error goes up, so none is left unwatched.
-  const guarded = async () => {
+  const guarded = async (leave: () => boolean) => {
     try {
-      await worker();
+      await worker(leave);
     } catch (err) {
       stop.abort(err);
       throw err;
     }
   };
-  let results: PromiseSettledResult<void>[];
+  resize = () => {
+    if (!stop.signal.aborted) pool.grow(guarded);
+  };
+  let failure: unknown;
   try {
-    results = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, guarded));
+    pool.grow(guarded);
+    failure = await pool.done();
   } finally {
     options.stopSignal?.removeEventListener('abort', onOuterStop);
     await iterator.return?.();
   }
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
-  return { stats, ...(stopReason ? { stopReason, stopMessage } : {}) };
+  if (failure !== undefined) throw failure;
+  return { stats, peakInFlight: flight.peak, ...(stopReason ? { stopReason, stopMessage } : {}) };
+}
+
+/**
+ * The workers of a run, as many as `limit()` says (at least one): `grow` starts the missing ones;
+ * each worker is handed `leave`, which it calls between two contacts and which says (and counts at
+ * once, so two workers never both take the last place out) whether it is one too many; `done` resolves
+ * once every worker has ended, with the first error one threw (undefined when none did). Once the
+ * last worker ends (the list or the run is over), no new one starts.
+ */
+function workerPool(limit: () => number) {
+  let running = 0;
+  let finished = false;
+  let failure: { error: unknown } | undefined;
+  let settle: (failure: unknown) => void = () => undefined;
+  const done = new Promise<unknown>((resolve) => (settle = resolve));
+  const wanted = () => Math.max(1, limit());
+  return {
+    grow(work: (leave: () => boolean) => Promise<void>) {
+      while (!finished && running < wanted()) {
+        running += 1;
+        let left = false;
+        // A worker that leaves is one too many: `running` stays at least 1 after it.
+        const leave = () => {
+          if (running <= wanted()) return false;
+          running -= 1;
+          left = true;
+          return true;
+        };
+        const end = () => {
+          if (left) return;
+          running -= 1;
+          if (running === 0) {
+            finished = true;
+            settle(failure?.error);
+          }
+        };
+        work(leave).then(end, (error: unknown) => {
+          failure ??= { error };
+          end();
+        });
+      }
+    },
+    done: () => done,
+  };
 }

@@ -23,12 +23,15 @@ export {
 } from './provider-classes.js';
 export {
   ADJUST_EVERY_MS,
+  BOUND_SLACK,
   DECREASE,
   HEADROOM,
   HOLD_MS,
+  MAX_GROWTH_SPAN_MS,
   concurrencyBound,
   concurrencyBoundMessage,
   createConcurrencyController,
+  growthStep,
   nextLimit,
   targetLimit,
   type ConcurrencyBound,
@@ -41,3 +44,5 @@ export {
   type SampleKind,
 } from './concurrency.js';
 export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';
+export { answerKind } from './answer-kind.js';
+export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type RunConcurrency } from './run-concurrency.js';

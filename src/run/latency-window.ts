@@ -18,6 +18,8 @@ export interface LatencyWindow {
   size(now: number): number;
   /** The 90th percentile of the samples still in the window at `now`; undefined without any. */
   p90(now: number): number | undefined;
+  /** The mean of the samples still in the window at `now` (Little's law's answer time); undefined without any. */
+  mean(now: number): number | undefined;
 }
 
 export function createLatencyWindow(windowMs: number, maxSamples: number): LatencyWindow {
@@ -45,6 +47,13 @@ export function createLatencyWindow(windowMs: number, maxSamples: number): Laten
         samples.map((s) => s.latencyMs),
         0.9,
       );
+    },
+    mean(now) {
+      prune(now);
+      if (samples.length === 0) return undefined;
+      let sum = 0;
+      for (const s of samples) sum += s.latencyMs;
+      return sum / samples.length;
     },
   };
 }

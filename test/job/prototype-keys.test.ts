@@ -30,7 +30,7 @@ describe('a job file with keys that reach a prototype', () => {
 
   it('refuses "__proto__" inside a settings object instead of taking its rate', () => {
     expect(problemsOf(`${OPEN},"channel_id":10,"rate":{"__proto__":{"per_second":999}}}`)).toEqual([
-      'rate: unknown field "__proto__"; remove it (the fields here are "per_second", "per_minute", "concurrency")',
+      'rate: unknown field "__proto__"; remove it (the fields here are "per_second", "per_minute", "concurrency", "max_concurrency", "timeout_s", "http2")',
     ]);
   });
 

@@ -54,6 +54,21 @@ describe('parseJob refuses, one sentence per problem naming the path and the fix
       ['rate.per_second: must be a number above 0 and at most 1000, e.g. 10'],
     ],
     [
+      'a concurrency above 1000',
+      { ...valid, rate: { concurrency: 2000 } },
+      ['rate.concurrency: must be "auto" or a whole number from 1 to 1000, e.g. "auto" or 64'],
+    ],
+    [
+      'a concurrency that is neither auto nor a number',
+      { ...valid, rate: { concurrency: 'fast' } },
+      ['rate.concurrency: must be "auto" or a whole number from 1 to 1000, e.g. "auto" or 64'],
+    ],
+    [
+      'a timeout of 0',
+      { ...valid, rate: { timeout_s: 0 } },
+      ['rate.timeout_s: must be a whole number from 1 to 600, e.g. 30'],
+    ],
+    [
       'a number written as a string',
       { ...valid, company_id: '1' },
       ['company_id: must be a whole number above 0, e.g. 1; write it without quotes'],
@@ -158,7 +173,7 @@ describe('parseJob fills every default once', () => {
         message: { text: 'hi', prefer: 'text', variants: [] },
         conversation: {},
         after_send: { tags: [], custom_fields: {} },
-        rate: { per_second: 10, concurrency: 4 },
+        rate: { per_second: 10, concurrency: 'auto', max_concurrency: 1000, timeout_s: 30, http2: true },
         retry: { attempts: 3, backoff_ms: 2000 },
         window: { safety_margin_minutes: 60 },
         limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5 },
@@ -169,7 +184,7 @@ describe('parseJob fills every default once', () => {
   it('fills the defaults inside a partly given object', () => {
     const result = parseJob({ ...valid, rate: { per_second: 50 }, columns: { phone: 'Phone' } });
     if (!result.ok) throw new Error(result.problems.join('\n'));
-    expect(result.job.rate).toEqual({ per_second: 50, concurrency: 4 });
+    expect(result.job.rate).toEqual({ per_second: 50, concurrency: 'auto', max_concurrency: 1000, timeout_s: 30, http2: true });
     expect(result.job.columns.phone).toBe('Phone');
     expect(result.job.columns.name).toBe('name');
     expect(result.job.message.template?.variables).toEqual({ '1': '{{name}}' });

@@ -5,6 +5,8 @@ import {
   concurrencyBound,
   concurrencyBoundMessage,
   createConcurrencyController,
+  growthStep,
+  MAX_GROWTH_SPAN_MS,
   nextLimit,
   targetLimit,
   type ConcurrencyController,
@@ -40,7 +42,8 @@ function limitsOver(run: ReturnType<typeof controller>, latencyMs: number, count
 }
 
 const settings: ConcurrencySettings = { rate: 200, min: 1, max: 500 };
-const fresh: ConcurrencyState = { limit: 10, holdUntil: -Infinity, lastAdjust: -Infinity, lastDecrease: -Infinity };
+/** A state whose limit last moved one adjustment period ago: the next move may grow it by a quarter. */
+const fresh: ConcurrencyState = { limit: 10, holdUntil: -Infinity, lastAdjust: -ADJUST_EVERY_MS, lastDecrease: -Infinity };
 
 describe('createConcurrencyController', () => {
   it('settles near 325 (rate × latency × 1.3) at 500 ms answers and 500/s asked', () => {
@@ -71,7 +74,7 @@ describe('createConcurrencyController', () => {
   it('grows gradually, never jumping to max on slow first answers', () => {
     const run = controller({ rate: 1000, max: 64, initial: 4 });
     run.feed(2_000, 0.01, 1000);
-    expect(run.ctrl.limit()).toBe(5);
+    expect(run.ctrl.limit()).toBe(4);
     const limits = limitsOver(run, 2_000, 3_000, 1000);
     expect(limits.at(-1)).toBe(64);
     for (let i = 1; i < limits.length; i++) {
@@ -79,6 +82,22 @@ describe('createConcurrencyController', () => {
       expect(limits[i]).toBeGreaterThanOrEqual(before);
       expect(limits[i]).toBeLessThanOrEqual(Math.max(before + 1, Math.floor(before * 1.25)));
     }
+  });
+
+  it('reaches rate × latency × headroom within two answer times when answers take 2 s (they come in waves)', () => {
+    let now = 0;
+    const ctrl = createConcurrencyController({ rate: 200, max: 1000, initial: 8, clock: () => now });
+    // Each wave: every request in flight answers 2 s after it left, all within a few ms.
+    for (let wave = 1; wave <= 3; wave++) {
+      now = wave * 2_000;
+      const inFlight = ctrl.limit();
+      for (let i = 0; i < inFlight; i++) {
+        now += 1;
+        ctrl.observe({ latencyMs: 2_000, kind: 'ok' });
+      }
+      if (wave === 2) expect(ctrl.limit()).toBe(520);
+    }
+    expect(ctrl.limit()).toBe(520);
   });
 
   it('does not move on one slow answer among many quick ones', () => {
@@ -188,6 +207,20 @@ describe('nextLimit', () => {
     const again = nextLimit(cut, { kind: 'timeout', p90LatencyMs: 100, samples: 20 }, 500, settings);
     expect(again).toMatchObject({ limit: 7, holdUntil: 500 + HOLD_MS });
     expect(nextLimit(again, { kind: 'timeout', p90LatencyMs: 100, samples: 20 }, 1_000, settings).limit).toBe(4);
+  });
+});
+
+describe('growthStep', () => {
+  it('allows a quarter per adjustment period, compounded over the time since the last move, at least one', () => {
+    expect(growthStep(100, ADJUST_EVERY_MS)).toBe(25);
+    expect(growthStep(100, 2 * ADJUST_EVERY_MS)).toBe(56);
+    expect(growthStep(100, 0)).toBe(1);
+    expect(growthStep(2, ADJUST_EVERY_MS)).toBe(1);
+  });
+
+  it('counts at most MAX_GROWTH_SPAN_MS of waiting', () => {
+    expect(growthStep(4, Number.POSITIVE_INFINITY)).toBe(growthStep(4, MAX_GROWTH_SPAN_MS));
+    expect(growthStep(4, -5)).toBe(1);
   });
 });
 

@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import type { Job } from '../../src/job/index.js';
 import type { ChannelInfo } from '../../src/plan/index.js';
-import { createRateLimiter, execute, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
+import { AUTO_INITIAL, createRateLimiter, execute, runConcurrency, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { stream, tempState, testContacts, testJob, type TempState } from '../helpers/run.js';
 
@@ -39,7 +39,7 @@ function run(job: Job, contacts: Contact[], mode: RetryMode = RUN, channel: Chan
     record: (e) => state.checkpoint.record(e),
     limiter: unlimitedLimiter(),
     mode,
-    concurrency: job.rate.concurrency,
+    concurrency: typeof job.rate.concurrency === 'number' ? job.rate.concurrency : 4,
     ...extra,
   });
 }
@@ -363,5 +363,83 @@ describe('execute against the simulator', () => {
     const second = await run(job, contacts);
     expect(second.stats.untouched).toBe(4);
     expect(sim.state.counters.total).toBe(0);
+  });
+});
+
+/** The most requests the simulator was answering at once, from its log (arrival time + latency of each). */
+function mostAtOnce(entries: readonly { wall: number; latencyMs?: number }[]): number {
+  const edges = entries.flatMap((e) => [
+    [e.wall, 1],
+    [e.wall + (e.latencyMs ?? 0), -1],
+  ]);
+  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  let now = 0;
+  let most = 0;
+  for (const [, d] of edges) {
+    now += d!;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+describe('execute following the adaptive concurrency', () => {
+  it('raises the requests in flight above the starting few when answers take 300 ms, and reaches the asked rate', async () => {
+    sim = await startSimulator({ faults: { latencyMs: 300, latencyJitterMs: 50 }, seed: 7 });
+    api = createApiClient({ baseUrl: sim.url, token: sim.token, connections: 200 });
+    state = await tempState();
+    const job = testJob({ rate: { per_second: 200 } });
+    const concurrency = runConcurrency(job.rate, Date.now);
+    const contacts = testContacts(600);
+    const result = await run(job, contacts, RUN, WBA, {
+      limiter: createRateLimiter({ perSecond: 200 }),
+      concurrency: concurrency.ceiling,
+      controller: concurrency.controller,
+    });
+
+    expect(result.stats.sent).toBe(600);
+    // 200/s × ~0.35 s × 1.3 ≈ 91 at the target; it starts at AUTO_INITIAL.
+    expect(concurrency.controller.limit()).toBeGreaterThan(60);
+    expect(result.peakInFlight).toBeGreaterThan(AUTO_INITIAL * 4);
+    expect(mostAtOnce(requestsTo('/start-whatsapp'))).toBeGreaterThan(AUTO_INITIAL * 4);
+    expect(sim.state.maxRequestsInWindow(1000)).toBeLessThanOrEqual(200);
+  });
+
+  it('keeps a fixed concurrency where it is, and shrinks workers when the controller lowers its limit', async () => {
+    await setup();
+    let limit = 6;
+    const controller = { observe: () => undefined, limit: () => limit, p90LatencyMs: () => undefined, meanLatencyMs: () => undefined };
+    let most = 0;
+    let inFlight = 0;
+    const counting: ApiClient = {
+      ...api,
+      startWhatsapp: async (body, options) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          await new Promise((r) => setTimeout(r, 5));
+          return await api.startWhatsapp(body, options);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    const contacts = testContacts(120);
+    let done = 0;
+    const result = await run(testJob(), contacts, RUN, WBA, {
+      api: counting,
+      concurrency: 50,
+      controller,
+      onResult: () => {
+        done += 1;
+        if (done === 60) {
+          expect(most).toBe(6);
+          most = 0;
+          limit = 2;
+        }
+      },
+    });
+    expect(result.stats.sent).toBe(120);
+    expect(most).toBeLessThanOrEqual(6);
+    expect(inFlight).toBe(0);
   });
 });

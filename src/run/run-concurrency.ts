@@ -1,0 +1,68 @@
+import type { Job } from '../job/index.js';
+import { concurrencyBound, concurrencyBoundMessage, createConcurrencyController, type ConcurrencyController } from './concurrency.js';
+
+/** Requests in flight when an "auto" run starts: a few, grown from the first answers on. */
+export const AUTO_INITIAL = 8;
+
+/** How a run sizes its requests in flight, from the job's `rate`. */
+export interface RunConcurrency {
+  mode: 'auto' | 'fixed';
+  /** The most requests in flight: the fixed number, or rate.max_concurrency. Also the connection pool's size. */
+  ceiling: number;
+  /** Measures the answer times; under "auto" its limit moves, under a fixed number it stays put. */
+  controller: ConcurrencyController;
+  /** The rate the job asks, per second (per_minute counted in when it is the lower one). */
+  askedPerSecond: number;
+}
+
+export function runConcurrency(rate: Job['rate'], clock: () => number): RunConcurrency {
+  const askedPerSecond = rate.per_minute === undefined ? rate.per_second : Math.min(rate.per_second, rate.per_minute / 60);
+  if (rate.concurrency === 'auto') {
+    const ceiling = rate.max_concurrency;
+    return {
+      mode: 'auto',
+      ceiling,
+      askedPerSecond,
+      controller: createConcurrencyController({ rate: askedPerSecond, max: ceiling, initial: Math.min(AUTO_INITIAL, ceiling), clock }),
+    };
+  }
+  const n = rate.concurrency;
+  return { mode: 'fixed', ceiling: n, askedPerSecond, controller: createConcurrencyController({ rate: askedPerSecond, min: n, max: n, initial: n, clock }) };
+}
+
+/**
+ * The sentence for people when the requests in flight keep the run below the asked rate at the answer
+ * times measured now (Little's law on the mean answer time), or undefined when they do not (or
+ * nothing was measured yet). Under "auto" only its ceiling can hold it back.
+ */
+export function concurrencyBoundNow(c: RunConcurrency): string | undefined {
+  const latency = c.controller.meanLatencyMs();
+  if (latency === undefined) return undefined;
+  const limit = c.controller.limit();
+  if (c.mode === 'auto' && limit < c.ceiling) return undefined;
+  const bound = concurrencyBound(limit, latency, c.askedPerSecond);
+  if (!bound.bound) return undefined;
+  const asked = Math.round(c.askedPerSecond * 100) / 100;
+  return c.mode === 'fixed'
+    ? concurrencyBoundMessage(bound, asked)
+    : concurrencyBoundMessage(bound, asked, `raise rate.max_concurrency (now ${c.ceiling})`);
+}
+
+/** How often the bound is worked out again while a run goes (it reads the whole latency window). */
+const BOUND_EVERY_MS = 500;
+
+/**
+ * The bound sentence as the run goes: worked out at most every BOUND_EVERY_MS, and kept while no
+ * answer time is known (at the end of a run the window may have emptied).
+ */
+export function boundWatch(c: RunConcurrency, clock: () => number): () => string | undefined {
+  let at = Number.NEGATIVE_INFINITY;
+  let last: string | undefined;
+  return () => {
+    const now = clock();
+    if (now - at < BOUND_EVERY_MS) return last;
+    at = now;
+    if (c.controller.meanLatencyMs() !== undefined) last = concurrencyBoundNow(c);
+    return last;
+  };
+}
