@@ -7,7 +7,7 @@ import type { ChannelInfo } from '../../src/plan/index.js';
 export const WBA: ChannelInfo = { id: 10, type: 'wba' };
 
 /** A template job parsed through the real schema, so every default is the one users get. */
-export function benchJob(name: string, rate: { per_second: number; concurrency: number }): Job {
+export function benchJob(name: string, rate: { per_second: number; concurrency?: number }): Job {
   const parsed = parseJob({
     name,
     contacts: '/dev/null',

@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import { createApiClient } from '../../src/api/index.js';
 import { jobStatePaths, openJobJournal } from '../../src/checkpoint/file/index.js';
 import type { Contact } from '../../src/contacts/index.js';
-import { execute, type RateLimiter, type RunStats } from '../../src/run/index.js';
+import { clientSettings } from '../../src/app/index.js';
+import { execute, runConcurrency, type RateLimiter, type RunStats } from '../../src/run/index.js';
 import { benchJob, stream, WBA } from './fixtures.js';
 import { cpuSeconds, secondsSince } from './measure.js';
 import type { SimProcess } from './sim-process.js';
@@ -13,8 +14,8 @@ export interface SendAllOptions {
   /** The checkpoint's job name (one folder per name under `stateDir`). */
   jobName: string;
   contacts: readonly Contact[];
-  /** Workers, and sockets of the API client. */
-  concurrency: number;
+  /** Workers, and sockets of the API client; "auto": the job's defaults (adaptive, up to max_concurrency), as `outreach run` sizes them. */
+  concurrency: number | 'auto';
   limiter: RateLimiter;
   stateDir: string;
   /** Written into the job (the limiter passed in is what holds the rate). */
@@ -33,11 +34,15 @@ export interface SendAllResult {
   journalEvents: number;
   journalFlushes: number;
   largestBatch: number;
+  /** The most requests in flight at once, and the adaptive limit at the end. */
+  peakInFlight: number;
+  finalLimit: number;
 }
 
 export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
-  const job = benchJob(o.jobName, { per_second: o.perSecond ?? 1000, concurrency: o.concurrency });
-  const api = createApiClient({ baseUrl: o.sim.url, token: o.sim.token, connections: o.concurrency });
+  const job = benchJob(o.jobName, { per_second: o.perSecond ?? 1000, ...(o.concurrency === 'auto' ? {} : { concurrency: o.concurrency }) });
+  const concurrency = runConcurrency(job.rate, Date.now);
+  const api = createApiClient({ baseUrl: o.sim.url, token: o.sim.token, ...clientSettings(job) });
   const journalFile = jobStatePaths(o.stateDir, o.jobName).checkpoint;
   const checkpoint = await openJobJournal(journalFile);
   try {
@@ -52,7 +57,8 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
       record: (event) => checkpoint.record(event),
       limiter: o.limiter,
       mode: { retryFailed: false, retryInDoubt: false },
-      concurrency: o.concurrency,
+      concurrency: concurrency.ceiling,
+      controller: concurrency.controller,
     });
     const seconds = secondsSince(start);
     const used = cpuSeconds() - cpu;
@@ -70,6 +76,8 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
       journalEvents: journal.appends,
       journalFlushes: journal.flushes,
       largestBatch: journal.largestBatch,
+      peakInFlight: result.peakInFlight,
+      finalLimit: concurrency.controller.limit(),
     };
   } finally {
     await checkpoint.close().catch(() => undefined);

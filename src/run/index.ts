@@ -1,5 +1,5 @@
 export { execute, type ExecuteOptions, type ExecuteResult, type StopReason } from './executor.js';
-export { createRateLimiter, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
+export { createRateLimiter, permitsForTick, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
 export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
 export { classify, type Outcome } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';

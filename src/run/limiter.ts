@@ -60,6 +60,9 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const lastMinute: number[] = []; // send times, oldest first, at most perMinute of them
   let factor = 1;
   let pausedUntil = 0;
+  /** When the last tick granted permits, and the fraction of a permit it still owed. */
+  let lastTick: number | undefined;
+  let owedCarry = 0;
   /** Time of the last 429 or of the last recovery step. */
   let lastAdjust = 0;
   let onStop: () => void = () => undefined;
@@ -87,7 +90,10 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       lastAdjust = now; // one step per quiet period
       setFactor(factor * RECOVERY_STEP);
     }
-    for (let granted = 0; granted < k && waiters.length > 0 && !stopped; granted++) waiters.shift()!.resolve();
+    const tickPermits = permitsForTick(k, rate * factor, lastTick === undefined ? undefined : now - lastTick, owedCarry);
+    lastTick = now;
+    owedCarry = tickPermits.carry;
+    for (let granted = 0; granted < tickPermits.permits && waiters.length > 0 && !stopped; granted++) waiters.shift()!.resolve();
   }
 
   function pump() {
@@ -176,6 +182,18 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       await bottleneck.disconnect();
     },
   };
+}
+
+/**
+ * The permits one tick grants: k, or what the time since the last tick is worth at `perSecond` when
+ * the tick came late (a busy event loop fires timers late, and each late tick would otherwise lose
+ * its share of the rate), at most two ticks' worth; `carry` is the fraction of a permit still owed
+ * (at most k). Pure. pace() still holds every second to the rate.
+ */
+export function permitsForTick(k: number, perSecond: number, sinceLastTickMs: number | undefined, carry: number): { permits: number; carry: number } {
+  const owed = sinceLastTickMs === undefined ? k : (Math.max(0, sinceLastTickMs) * perSecond) / 1000 + carry;
+  const permits = Math.max(k, Math.min(2 * k, Math.floor(owed)));
+  return { permits, carry: Math.min(k, Math.max(0, owed - permits)) };
 }
 
 /** No rate limit at all (benchmarks of the executor itself); concurrency still bounds the run. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../src/run/index.js';
+import { createRateLimiter, permitsForTick } from '../../src/run/index.js';
 
 /** A clock that only moves when the limiter sleeps: waits are counted, not spent. */
 function fakeTime() {
@@ -68,5 +68,22 @@ describe('createRateLimiter', () => {
     const queued = expect(limiter.acquire()).rejects.toThrow(/stopped/);
     await limiter.stop();
     await queued;
+  });
+});
+
+describe('permitsForTick', () => {
+  it('grants k on a tick that comes on time, and the first one', () => {
+    expect(permitsForTick(5, 500, 10, 0)).toEqual({ permits: 5, carry: 0 });
+    expect(permitsForTick(5, 500, undefined, 0)).toEqual({ permits: 5, carry: 0 });
+  });
+
+  it('grants what a late tick owes (timers fire late on a busy machine), keeping the fraction for the next', () => {
+    expect(permitsForTick(5, 500, 13, 0)).toEqual({ permits: 6, carry: 0.5 });
+    expect(permitsForTick(5, 500, 13, 0.5)).toEqual({ permits: 7, carry: 0 });
+  });
+
+  it('never grants more than two ticks at once, nor carries more than one tick', () => {
+    expect(permitsForTick(5, 500, 1_000, 0)).toEqual({ permits: 10, carry: 5 });
+    expect(permitsForTick(1, 50, -5, 0)).toEqual({ permits: 1, carry: 0 });
   });
 });
