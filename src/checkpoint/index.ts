@@ -2,6 +2,8 @@
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
+export { ContactListing, type ListedContact } from './listing.js';
+export { StateTable } from './state-table.js';
 export { applyEvent, nextState, NO_ANSWER } from './apply-event.js';
 export { replay } from './replay.js';
 export { createFileStore, JournalWriteError, LockedError, LockWriteError, JobNameError, JournalVersionError, WindowFileError, SyncStateError } from './file/index.js';

@@ -5,7 +5,8 @@ import { rowKey, type JobFiles, type JobOwner, type JobStore, type JobView, type
 import { openJobJournal } from './checkpoint.js';
 import { openEventsLog, repliesFor } from './events-log.js';
 import { acquireLock } from './lock.js';
-import { globalStatePaths, jobStatePaths } from './paths.js';
+import { readListing, writeListing } from './listing-file.js';
+import { ensureDir, globalStatePaths, jobStatePaths } from './paths.js';
 import { loadState, snapshotIfDue } from './load-state.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
 import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
@@ -75,6 +76,13 @@ export function createFileStore(dir: string): StateStore {
     async savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void> {
       const keys = Array.from(rows, rowKey);
       await writeFileAtomic(jobStatePaths(dir, job).planRejects, `${JSON.stringify({ v: 1, rows: keys })}\n`);
+    },
+
+    listing: (job, source) => readListing(jobStatePaths(dir, job).listing, source),
+    async saveListing(job, source, listing) {
+      const paths = jobStatePaths(dir, job);
+      await ensureDir(paths.dir);
+      await writeListing(paths.listing, source, listing);
     },
 
     windows: () => loadWindow(global.window),
