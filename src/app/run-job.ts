@@ -1,18 +1,18 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
-import type { Contact, Reject } from '../contacts/index.js';
+import { JournalWriteError, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import type { Reject } from '../contacts/index.js';
 import { summarise, writeReport, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
-import { audience } from './audience.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
 import { contactsNotDone, jobReportRows } from './job-report.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
-import { planPass, plannerFor, rejectRatioProblem } from './plan-pass.js';
 import type { Prepared } from './prepare.js';
+import { countPending } from './listing.js';
 import { concurrencyOutcome } from './run-outcome.js';
+import { listSize, openSendPass, settlePass } from './run-pass.js';
 import { silentLogger } from './silent-logger.js';
 import { writeSummary } from './summary-file.js';
 
@@ -113,21 +113,26 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   const pinned = checkContent(job, state.header, options.forceChanged === true);
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
-  const pass = await planPass(prepared, plannerFor(prepared, run.lookups, clock()));
-  await saveRejects(store, job.name, pass);
-  const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, state.files.rejects);
-  if (tooMany) throw new AppError(tooMany, 'invalid');
+  // One read of the list feeds the send and counts what the plan pass did (send-pass.ts).
+  const read = await openSendPass(prepared, run.lookups, clock, state.files.rejects);
+  const { pass } = read;
+  const tooMany = await pass.start();
+  if (tooMany) {
+    await pass.close();
+    await saveRejects(store, job.name, pass);
+    throw new AppError(tooMany, 'invalid');
+  }
   // The content is pinned only once sending starts: a run refused before it sent nothing.
   if (state.header?.fingerprint !== pinned.fingerprint) {
     await state.record({ t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, at: new Date(clock()).toISOString() });
   }
   for (const w of prepared.warnings) logger.warn(w);
-  logger.info({ job: job.name, command, contacts: pass.contacts, rejected: pass.rejects.length, channel: prepared.channel }, 'starting');
-  options.onStart?.({ contacts: pass.contacts, files: state.files });
+  const contacts = await listSize(prepared, store, read.files);
+  logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
+  options.onStart?.({ contacts, files: state.files });
 
   const started = clock();
-  // Rows the plan pass did not see (appended since) that the loader rejects, and contacts rejected
-  // only at send time (the window moved and another message, with an empty placeholder, was chosen).
+  // Contacts rejected only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
   const concurrency = runConcurrency(job.rate, clock);
@@ -136,7 +141,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     api: options.api,
     job,
     channel: prepared.channel,
-    contacts: contactsToSend(prepared, new Set(pass.rejects.map(rowKey)), lateRejects),
+    contacts: pass.contacts(),
     prior: (phone) => state.states.get(phone),
     record: (event) => state.record(event),
     limiter: run.limiter,
@@ -157,20 +162,22 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
+  }).catch(async (err: unknown) => {
+    await pass.close();
+    throw err;
   });
   const finished = clock();
-  if (lateRejects.length > 0) await saveRejects(store, job.name, { rejects: [...pass.rejects, ...lateRejects] });
+  const listed = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });
 
-  const listed = lateRejected.size > 0 ? pass.phones.filter((c) => !lateRejected.has(c.phone)) : pass.phones;
-  const rows = await jobReportRows(store, state.states, listed);
-  await writeReport(state.files.report, rows, 'csv');
-  const pending = rows.filter((r) => r.status === 'pending').length;
+  await writeReport(state.files.report, jobReportRows(store, state.states, listed), 'csv');
+  const pending = countPending(listed, state.states);
   const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending });
   const { stats } = result;
   const outcome: RunOutcome = {
     job: job.name,
     command,
     ...(result.stopReason && { stopped: { reason: result.stopReason, message: result.stopMessage ?? result.stopReason } }),
+    ...(!result.stopReason && pass.stoppedForRejects !== undefined && { stopped: { reason: 'reject_ratio' as const, message: `stopped: ${pass.stoppedForRejects}` } }),
     thisRun: {
       sent: stats.sent,
       failed: stats.failed,
@@ -191,17 +198,4 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');
   return outcome;
-}
-
-/**
- * The list's contacts less every row the plan pass rejected: those are in rejects.csv, and a row
- * listed there is never sent, even if the window moved since. Rows the plan pass did not see that
- * the loader rejects are collected in `lateRejects`.
- */
-async function* contactsToSend(prepared: Prepared, skipRows: ReadonlySet<string>, lateRejects: Reject[]): AsyncGenerator<Contact> {
-  const { items } = audience(prepared, { skipRows });
-  for await (const item of items) {
-    if (item.kind === 'contact') yield item.contact;
-    else if (item.kind === 'reject') lateRejects.push(item.reject);
-  }
 }

@@ -56,6 +56,18 @@ export class ContactListing implements Iterable<ListedContact> {
     for (let i = 0; i < this.count; i++) yield { phone: this.phoneAt(i), line: this.lines[i] ?? 0 };
   }
 
+  /** Each contact's phone as state-columns' number, or undefined for a phone kept whole. */
+  *numbers(): Generator<number | undefined> {
+    for (let i = 0; i < this.count; i++) yield this.odd.has(i) ? undefined : this.phones[i];
+  }
+
+  /** How many of the phones kept whole `states` has (a count by number takes them all for missing). */
+  oddPresentIn(states: { has(phone: string): boolean }): number {
+    let found = 0;
+    for (const phone of this.odd.values()) if (states.has(phone)) found += 1;
+    return found;
+  }
+
   /** The contacts `keep` accepts, as a new listing. */
   filter(keep: (phone: string) => boolean): ContactListing {
     const out = new ContactListing(this.count);

@@ -1,6 +1,6 @@
 export { safeCell } from './csv-safe.js';
 export { writeRejects, REJECT_COLUMNS } from './rejects.js';
-export { reportRows } from './report-rows.js';
+export { reportRows, reportRowsOf } from './report-rows.js';
 export type { ReportRow, ReportExtra } from './report-rows.js';
 export { writeReport, REPORT_COLUMNS } from './report.js';
 export type { ReportFormat } from './report.js';

@@ -36,15 +36,18 @@ export interface ReportExtra {
  * not seen (each phone once). Pure.
  */
 export function reportRows(states: ReadonlyMap<string, ContactState>, extra: ReportExtra = {}): ReportRow[] {
-  const rows: ReportRow[] = [];
-  for (const s of states.values()) rows.push(rowOf(s, extra.replies?.get(s.phone)));
-  const seen = new Set(states.keys());
+  return [...reportRowsOf(states, extra)];
+}
+
+/** The same rows one at a time, for a report streamed to its file (no array of a million rows). */
+export function* reportRowsOf(states: ReadonlyMap<string, ContactState>, extra: ReportExtra = {}): Generator<ReportRow> {
+  for (const s of states.values()) yield rowOf(s, extra.replies?.get(s.phone));
+  const seen = new Set<string>();
   for (const p of extra.pendingPhones ?? []) {
-    if (seen.has(p.phone)) continue;
+    if (states.has(p.phone) || seen.has(p.phone)) continue;
     seen.add(p.phone);
-    rows.push(pendingRow(p.phone, p.line, extra.replies?.get(p.phone)));
+    yield pendingRow(p.phone, p.line, extra.replies?.get(p.phone));
   }
-  return rows;
 }
 
 function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {
