@@ -3,8 +3,8 @@ export { createRateLimiter, permitsForTick, unlimitedLimiter, type RateLimiter, 
 export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
 export { classify, type Outcome } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
-export { attempted, failureRatioExceeded, type RunStats } from './stats.js';
-export { followupSteps, owedMedia } from './followups.js';
+export { attempted, emptyStats, failureRatioExceeded, type RunStats } from './stats.js';
+export { followupSteps, followupsDue, owedMedia } from './followups.js';
 export { abortableSleep } from './context.js';
 export {
   PROVIDER_CLASSES,
