@@ -77,7 +77,7 @@ export interface BenchLatencyOptions {
 
 export const DEFAULT_CASES: LatencyCase[] = [
   { latencyMs: 500, jitterMs: 100, perSecond: 500, contacts: 10_000, baselineContacts: 2_000 },
-  { latencyMs: 2_000, jitterMs: 400, perSecond: 200, contacts: 6_000, baselineContacts: 1_000 },
+  { latencyMs: 2_000, jitterMs: 400, perSecond: 200, contacts: 6_000, baselineContacts: 600 },
 ];
 
 /** Seconds at the start of a run left out of the steady rate (the adaptive limit is still growing). */

@@ -7,6 +7,7 @@
 export {
   AppError,
   audience,
+  clientSettings,
   contactsNotDone,
   jobReport,
   jobStatus,

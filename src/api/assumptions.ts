@@ -1,11 +1,11 @@
 /**
  * Every client-side choice where the API document says "not shown", in one place.
- * Each constant cites its number in docs/assumptions.md (A1…A32, C1…C6); the simulator decides the
+ * Each constant cites its number in docs/assumptions.md (A1…A32, C1…C7); the simulator decides the
  * same questions independently in src/sim/assumptions.ts. The types of src/api/types.ts that these
  * choices shape are derived from the constants here, and the endpoint code uses the constants.
  * The window (A23) and text-length (A29) rules are the planner's: src/plan/window.ts, src/plan/decide.ts.
  *
- * Choices made by a function rather than a constant (docs/assumptions.md, C1–C6):
+ * Choices made by a function rather than a constant (docs/assumptions.md, C1–C7):
  * - C1 a 2xx start-whatsapp answer with a conversation id but no `message_id` is a SendFailedError:
  *   `startResult` in endpoints/conversations.ts.
  * - C2 a 2xx that is not usable is an ApiError with its 2xx status, a 204 counts as `{success: true}`:
@@ -19,6 +19,10 @@
  *   error paths carry no query string (`errorFromResponse` and ConnectionError get the path without it).
  * - C6 the template bodies' `language` (and wba-send-template's `variables`) are required in
  *   types.ts (`StartWhatsappTemplateBody`, `SendTemplateBody`): the runner always has them.
+ * - C7 HTTP/2 is offered in the TLS handshake when `allowH2` (the job's `rate.http2`, default on); a
+ *   connection the platform answers in HTTP/2 carries up to H2_STREAMS requests it may retry (lookups),
+ *   never two sends at once (undici does not multiplex a request it may not retry, and would resend the
+ *   others of a connection that went away): `createPool` in pool.ts.
  */
 
 /** A1, A2: any 2xx is success; the body's `success: true` is still required. */
