@@ -14,8 +14,6 @@ export interface PlanPass {
   /** Planned action label → contacts (template, text, text+media, template+media, skip:<reason>, defer:<reason>). */
   byAction: Record<string, number>;
   examples: Array<{ phone: string; line: number; action: string; message: string }>;
-  /** Every usable contact's key, in list order (the report lists the ones never reached as pending). */
-  phones: Array<{ phone: string; line: number }>;
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
 }
@@ -29,10 +27,10 @@ export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number
 
 /**
  * Reads the whole list once: loader rejects, the planner's rejects, and each contact's planned
- * action. Used by `plan` for its summary and by `run` for the reject-ratio guard and the progress total.
+ * action. Used by `plan` for its summary (`run` counts the same in its one read of the list: send-pass.ts).
  */
 export async function planPass(prepared: Prepared, planner: (contact: Contact) => Action): Promise<PlanPass> {
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [] };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], loaderWarnings: [] };
   const { items, counts } = audience(prepared, { decide: planner });
   for await (const item of items) {
     if (item.kind === 'reject') {
@@ -41,7 +39,6 @@ export async function planPass(prepared: Prepared, planner: (contact: Contact) =
     } else if (item.kind === 'contact' && item.action) {
       const { contact, action } = item;
       pass.contacts += 1;
-      pass.phones.push({ phone: contact.phone, line: contact.line });
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const message = rendered(action);
