@@ -213,7 +213,7 @@ function latencyCaseRows(c: LatencyCaseResult): Row[] {
   const steady = auto.steadyPerSec ?? auto.achievedPerSec;
   const share = steady / c.perSecond;
   const met = share >= 0.95 && auto.sent === auto.contacts;
-  const capped = auto.maxInOneSecond <= c.perSecond;
+  const capped = auto.maxPacedInOneSecond <= c.perSecond;
   const where = `${fmt(c.latencyMs)} ms ± ${fmt(c.jitterMs)} latency, ${c.perSecond}/s asked`;
   return [
     {
@@ -228,15 +228,17 @@ function latencyCaseRows(c: LatencyCaseResult): Row[] {
         : { note: `${fmt(steady, 1)}/s is ${(share * 100).toFixed(1)} % of ${c.perSecond}/s (whole run ${fmt(auto.achievedPerSec, 1)}/s; ${auto.sent} of ${auto.contacts} sent). The limiter's pacing window (1,020 ms for a second's permits) caps a run at 98 % of the rate; a busy neighbour on the 2 cores delays its timers further.` }),
     },
     {
-      figure: `Most requests in any sliding second at ${where} (as the simulator counted them)`,
-      value: `${auto.maxInOneSecond}`,
+      figure: `Most requests in any sliding second at ${where}: as the runner let them go / as the simulator saw them arrive`,
+      value: `${auto.maxPacedInOneSecond} / ${auto.maxInOneSecond}`,
       baseline: `${c.perSecond} asked`,
-      ratio: (auto.maxInOneSecond / c.perSecond).toFixed(2),
-      goal: `≤ ${c.perSecond}`,
+      ratio: `${(auto.maxPacedInOneSecond / c.perSecond).toFixed(2)} / ${(auto.maxInOneSecond / c.perSecond).toFixed(2)}`,
+      goal: `≤ ${c.perSecond} as the runner let them go`,
       met: capped,
-      ...(capped
+      ...(capped && auto.maxInOneSecond <= c.perSecond
         ? {}
-        : { note: `${auto.maxInOneSecond} arrived within one second at the simulator. The runner sends at most ${c.perSecond} in any 1,020 ms (limiter.pace()); arrivals bunch when the simulator's process (sharing 2 cores with the runner and any neighbour) is not scheduled for more than the 20 ms margin.` }),
+        : {
+            note: `the runner let at most ${auto.maxPacedInOneSecond} go in any second, the simulator saw ${auto.maxInOneSecond} arrive in one. The runner lets at most ${c.perSecond} go in any 1,020 ms (limiter.pace(), right before the request is written); the simulator stamps an arrival when its event loop gets to it, and on 2 shared cores its process is at times not scheduled for more than the 20 ms margin, so arrivals bunch (in trials on this machine a 40 ms margin still let the simulator count up to 2 % over the rate).`,
+          }),
     },
   ];
 }
@@ -367,7 +369,7 @@ function howMeasured(run: BenchRunResult | undefined, load: LoadFigures | undefi
 function howMeasuredScale(l: BenchLatencyResult | undefined, r: BenchScaleResult | undefined): string[] {
   const c = l?.cases ?? [];
   return [
-    `**Rate at real latency.** bench/latency.ts: for each case a fresh simulator process with latency ${c.map((x) => `${x.latencyMs} ms ± ${x.jitterMs}`).join(' and ') || '500 ms ± 100 and 2,000 ms ± 400'} (\`faults.latencyMs\`, \`latencyJitterMs\`, seeded), the request log on; \`execute\` as \`outreach run\` drives it with a template job whose \`rate\` gives only \`per_second\` (${c.map((x) => x.perSecond).join(' and ') || '500 and 200'}), so every other setting is the default: concurrency "auto" (\`runConcurrency\`: the adaptive controller, starting at 8 requests in flight), \`createApiClient(clientSettings(job))\`, a real fsync'd checkpoint, \`createRateLimiter({ perSecond })\`. The baseline is the same with \`rate.concurrency: 64\` (the highest the job allowed before), on fewer contacts because it is slower. "After the first 5 s" = the mean of the simulator's per-second counts (\`requestsPerSecond\`) from the sixth second to the last whole one, while the adaptive limit has grown; "whole run" = (requests − 1) ÷ (last arrival − first arrival). "Most in any sliding second" is \`maxRequestsInWindow(1000)\` over every arrival.`,
+    `**Rate at real latency.** bench/latency.ts: for each case a fresh simulator process with latency ${c.map((x) => `${x.latencyMs} ms ± ${x.jitterMs}`).join(' and ') || '500 ms ± 100 and 2,000 ms ± 400'} (\`faults.latencyMs\`, \`latencyJitterMs\`, seeded), the request log on; \`execute\` as \`outreach run\` drives it with a template job whose \`rate\` gives only \`per_second\` (${c.map((x) => x.perSecond).join(' and ') || '500 and 200'}), so every other setting is the default: concurrency "auto" (\`runConcurrency\`: the adaptive controller, starting at 8 requests in flight), \`createApiClient(clientSettings(job))\`, a real fsync'd checkpoint, \`createRateLimiter({ perSecond })\`. The baseline is the same with \`rate.concurrency: 64\` (the highest the job allowed before), on fewer contacts because it is slower. "After the first 5 s" = the mean of the simulator's per-second counts (\`requestsPerSecond\`) from the sixth second to the last whole one, while the adaptive limit has grown; "whole run" = (requests − 1) ÷ (last arrival − first arrival). "Most in any sliding second": as the runner let them go = the most \`limiter.pace()\` returns (the request is written right after it) in any 1,000 ms, recorded by bench/lib/send-all.ts; as the simulator saw them = \`maxRequestsInWindow(1000)\` over every arrival.`,
     '',
     `**1,000 requests in flight.** The same, latency 1,000 ms ± 100 and 1,000/s asked with the default settings: the controller's target (1,000 × p90 × 1.3) is above \`rate.max_concurrency\`, so the limit sits at its ceiling of 1,000. Peak RSS of the bench process (executor, undici pool of up to 1,000 sockets, checkpoint) sampled every 25 ms; "in flight" is the executor's own count of requests between leaving and their answer (\`peakInFlight\`).`,
     '',

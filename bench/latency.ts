@@ -41,6 +41,8 @@ export interface RateAtLatency {
   steadyPerSec: number | undefined;
   ratio: number;
   maxInOneSecond: number;
+  /** The same as the runner itself let requests go (its pace() times). */
+  maxPacedInOneSecond: number;
   peakInFlight: number;
   finalLimit: number;
   seconds: number;
@@ -135,6 +137,7 @@ async function rateRun(c: LatencyCase, concurrency: number | 'auto', contacts: n
       steadyPerSec: steadyRate(s),
       ratio: round(achieved / c.perSecond, 3),
       maxInOneSecond: s.maxInOneSecond,
+      maxPacedInOneSecond: run.maxPacedInOneSecond,
       peakInFlight: run.peakInFlight,
       finalLimit: run.finalLimit,
       seconds: round(run.seconds, 1),

@@ -37,6 +37,8 @@ export interface SendAllResult {
   /** The most requests in flight at once, and the adaptive limit at the end. */
   peakInFlight: number;
   finalLimit: number;
+  /** The most requests the runner let go (out of limiter.pace()) in any sliding 1,000 ms. */
+  maxPacedInOneSecond: number;
 }
 
 export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
@@ -45,6 +47,13 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
   const api = createApiClient({ baseUrl: o.sim.url, token: o.sim.token, ...clientSettings(job) });
   const journalFile = jobStatePaths(o.stateDir, o.jobName).checkpoint;
   const checkpoint = await openJobJournal(journalFile);
+  // Each request leaves right after pace(): its time there is the runner's own record of its departure.
+  const paced: number[] = [];
+  const pace = o.limiter.pace.bind(o.limiter);
+  o.limiter.pace = async () => {
+    await pace();
+    paced.push(performance.now());
+  };
   try {
     const cpu = cpuSeconds();
     const start = process.hrtime.bigint();
@@ -78,10 +87,21 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
       largestBatch: journal.largestBatch,
       peakInFlight: result.peakInFlight,
       finalLimit: concurrency.controller.limit(),
+      maxPacedInOneSecond: mostInWindow(paced, 1000),
     };
   } finally {
     await checkpoint.close().catch(() => undefined);
     await o.limiter.stop();
     await api.close();
   }
+}
+
+/** The most of the ascending `times` in any half-open window [t, t + windowMs). */
+export function mostInWindow(times: readonly number[], windowMs: number): number {
+  let most = 0;
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while ((times[j] ?? 0) - (times[i] ?? 0) >= windowMs) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
 }
