@@ -9,10 +9,11 @@
  *   record the same message twice; readers dedupe anyway.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fsyncDir } from './fsync-dir.js';
+import { scanCompleteLines } from './scan-lines.js';
 
 export type EventDirection = 'inbound' | 'outbound';
 export type EventSource = 'webhook' | 'sync';
@@ -52,7 +53,6 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-const CHUNK = 64 * 1024;
 
 export interface OpenEventsLogOptions {
   /** Called for each event already in the log when it is opened (e.g. to rebuild the window store). */
@@ -263,32 +263,3 @@ export function parseEventLine(line: string): RecordedEvent | undefined {
   return e as RecordedEvent;
 }
 
-/**
- * Reads [start, end) of the file and calls `onLine` for each complete line;
- * returns the offset just after the last newline read.
- */
-async function scanCompleteLines(
-  handle: FileHandle,
-  start: number,
-  end: number,
-  onLine: (line: string) => void,
-): Promise<number> {
-  let position = start;
-  let consumed = start;
-  let carry: Buffer = Buffer.alloc(0);
-  const buffer = Buffer.allocUnsafe(CHUNK);
-  while (position < end) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position), position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-    let from = 0;
-    for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
-      onLine(data.toString('utf8', from, nl));
-      consumed += nl + 1 - from;
-      from = nl + 1;
-    }
-    carry = Buffer.from(data.subarray(from));
-  }
-  return consumed;
-}

@@ -12,9 +12,9 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
+import { scanCompleteLines } from './scan-lines.js';
 import { stateFileError } from './state-file-error.js';
 
-const CHUNK = 64 * 1024;
 
 export interface JsonlFile {
   readonly file: string;
@@ -55,7 +55,7 @@ export function jsonlFile(file: string): JsonlFile {
     if (size <= offset) return;
     const handle = await open(file, 'r');
     try {
-      offset = await scanLines(handle, offset, size, onLine);
+      offset = await scanCompleteLines(handle, offset, size, onLine);
     } finally {
       await handle.close();
     }
@@ -118,28 +118,6 @@ export function jsonlFile(file: string): JsonlFile {
       });
     },
   };
-}
-
-/** Reads [start, end) and calls `onLine` for each complete line; returns the offset after the last newline. */
-async function scanLines(handle: Awaited<ReturnType<typeof open>>, start: number, end: number, onLine: (line: string) => void): Promise<number> {
-  let position = start;
-  let consumed = start;
-  let carry: Buffer = Buffer.alloc(0);
-  const buffer = Buffer.allocUnsafe(CHUNK);
-  while (position < end) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position), position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-    let from = 0;
-    for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
-      onLine(data.toString('utf8', from, nl));
-      consumed += nl + 1 - from;
-      from = nl + 1;
-    }
-    carry = Buffer.from(data.subarray(from));
-  }
-  return consumed;
 }
 
 /** A line as an object, or undefined when it is torn or not JSON. */

@@ -1,0 +1,29 @@
+import type { FileHandle } from 'node:fs/promises';
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Reads [start, end) of an open file and calls `onLine` for each complete line (a torn last line is
+ * left for later); returns the offset just after the last newline read. The events log and the
+ * shared JSON-lines files read themselves incrementally with it.
+ */
+export async function scanCompleteLines(handle: Pick<FileHandle, 'read'>, start: number, end: number, onLine: (line: string) => void): Promise<number> {
+  let position = start;
+  let consumed = start;
+  let carry: Buffer = Buffer.alloc(0);
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  while (position < end) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position), position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
+      onLine(data.toString('utf8', from, nl));
+      consumed += nl + 1 - from;
+      from = nl + 1;
+    }
+    carry = Buffer.from(data.subarray(from));
+  }
+  return consumed;
+}
