@@ -42,8 +42,9 @@ function h2AwareClient(origin: string | URL, opts: object, s: PoolSettings): Cli
     pipelining: 1,
     connect(options, callback) {
       connect(options, (...args) => {
-        const socket = args[1];
-        h2 = socket !== null && (socket as Partial<TLSSocket>).alpnProtocol === 'h2';
+        // On a failed connect the callback gets the error alone: no socket.
+        const socket = args[1] as Partial<TLSSocket> | null | undefined;
+        h2 = socket?.alpnProtocol === 'h2';
         callback(...args);
       });
     },

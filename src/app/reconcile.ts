@@ -1,4 +1,4 @@
-import { AuthError, type Message, type Template } from '../api/index.js';
+import { AuthError, ConnectionError, type Message, type Template } from '../api/index.js';
 import type { InDoubtState, JobStore } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import { contactContent, type ContactContent } from '../plan/index.js';
@@ -68,7 +68,8 @@ export async function reconcileInDoubt(ctx: ReconcileContext): Promise<Reconcile
     const templates = await contentsOf(ctx, doubts);
     await search(ctx, doubts, templates);
   } catch (err) {
-    if (err instanceof AuthError) throw err;
+    // A refused token, or a platform not reachable at all, stops the command (exit 3); nothing was recorded.
+    if (err instanceof AuthError || (err instanceof ConnectionError && !err.sent && !err.aborted)) throw err;
     blind = `the platform could not be read (${messageOf(err)}); run reconcile again`;
   }
   outcome.requests = reads.requests - requestsBefore;

@@ -171,3 +171,15 @@ describe('outreach reconcile', () => {
     expect(bad.stderr).toMatch(/--settle-minutes: "soon" is not a number of 0 or more/);
   });
 });
+
+describe('outreach reconcile against a platform that cannot be reached', () => {
+  it('stops with exit 3 and one sentence naming the address, leaving the contacts in doubt', async () => {
+    await runInDoubt({ rows: 1, processed: true });
+    const url = sim.url;
+    await sim.close();
+    const r = await cli(['reconcile', c.jobFile], { env: { OUTREACH_BASE_URL: url, OUTREACH_TOKEN: 'sim-token', OUTREACH_STATE_DIR: c.stateDir } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/cannot reach the platform at http:\/\/127\.0\.0\.1:\d+/);
+    expect((await states()).get(c.phones[0]!)?.status).toBe('in_doubt');
+  });
+});
