@@ -99,8 +99,9 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
         if (messages[i]!.direction === 'inbound') result.inboundRecorded += 1;
       });
       // In message order, so a START after a STOP leaves the phone off the list.
-      for (const { isNew, event } of outcomes) {
-        if (!isNew) continue;
+      for (const { event } of outcomes) {
+        // New or not: the receiver may have recorded a reply it could not act on (its phone unknown then),
+        // and a STOP must not be lost. Acting again is harmless: the list goes by each reply's own time.
         const done = await applyKeywordReply(options.store, options.keywords ?? DEFAULT_KEYWORDS, event, event.phone ?? phones.known(clientId), logger);
         if (done?.changed && done.intent === 'opt_out') result.optOuts += 1;
         if (done?.changed && done.intent === 'opt_in') result.optIns += 1;

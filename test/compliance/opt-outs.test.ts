@@ -60,6 +60,22 @@ describe('opt-outs: the suppression list, STOP by webhook, PARAR by sync, START'
     expect(rows.get(stopThenStart ?? '')?.status).toBe('sent');
   });
 
+  it('acts at the next sync on a STOP the receiver recorded while the phone was unknown to it', async () => {
+    const p = phone(9);
+    const jobFile = await b.job('first', [{ phone: p }]);
+    await b.run(await b.prepare(jobFile));
+    // A receiver with no token and no job phones loaded: it records the STOP but cannot tell whose it is.
+    const secret = randomBytes(8).toString('hex');
+    receiver = await startReceiver({ port: 0, secret, store: b.store });
+    b.sim.state.setWebhook({ url: receiver.url, secret });
+    b.sim.state.inbound(p, 'STOP');
+    await delivered();
+    expect((await b.store.suppressions()).get(p)).toBeUndefined();
+    const synced = await sync({ api: b.api, store: b.store });
+    expect(synced.optOuts).toBe(1);
+    expect((await b.store.suppressions()).get(p)).toMatchObject({ source: 'reply_keyword', reason: 'replied "STOP"' });
+  });
+
   it('never lets START undo a suppression made by hand', async () => {
     const p = phone(7);
     await suppressPhones(b.store, [p], {});
