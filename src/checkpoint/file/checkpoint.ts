@@ -1,61 +1,131 @@
 import path from 'node:path';
 import { applyEvent } from '../apply-event.js';
-import { replay } from '../replay.js';
-import type { CheckpointEvent, ContactState, HeaderEvent } from '../types.js';
+import type { StateTable } from '../state-table.js';
+import type { CheckpointEvent, HeaderEvent } from '../types.js';
 import { compactJournal, shouldCompact, type CompactionResult } from './compact.js';
 import { openJournal, type JournalOptions, type JournalStats } from './journal.js';
+import { loadState, snapshotIfDue, type LoadedState } from './load-state.js';
 import { ensureDir } from './paths.js';
-import { readJournal } from './read-journal.js';
+import { journalSize } from './snapshot.js';
+
+/** While a run goes, a snapshot is written each time this much journal was appended (about 220,000 contacts). */
+export const SNAPSHOT_DURING_RUN_BYTES = 64 << 20;
 
 /** One job's journal file, open for appending: the replayed state, kept current as events are recorded. */
 export interface JobJournal {
-  /** Per phone, as replayed at open and updated by every `record`. */
-  readonly state: Map<string, ContactState>;
+  /** Per phone, as replayed at open and updated by every `record` (held in columns: see state-table.ts). */
+  readonly state: StateTable;
   /** The journal's header (undefined for a new job until one is recorded). */
   readonly header: HeaderEvent | undefined;
   /** Unreadable lines skipped at open (a torn write), by line number. */
   readonly tornLineNumbers: readonly number[];
   /** Set when the journal had grown to many events per contact and was compacted first. */
   readonly compacted?: CompactionResult;
+  /** Set when a snapshot could not be written (nothing is lost: the journal holds everything). */
+  readonly snapshotProblem?: string;
   /**
    * Appends the event durably (fsync'd, group-committed), then folds it into `state`.
    * The state changes only once the event is on disk, in file order.
    */
   record(event: CheckpointEvent): Promise<void>;
+  /** Flushes and closes the journal, then writes a snapshot when enough was appended since the last one. */
   close(): Promise<void>;
   stats(): JournalStats;
 }
 
 /**
- * Reads the journal (creating its folder) and opens it for appending. A journal that has grown to
- * many events per contact (long resumes, many 429s) is compacted first. The caller holds the job lock.
+ * Reads the job's state (its snapshot plus the journal's tail, creating the folder) and opens the
+ * journal for appending. A journal that has grown to many events per contact (long resumes, many
+ * 429s) is compacted first; a long tail is folded into a new snapshot. The caller holds the job lock.
  */
-export async function openJobJournal(file: string, options: JournalOptions = {}): Promise<JobJournal> {
+export interface JobJournalOptions extends JournalOptions {
+  /** Snapshot every this many bytes appended while the journal is open. Default SNAPSHOT_DURING_RUN_BYTES. */
+  snapshotDuringRunBytes?: number;
+}
+
+export async function openJobJournal(file: string, options: JobJournalOptions = {}): Promise<JobJournal> {
   await ensureDir(path.dirname(file));
-  let contents = await readJournal(file);
-  let state = replay(contents.events);
+  let loaded: LoadedState = await loadState(file);
   let compacted: CompactionResult | undefined;
-  if (shouldCompact(contents.events.length, state.size)) {
+  /** Bytes of journal that no snapshot on disk covers. */
+  let uncovered = loaded.tailBytes;
+  if (shouldCompact(loaded.position.events, loaded.state.size)) {
     compacted = await compactJournal(file);
-    contents = await readJournal(file);
-    state = replay(contents.events);
+    loaded = await loadState(file, { fromStart: true });
+    uncovered = Number.POSITIVE_INFINITY;
   }
+  const atOpen = await snapshotIfDue(file, loaded, uncovered);
+  if (atOpen.written) uncovered = 0;
+  let problem = atOpen.problem;
   const journal = await openJournal(file, options);
-  let header = contents.header;
+  const sizeAtOpen = await journalSize(file);
+  const duringRun = options.snapshotDuringRunBytes ?? SNAPSHOT_DURING_RUN_BYTES;
+  const { state } = loaded;
+  let header = loaded.header;
+  let contactEvents = 0;
+  let broken = false;
+  let closing: Promise<void> | undefined;
+  /** The snapshot being written while the run goes on, if any. */
+  let writing: Promise<void> | undefined;
+  /** Journal bytes (of this journal's appends) that the last snapshot covers. */
+  let snapshotAt = 0;
+
+  /**
+   * Where the state stands in the file: every flush that completed has been folded into the state once
+   * the microtasks that resolved its appends ran, so this is read from a macrotask (or after close).
+   */
+  const position = () => {
+    const appended = journal.stats();
+    return { bytes: sizeAtOpen + appended.bytes, lines: loaded.position.lines + appended.appends, events: loaded.position.events + contactEvents };
+  };
+  const snapshot = async (force: boolean) => {
+    const at = journal.stats().bytes;
+    const result = await snapshotIfDue(file, { state, header, position: position() }, force ? Number.POSITIVE_INFINITY : uncovered + at - snapshotAt);
+    if (result.written) {
+      uncovered = 0;
+      snapshotAt = at;
+    }
+    problem = result.problem ?? problem;
+  };
 
   return {
     state,
     get header() {
       return header;
     },
-    tornLineNumbers: compacted ? [] : contents.tornLineNumbers,
+    tornLineNumbers: compacted ? [] : loaded.tornLineNumbers,
     ...(compacted && { compacted }),
-    async record(event) {
-      await journal.append(event);
-      if (event.t === 'header') header = event;
-      else applyEvent(state, event);
+    get snapshotProblem() {
+      return problem;
     },
-    close: () => journal.close(),
+    async record(event) {
+      try {
+        await journal.append(event);
+      } catch (err) {
+        broken = true;
+        throw err;
+      }
+      if (event.t === 'header') header = event;
+      else {
+        contactEvents += 1;
+        applyEvent(state, event);
+      }
+      // A long run keeps a recent snapshot, so that opening the job after a crash replays a short tail.
+      if (!writing && !closing && uncovered + journal.stats().bytes - snapshotAt >= duringRun) {
+        writing = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => (broken || closing ? undefined : snapshot(true)))
+          .finally(() => (writing = undefined));
+      }
+    },
+    close() {
+      closing ??= (async () => {
+        await journal.close();
+        await writing;
+        if (broken || journal.stats().appends === 0) return;
+        await snapshot(false);
+      })();
+      return closing;
+    },
     stats: () => journal.stats(),
   };
 }

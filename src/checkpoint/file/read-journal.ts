@@ -60,7 +60,8 @@ export async function readJournal(file: string): Promise<JournalContents> {
   return out;
 }
 
-function parseEvent(line: string): CheckpointEvent | undefined {
+/** One line of a journal as an event, or undefined when it is not one (a torn write). */
+export function parseEvent(line: string): CheckpointEvent | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);

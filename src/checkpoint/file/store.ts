@@ -2,13 +2,13 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { rowKey, type JobFiles, type JobOwner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
-import { replay } from '../replay.js';
 import { openJobJournal } from './checkpoint.js';
 import type { JournalOptions } from './journal.js';
 import { StateFileError, stateFileError } from './state-file-error.js';
 import { openEventsLog, repliesFor } from './events-log.js';
 import { acquireLock, type LockIo } from './lock.js';
 import { globalStatePaths, jobStatePaths } from './paths.js';
+import { loadState, snapshotIfDue } from './load-state.js';
 import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
 import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
@@ -72,10 +72,12 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     async readJob(job: string): Promise<JobView | undefined> {
       const file = jobStatePaths(dir, job).checkpoint;
       if (!existsSync(file)) return undefined;
-      const contents = await readJournal(file).catch((err: unknown) => {
+      const loaded = await loadState(file).catch((err: unknown) => {
         throw stateFileError(err, file);
       });
-      return { header: contents.header, states: replay(contents.events), tornRecords: contents.tornLineNumbers };
+      // A long tail read here is folded into a snapshot for the next reader (best effort: the journal is the truth).
+      await snapshotIfDue(file, loaded, loaded.tailBytes);
+      return { header: loaded.header, states: loaded.state, tornRecords: loaded.tornLineNumbers };
     },
 
     async contactEvents(job: string, phone: string) {

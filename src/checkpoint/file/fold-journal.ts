@@ -1,0 +1,80 @@
+import { createReadStream } from 'node:fs';
+import type { CheckpointEvent, ContactEvent, HeaderEvent } from '../types.js';
+import { JournalVersionError, parseEvent } from './read-journal.js';
+
+export interface FoldResult {
+  /** The byte just after the last line read (the next fold starts there). */
+  endByte: number;
+  /** Lines read in all, counting from the start of the file (so later torn lines keep their numbers). */
+  endLine: number;
+  /** Contact events folded. */
+  events: number;
+  /** 1-based numbers of the lines that were not a readable event (a torn write), skipped. */
+  tornLineNumbers: number[];
+}
+
+/** Bytes read at a time. */
+const CHUNK = 1 << 20;
+
+/**
+ * Reads a journal from byte `fromByte` (a line start; `fromLine` lines come before it) to its end,
+ * handing each event to `onHeader` or `onEvent` as it is read: no list of events is kept, so a
+ * journal of millions of events folds in the memory of its state. A missing file reads as empty.
+ * A last line without its newline is read when it is a whole event (the fold then ends at the end
+ * of the file) and counted as torn otherwise.
+ */
+export async function foldJournal(
+  file: string,
+  from: { byte: number; line: number },
+  onEvent: (event: ContactEvent) => void,
+  onHeader: (event: HeaderEvent) => void,
+): Promise<FoldResult> {
+  const out: FoldResult = { endByte: from.byte, endLine: from.line, events: 0, tornLineNumbers: [] };
+  const stream = createReadStream(file, { start: from.byte, highWaterMark: CHUNK });
+  let carry: Buffer | undefined;
+  const line = (buf: Buffer, start: number, end: number) => {
+    out.endLine += 1;
+    if (end > start && !isBlank(buf, start, end)) take(parseEvent(buf.toString('utf8', start, end)));
+  };
+  const take = (event: CheckpointEvent | undefined) => {
+    if (event === undefined) out.tornLineNumbers.push(out.endLine);
+    else if (event.t === 'header') {
+      if (event.v !== 1) throw new JournalVersionError(file, event.v);
+      onHeader(event);
+    } else {
+      out.events += 1;
+      onEvent(event);
+    }
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+      let start = 0;
+      for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
+        line(buf, start, nl);
+        out.endByte += nl + 1 - start;
+        start = nl + 1;
+      }
+      carry = start < buf.length ? buf.subarray(start) : undefined;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw err;
+  }
+  if (carry && !isBlank(carry, 0, carry.length)) {
+    // A last line without its newline: an event written whole but for its newline is read; a fragment is torn.
+    out.endLine += 1;
+    const event = parseEvent(carry.toString('utf8'));
+    take(event);
+    if (event !== undefined) out.endByte += carry.length;
+  }
+  return out;
+}
+
+function isBlank(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = buf[i];
+    if (b !== 0x20 && b !== 0x0d && b !== 0x09) return false;
+  }
+  return true;
+}

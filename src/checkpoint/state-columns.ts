@@ -1,0 +1,259 @@
+import { isoMs, isoText } from './iso-time.js';
+import type { ContactState } from './types.js';
+
+/**
+ * One contact's state as a row of typed-array columns: about 70 bytes a contact, where the object it
+ * stands for costs ~330 once a million of them are held. What fits a column goes there (statuses and
+ * kinds as codes, times as epoch ms, the platform's numeric ids as numbers); everything else of the
+ * state (errors, reasons, follow-up steps, a field added later, an id that is not a plain number)
+ * goes to `rest`, one JSON text shared by every row that has the same one. Decoding gives back a state
+ * deep-equal to the one encoded, whatever it holds.
+ */
+
+export const STATUSES = ['pending', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred'] as const;
+const VIAS = ['start', 'template', 'message'] as const;
+const ACTIONS = ['template', 'text'] as const;
+/** The status is in `rest` (one this table does not know). */
+const STATUS_IN_REST = 255;
+
+/** Which optional fields a row holds (bit per field). */
+const HAS = {
+  attempts: 1 << 0,
+  line: 1 << 1,
+  updatedAt: 1 << 2,
+  via: 1 << 3,
+  action: 1 << 4,
+  conversationId: 1 << 5,
+  clientId: 1 << 6,
+  messageId: 1 << 7,
+  sentAt: 1 << 8,
+  notBefore: 1 << 9,
+  httpStatus: 1 << 10,
+  retryable: 1 << 11,
+  mediaLeftOut: 1 << 12,
+  mediaOwed: 1 << 13,
+  /** `followups` is `{}`. */
+  noFollowups: 1 << 14,
+} as const;
+/** The values of the boolean fields. */
+const TRUE = { retryable: 1, mediaLeftOut: 2, mediaOwed: 4 } as const;
+
+/** The column arrays, in the order a snapshot stores them. */
+export interface Columns {
+  phone: Float64Array;
+  status: Uint8Array;
+  has: Uint16Array;
+  bools: Uint8Array;
+  via: Uint8Array;
+  action: Uint8Array;
+  attempts: Uint32Array;
+  line: Int32Array;
+  httpStatus: Uint16Array;
+  updatedAt: Float64Array;
+  /** sentAt (sent) or notBefore (deferred). */
+  time2: Float64Array;
+  conversationId: Float64Array;
+  clientId: Float64Array;
+  messageId: Float64Array;
+  rest: Uint32Array;
+}
+
+export const COLUMN_NAMES = [
+  'phone',
+  'status',
+  'has',
+  'bools',
+  'via',
+  'action',
+  'attempts',
+  'line',
+  'httpStatus',
+  'updatedAt',
+  'time2',
+  'conversationId',
+  'clientId',
+  'messageId',
+  'rest',
+] as const satisfies readonly (keyof Columns)[];
+
+export function allocColumns(capacity: number): Columns {
+  return {
+    phone: new Float64Array(capacity),
+    status: new Uint8Array(capacity),
+    has: new Uint16Array(capacity),
+    bools: new Uint8Array(capacity),
+    via: new Uint8Array(capacity),
+    action: new Uint8Array(capacity),
+    attempts: new Uint32Array(capacity),
+    line: new Int32Array(capacity),
+    httpStatus: new Uint16Array(capacity),
+    updatedAt: new Float64Array(capacity),
+    time2: new Float64Array(capacity),
+    conversationId: new Float64Array(capacity),
+    clientId: new Float64Array(capacity),
+    messageId: new Float64Array(capacity),
+    rest: new Uint32Array(capacity),
+  };
+}
+
+/** The same columns with room for `capacity` rows, the first `rows` copied. */
+export function growColumns(c: Columns, rows: number, capacity: number): Columns {
+  const next = allocColumns(capacity);
+  for (const name of COLUMN_NAMES) (next[name] as { set(a: ArrayLike<number>): void }).set(c[name].subarray(0, rows));
+  return next;
+}
+
+/** The number an E.164 phone (`+` and up to 15 digits, no leading zero) is stored as, or undefined for any other key. */
+export function phoneNumber(phone: string): number | undefined {
+  return /^\+[1-9]\d{0,14}$/.test(phone) ? Number(phone.slice(1)) : undefined;
+}
+
+export function phoneText(n: number): string {
+  return `+${n}`;
+}
+
+/** Interned JSON texts of the fields that do not fit a column; index 0 is `{}`. */
+export class RestTable {
+  readonly texts: string[] = ['{}'];
+  private readonly index = new Map<string, number>([['{}', 0]]);
+
+  static from(texts: readonly string[]): RestTable {
+    const table = new RestTable();
+    for (let i = 1; i < texts.length; i++) table.intern(texts[i] ?? '{}');
+    return table;
+  }
+
+  intern(text: string): number {
+    let i = this.index.get(text);
+    if (i === undefined) {
+      i = this.texts.length;
+      this.texts.push(text);
+      this.index.set(text, i);
+    }
+    return i;
+  }
+}
+
+/** Writes `s` into row `row` (its phone already encoded by the caller). */
+export function encodeRow(c: Columns, row: number, s: ContactState, rest: RestTable): void {
+  const left: Record<string, unknown> = { ...s };
+  delete left.phone;
+  let has = 0;
+  let bools = 0;
+
+  const code = STATUSES.indexOf(s.status);
+  c.status[row] = code >= 0 ? code : STATUS_IN_REST;
+  if (code >= 0) delete left.status;
+
+  if (isUint(s.attempts, 0xffff_ffff)) {
+    c.attempts[row] = s.attempts;
+    has |= HAS.attempts;
+    delete left.attempts;
+  }
+  if (isUint(s.line, 0x7fff_ffff)) {
+    c.line[row] = s.line;
+    has |= HAS.line;
+    delete left.line;
+  }
+  const updated = isoMs(s.updatedAt);
+  if (updated !== undefined) {
+    c.updatedAt[row] = updated;
+    has |= HAS.updatedAt;
+    delete left.updatedAt;
+  }
+  const via = VIAS.indexOf(left.via as (typeof VIAS)[number]);
+  if (via >= 0) {
+    c.via[row] = via;
+    has |= HAS.via;
+    delete left.via;
+  }
+  const action = ACTIONS.indexOf(left.action as (typeof ACTIONS)[number]);
+  if (action >= 0) {
+    c.action[row] = action;
+    has |= HAS.action;
+    delete left.action;
+  }
+  for (const key of ['conversationId', 'clientId', 'messageId'] as const) {
+    const n = idNumber(left[key]);
+    if (n !== undefined) {
+      c[key][row] = n;
+      has |= HAS[key];
+      delete left[key];
+    }
+  }
+  for (const key of ['sentAt', 'notBefore'] as const) {
+    const ms = isoMs(left[key]);
+    if (ms !== undefined && (has & (HAS.sentAt | HAS.notBefore)) === 0) {
+      c.time2[row] = ms;
+      has |= HAS[key];
+      delete left[key];
+    }
+  }
+  if (isUint(left.httpStatus, 0xffff)) {
+    c.httpStatus[row] = left.httpStatus;
+    has |= HAS.httpStatus;
+    delete left.httpStatus;
+  }
+  for (const key of ['retryable', 'mediaLeftOut', 'mediaOwed'] as const) {
+    const value = left[key];
+    if (typeof value !== 'boolean') continue;
+    has |= HAS[key];
+    if (value) bools |= TRUE[key];
+    delete left[key];
+  }
+  if (isEmptyRecord(left.followups)) {
+    has |= HAS.noFollowups;
+    delete left.followups;
+  }
+
+  c.has[row] = has;
+  c.bools[row] = bools;
+  c.rest[row] = rest.intern(JSON.stringify(left));
+}
+
+/** The state of row `row`: a new object each call. */
+export function decodeRow(c: Columns, row: number, rest: readonly string[]): ContactState {
+  const has = c.has[row] ?? 0;
+  const bools = c.bools[row] ?? 0;
+  const out: Record<string, unknown> = { phone: phoneText(c.phone[row] ?? 0) };
+  const status = c.status[row] ?? STATUS_IN_REST;
+  if (status !== STATUS_IN_REST) out.status = STATUSES[status];
+  if (has & HAS.attempts) out.attempts = c.attempts[row];
+  if (has & HAS.noFollowups) out.followups = {};
+  if (has & HAS.line) out.line = c.line[row];
+  if (has & HAS.updatedAt) out.updatedAt = isoText(c.updatedAt[row] ?? 0);
+  if (has & HAS.via) out.via = VIAS[c.via[row] ?? 0];
+  if (has & HAS.action) out.action = ACTIONS[c.action[row] ?? 0];
+  if (has & HAS.conversationId) out.conversationId = String(c.conversationId[row]);
+  if (has & HAS.clientId) out.clientId = String(c.clientId[row]);
+  if (has & HAS.messageId) out.messageId = String(c.messageId[row]);
+  if (has & HAS.sentAt) out.sentAt = isoText(c.time2[row] ?? 0);
+  if (has & HAS.notBefore) out.notBefore = isoText(c.time2[row] ?? 0);
+  if (has & HAS.httpStatus) out.httpStatus = c.httpStatus[row];
+  if (has & HAS.retryable) out.retryable = (bools & TRUE.retryable) !== 0;
+  if (has & HAS.mediaLeftOut) out.mediaLeftOut = (bools & TRUE.mediaLeftOut) !== 0;
+  if (has & HAS.mediaOwed) out.mediaOwed = (bools & TRUE.mediaOwed) !== 0;
+  const text = rest[c.rest[row] ?? 0] ?? '{}';
+  if (text !== '{}') for (const [key, value] of Object.entries(JSON.parse(text) as Record<string, unknown>)) if (key !== '__proto__') out[key] = value;
+  return out as unknown as ContactState;
+}
+
+/** The status of row `row` without decoding it (undefined when it is kept in `rest`). */
+export function statusAt(c: Columns, row: number): (typeof STATUSES)[number] | undefined {
+  return STATUSES[c.status[row] ?? STATUS_IN_REST];
+}
+
+function isUint(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
+}
+
+/** A platform id that is a plain decimal number (no sign, no leading zero, at most 15 digits). */
+function idNumber(value: unknown): number | undefined {
+  return typeof value === 'string' && /^(0|[1-9]\d{0,14})$/.test(value) ? Number(value) : undefined;
+}
+
+function isEmptyRecord(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return Object.getPrototypeOf(value) === Object.prototype;
+}

@@ -1,0 +1,191 @@
+import { PhoneIndex } from './phone-index.js';
+import { allocColumns, decodeRow, encodeRow, growColumns, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
+import type { ContactState, ContactStatus } from './types.js';
+
+/** States kept as objects, not yet encoded (the last ones set). */
+const DIRTY_MAX = 4096;
+
+/** What a snapshot keeps of a table: its columns (the first `rows` rows), the rest texts, and the states kept whole. */
+export interface TableImage {
+  rows: number;
+  columns: Columns;
+  rest: readonly string[];
+  others: ReadonlyArray<readonly [string, ContactState]>;
+}
+
+/**
+ * Every contact's state of a job, as a Map by phone, held in columns (state-columns.ts) with a hash
+ * index (phone-index.ts): no object per contact or per event while a million of them are held. `get`
+ * and iteration decode a new state object each time; `set` encodes it. Keys that are not E.164 phones
+ * (never written by this program) are kept whole beside the columns. Iteration follows the order in
+ * which phones were first set, as a Map's does (the kept-whole ones come last).
+ */
+export class StateTable implements Map<string, ContactState> {
+  private columns: Columns;
+  private rows = 0;
+  private capacity: number;
+  private readonly index: PhoneIndex;
+  private rest: RestTable;
+  private readonly others = new Map<string, ContactState>();
+  /** Rows of deleted phones (rare: a Map may delete). */
+  private deleted = new Set<number>();
+  /**
+   * The states set last, not encoded yet, by row (oldest first): a contact's events come close together
+   * in a journal and in a run, so most `get`s of a replay find the state here and most states are
+   * encoded once. At most DIRTY_MAX of them.
+   */
+  private readonly dirty = new Map<number, ContactState>();
+
+  constructor(capacity = 1024) {
+    this.capacity = Math.max(16, capacity);
+    this.columns = allocColumns(this.capacity);
+    this.index = new PhoneIndex(this.capacity);
+    this.rest = new RestTable();
+  }
+
+  /** A table over a snapshot's columns (they are taken, not copied). */
+  static fromImage(image: TableImage): StateTable {
+    const table = new StateTable(1);
+    table.columns = image.columns;
+    table.capacity = image.columns.phone.length;
+    table.rows = image.rows;
+    table.rest = RestTable.from(image.rest);
+    for (let row = 0; row < image.rows; row++) table.index.set(image.columns.phone[row] ?? 0, row);
+    for (const [phone, state] of image.others) table.others.set(phone, state);
+    return table;
+  }
+
+  /** What a snapshot writes: a copy of the columns as they are now, so the table may go on changing while it is written. */
+  image(): TableImage {
+    if (this.deleted.size > 0) this.compactDeleted();
+    this.flush(0);
+    return { rows: this.rows, columns: growColumns(this.columns, this.rows, Math.max(1, this.rows)), rest: [...this.rest.texts], others: [...this.others] };
+  }
+
+  get size(): number {
+    return this.rows - this.deleted.size + this.others.size;
+  }
+
+  readonly [Symbol.toStringTag] = 'StateTable';
+
+  has(phone: string): boolean {
+    return this.rowOf(phone) >= 0 || this.others.has(phone);
+  }
+
+  get(phone: string): ContactState | undefined {
+    const row = this.rowOf(phone);
+    if (row >= 0) return this.at(row);
+    return this.others.get(phone);
+  }
+
+  /** The status of `phone` without decoding its state. */
+  statusOf(phone: string): ContactStatus | undefined {
+    const row = this.rowOf(phone);
+    if (row < 0) return this.others.get(phone)?.status;
+    return this.dirty.get(row)?.status ?? statusAt(this.columns, row) ?? this.at(row).status;
+  }
+
+  set(phone: string, state: ContactState): this {
+    const n = phone === state.phone ? phoneNumber(phone) : undefined;
+    if (n === undefined) {
+      this.others.set(phone, state);
+      return this;
+    }
+    let row = this.index.get(n);
+    if (row >= 0 && this.deleted.delete(row)) {
+      // a phone set again after a delete keeps its old place
+    } else if (row < 0) {
+      if (this.rows === this.capacity) this.grow();
+      row = this.rows++;
+      this.columns.phone[row] = n;
+      this.index.set(n, row);
+    }
+    // Oldest first: a row set again moves to the end.
+    this.dirty.delete(row);
+    this.dirty.set(row, state);
+    if (this.dirty.size > DIRTY_MAX) this.flush(DIRTY_MAX / 2);
+    return this;
+  }
+
+  delete(phone: string): boolean {
+    const row = this.rowOf(phone);
+    if (row >= 0) {
+      this.dirty.delete(row);
+      this.deleted.add(row);
+      return true;
+    }
+    return this.others.delete(phone);
+  }
+
+  clear(): void {
+    this.dirty.clear();
+    this.rows = 0;
+    this.index.clear();
+    this.others.clear();
+    this.deleted.clear();
+    this.rest = new RestTable();
+  }
+
+  forEach(callback: (value: ContactState, key: string, map: Map<string, ContactState>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+
+  *entries(): MapIterator<[string, ContactState]> {
+    for (let row = 0; row < this.rows; row++) {
+      if (this.deleted.size > 0 && this.deleted.has(row)) continue;
+      const state = this.at(row);
+      yield [state.phone, state];
+    }
+    yield* this.others.entries();
+  }
+
+  *keys(): MapIterator<string> {
+    for (let row = 0; row < this.rows; row++) {
+      if (this.deleted.size > 0 && this.deleted.has(row)) continue;
+      yield phoneText(this.columns.phone[row] ?? 0);
+    }
+    yield* this.others.keys();
+  }
+
+  *values(): MapIterator<ContactState> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ContactState]> {
+    return this.entries();
+  }
+
+  private at(row: number): ContactState {
+    return this.dirty.get(row) ?? decodeRow(this.columns, row, this.rest.texts);
+  }
+
+  /** Encodes the oldest states set until at most `keep` are left unencoded. */
+  private flush(keep: number): void {
+    for (const [row, state] of this.dirty) {
+      if (this.dirty.size <= keep) return;
+      encodeRow(this.columns, row, state, this.rest);
+      this.dirty.delete(row);
+    }
+  }
+
+  private rowOf(phone: string): number {
+    const n = phoneNumber(phone);
+    if (n === undefined) return -1;
+    const row = this.index.get(n);
+    return row >= 0 && !(this.deleted.size > 0 && this.deleted.has(row)) ? row : -1;
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.columns = growColumns(this.columns, this.rows, this.capacity);
+  }
+
+  /** Rewrites the table without its deleted rows. */
+  private compactDeleted(): void {
+    const kept = [...this.entries()].filter(([phone]) => !this.others.has(phone));
+    const others = [...this.others];
+    this.clear();
+    for (const [phone, state] of kept) this.set(phone, state);
+    for (const [phone, state] of others) this.others.set(phone, state);
+  }
+}
