@@ -2,6 +2,8 @@
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
+export { ContactListing, type ListedContact } from './listing.js';
+export { StateTable } from './state-table.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
 export { deliveryAfter } from './apply-delivery.js';
 export { replay } from './replay.js';

@@ -4,6 +4,7 @@
  * interfaces and nothing in `run/`, `app/` or `cli/` changes. No other folder names a state file:
  * the paths a person needs (report, rejects, log) are the ones the store reports.
  */
+import type { ContactListing } from './listing.js';
 import type { CheckpointEvent, ContactEvent, ContactState, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './file/events-log.js';
 import type { SyncBook } from './file/sync-book.js';
@@ -68,6 +69,13 @@ export interface StateStore {
   /** Rows the last plan pass rejected: never sent, and not counted as pending. */
   planRejects(job: string): Promise<ReadonlySet<string>>;
   savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void>;
+  /**
+   * The list's usable contacts as the last full read of it left them, when that read was of the list
+   * as it is now (`source`: what the caller makes of the files and the settings that read them);
+   * undefined otherwise. Lets status and report count pending contacts without reading the list again.
+   */
+  listing(job: string, source: string): Promise<ContactListing | undefined>;
+  saveListing(job: string, source: string, listing: ContactListing): Promise<void>;
   /** Last inbound time per phone (the 24-hour windows), read now. */
   windows(): Promise<WindowLookup>;
   openWindowStore(): Promise<WindowStore>;

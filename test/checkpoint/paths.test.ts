@@ -13,6 +13,7 @@ describe('state paths', () => {
       rejects: path.join('/s', 'promo', 'rejects.csv'),
       summary: path.join('/s', 'promo', 'summary.json'),
       planRejects: path.join('/s', 'promo', 'plan-rejects.json'),
+      listing: path.join('/s', 'promo', 'listing.bin'),
     });
   });
 

@@ -197,44 +197,42 @@ export interface SentContact {
  * For each contact who wrote to the company after the job's message to them, the time (ISO) of the
  * first such inbound message. A message matches a contact by client id, conversation id or phone;
  * `phoneOfClient` (the window store's links) adds matches for events recorded before the phone was known.
+ * The inbound messages are indexed first and the contacts then streamed past them, so the memory is
+ * that of the events log's inbound messages, not of the job's contacts.
  */
 export async function repliesFor(
   eventsFile: string,
   contacts: ReadonlyMap<string, SentContact>,
   phoneOfClient?: (clientId: string) => string | undefined,
 ): Promise<Map<string, string>> {
-  const byClient = new Map<string, string[]>();
-  const byConversation = new Map<string, string[]>();
-  const sentAt = new Map<string, number>();
-  for (const [phone, c] of contacts) {
-    const at = Date.parse(c.sentAt);
-    if (Number.isNaN(at)) continue;
-    sentAt.set(phone, at);
-    if (c.clientId) push(byClient, c.clientId, phone);
-    if (c.conversationId) push(byConversation, c.conversationId, phone);
-  }
-  const replies = new Map<string, number>();
+  const byClient = new Map<string, number[]>();
+  const byConversation = new Map<string, number[]>();
+  const byPhone = new Map<string, number[]>();
   for await (const e of readEvents(eventsFile)) {
     if (e.direction !== 'inbound') continue;
     const at = Date.parse(e.created_at);
     if (Number.isNaN(at)) continue;
-    const candidates = new Set<string>([
-      ...(byClient.get(e.client_id) ?? []),
-      ...(byConversation.get(e.conversation_id) ?? []),
-    ]);
+    push(byClient, e.client_id, at);
+    push(byConversation, e.conversation_id, at);
     const linked = e.phone ?? phoneOfClient?.(e.client_id);
-    if (linked !== undefined && sentAt.has(linked)) candidates.add(linked);
-    for (const phone of candidates) {
-      const sent = sentAt.get(phone);
-      if (sent === undefined || at <= sent) continue;
-      const first = replies.get(phone);
-      if (first === undefined || at < first) replies.set(phone, at);
-    }
+    if (linked !== undefined) push(byPhone, linked, at);
   }
-  return new Map([...replies].map(([phone, at]) => [phone, new Date(at).toISOString()]));
+  const replies = new Map<string, string>();
+  if (byClient.size === 0 && byPhone.size === 0) return replies;
+  for (const [phone, c] of contacts) {
+    const sent = Date.parse(c.sentAt);
+    if (Number.isNaN(sent)) continue;
+    let first = Number.POSITIVE_INFINITY;
+    for (const times of [c.clientId && byClient.get(c.clientId), c.conversationId && byConversation.get(c.conversationId), byPhone.get(phone)]) {
+      if (!times) continue;
+      for (const at of times) if (at > sent && at < first) first = at;
+    }
+    if (first !== Number.POSITIVE_INFINITY) replies.set(phone, new Date(first).toISOString());
+  }
+  return replies;
 }
 
-function push(map: Map<string, string[]>, key: string, value: string): void {
+function push(map: Map<string, number[]>, key: string, value: number): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);

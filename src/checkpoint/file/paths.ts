@@ -12,6 +12,8 @@ export interface JobStatePaths {
   summary: string;
   /** Rows the last plan pass rejected (file:line), so status and report do not count them as pending. */
   planRejects: string;
+  /** The list's usable contacts as the last full read found them (listing-file.ts). */
+  listing: string;
 }
 
 /** The files shared by every job of a state folder (the webhook's). */
@@ -46,6 +48,7 @@ export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths 
     rejects: path.join(dir, 'rejects.csv'),
     summary: path.join(dir, 'summary.json'),
     planRejects: path.join(dir, 'plan-rejects.json'),
+    listing: path.join(dir, 'listing.bin'),
   };
 }
 

@@ -7,7 +7,8 @@ import type { JournalOptions } from './journal.js';
 import { StateFileError, stateFileError } from './state-file-error.js';
 import { openEventsLog, repliesFor } from './events-log.js';
 import { acquireLock, type LockIo } from './lock.js';
-import { globalStatePaths, jobStatePaths } from './paths.js';
+import { readListing, writeListing } from './listing-file.js';
+import { ensureDir, globalStatePaths, jobStatePaths } from './paths.js';
 import { loadState, snapshotIfDue } from './load-state.js';
 import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
@@ -105,6 +106,13 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     async savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void> {
       const keys = Array.from(rows, rowKey);
       await writeFileAtomic(jobStatePaths(dir, job).planRejects, `${JSON.stringify({ v: 1, rows: keys })}\n`);
+    },
+
+    listing: (job, source) => readListing(jobStatePaths(dir, job).listing, source),
+    async saveListing(job, source, listing) {
+      const paths = jobStatePaths(dir, job);
+      await ensureDir(paths.dir);
+      await writeListing(paths.listing, source, listing);
     },
 
     windows: () =>
