@@ -1,26 +1,29 @@
-import type { ContactState, JobView, StateStore } from '../checkpoint/index.js';
+import { ContactListing, type ContactState, type JobView, type StateStore } from '../checkpoint/index.js';
 import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
-import { deferredGroups, reportRows, summarise, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
+import { deferredGroups, reportRowsOf, summarise, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import { funnelOf, type Funnel } from './funnel.js';
 import { listedOf, type Listed } from './listed.js';
+import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
 
 export type { Listed } from './listed.js';
 
 /**
- * The job's report rows: every contact of the store, plus the list's contacts never reached
- * (pending), with `replied_at` from the webhook's events.
+ * The job's report rows, one at a time: every contact of the store, plus the list's contacts never
+ * reached (pending), with `replied_at` from the webhook's events. `listing` also gives each row's
+ * source (file, name, phone as written) unless `sources` does (with the list's own columns).
  */
-export async function jobReportRows(store: StateStore, states: ReadonlyMap<string, ContactState>, listed: Iterable<Listed> = []): Promise<ReportRow[]> {
-  const replies = await repliesOf(store, states);
-  const sources = new Map<string, Listed>();
-  for (const c of listed) if (!sources.has(c.phone)) sources.set(c.phone, c);
-  const pendingPhones = [...sources.values()].filter((c) => !states.has(c.phone));
-  return reportRows(states, { replies, pendingPhones, sources });
+export function reportRowsFor(
+  states: ReadonlyMap<string, ContactState>,
+  listing: ContactListing,
+  replies: ReadonlyMap<string, string>,
+  sources?: ReadonlyMap<string, Listed>,
+): Iterable<ReportRow> {
+  return reportRowsOf(states, { replies, pendingPhones: listing, sources: sources ?? listing });
 }
 
 /**
@@ -32,18 +35,25 @@ export function contactsNotDone(summary: Summary): number {
   return summary.byStatus.failed + summary.byStatus.in_doubt + summary.byStatus.pending + sentWithStepsLeft;
 }
 
-/** What `status` and `report` read, locally and without the platform. */
+/** What `status` and `report` read, locally and without the platform: no row object per contact is held. */
 export interface JobReport {
   job: Job;
   view: JobView;
-  rows: ReportRow[];
+  /** The list's usable contacts, in list order (kept by the store between reads). */
+  listing: ContactListing;
+  /** Contacts of the list the state has not seen (the state's own pending ones are counted by summarise). */
+  listOnlyPending: number;
+  /** For each sent contact that wrote back, the time of its first reply. */
+  replies: Map<string, string>;
   /** Why the list's contacts could not be counted as pending, when they could not. */
   listProblem?: string;
   /** The headers of the list's own columns, in order (read only with `columns`). */
   headers: string[];
+  /** With `columns`: each listed contact with its row's cells. */
+  sources?: Map<string, Listed>;
 }
 
-/** The job, its state, and one report row per contact (pending ones included). A job never run is an AppError that says to run it. */
+/** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
 export async function loadJobReport(jobPath: string, store: StateStore, options: { columns?: boolean } = {}): Promise<JobReport> {
   const loaded = await loadJob(jobPath);
   const { job } = loaded;
@@ -51,9 +61,18 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   if (!view) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir it ran with)`);
   }
-  const { listed, headers, problem } = await listedContacts(loaded, store, options.columns === true);
-  const rows = await jobReportRows(store, view.states, listed);
-  return { job, view, rows, headers, ...(problem !== undefined && { listProblem: problem }) };
+  const { listing, problem } = await listingOf(loaded, store);
+  const withColumns = options.columns === true && problem === undefined ? await contactsWithColumns(loaded, store) : undefined;
+  return {
+    job,
+    view,
+    listing,
+    listOnlyPending: countPending(listing, view.states),
+    replies: await repliesOf(store, view.states),
+    headers: withColumns?.headers ?? [],
+    ...(withColumns && { sources: withColumns.sources }),
+    ...(problem !== undefined && { listProblem: problem }),
+  };
 }
 
 /**
@@ -61,28 +80,32 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
  * list's contacts never reached included. Returns why the list could not be read, if it could not.
  */
 export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ReadonlyMap<string, ContactState>): Promise<string | undefined> {
-  const { listed, problem } = await listedContacts(loaded, store, false);
-  const rows = await jobReportRows(store, states, listed);
+  const { listing, problem } = await listingOf(loaded, store);
+  const rows = reportRowsFor(states, listing, await repliesOf(store, states));
   await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0 });
   return problem;
 }
 
-/** The usable contacts of the list (less the rows a plan pass rejected), read locally. A list that is gone or unreadable gives none, with the reason. */
-async function listedContacts(loaded: LoadedJob, store: StateStore, columns: boolean): Promise<{ listed: Listed[]; headers: string[]; problem?: string }> {
-  const listed: Listed[] = [];
+/** The list's usable contacts (the store's listing when it is of the list as it is). A list that is gone or unreadable gives none, with the reason. */
+async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ listing: ContactListing; problem?: string }> {
+  return resolveContactFiles(loaded).then(
+    (files) => listedContacts({ job: loaded.job, files, namedColumns: loaded.namedColumns }, store),
+    (err: unknown) => ({ listing: new ContactListing(), problem: err instanceof Error ? err.message : String(err) }),
+  );
+}
+
+/** `report --columns`: each listed contact with its row's cells, and the headers of every file (a read of the whole list). */
+async function contactsWithColumns(loaded: LoadedJob, store: StateStore): Promise<{ sources: Map<string, Listed>; headers: string[] }> {
+  const sources = new Map<string, Listed>();
   const headers = new Set<string>();
-  try {
-    const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
-    const { items } = audience(list, { skipRows: await store.planRejects(loaded.job.name) });
-    for await (const item of items) {
-      if (item.kind !== 'contact') continue;
-      listed.push(listedOf(item.contact, loaded.job, { columns }));
-      if (columns) for (const h of item.contact.row?.headers ?? []) headers.add(h);
-    }
-  } catch (err) {
-    return { listed: [], headers: [], problem: err instanceof Error ? err.message : String(err) };
+  const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
+  const { items } = audience(list, { skipRows: await store.planRejects(loaded.job.name) });
+  for await (const item of items) {
+    if (item.kind !== 'contact') continue;
+    if (!sources.has(item.contact.phone)) sources.set(item.contact.phone, listedOf(item.contact, loaded.job, { columns: true }));
+    for (const h of item.contact.row?.headers ?? []) headers.add(h);
   }
-  return { listed, headers: [...headers] };
+  return { sources, headers: [...headers] };
 }
 
 export interface JobStatus {
@@ -99,14 +122,12 @@ export interface JobStatus {
   messaging: MessagingRoom;
 }
 
-/** Counts by status, with replies, from the store (no platform). */
+/** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
-  const { job, view, rows, listProblem } = await loadJobReport(jobPath, options.store);
-  const replies = rows.filter((r) => r.replied_at).length;
-  const pending = rows.filter((r) => r.status === 'pending' && !view.states.has(r.phone)).length;
-  const summary = summarise(view.states, { pending });
+  const { job, view, listOnlyPending, replies: repliedAt, listProblem } = await loadJobReport(jobPath, options.store);
+  const replies = repliedAt.size;
+  const summary = summarise(view.states, { pending: listOnlyPending });
   const sent = summary.byStatus.sent;
-  const repliedAt = new Map(rows.flatMap((r) => (r.replied_at !== undefined ? [[r.phone, r.replied_at] as const] : [])));
   return {
     job: job.name,
     summary,
@@ -132,14 +153,25 @@ export interface JobReportOptions {
   clock?: () => number;
 }
 
-/** Writes one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
+/** Streams one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
 export async function jobReport(jobPath: string, options: JobReportOptions): Promise<{ job: string; file: string; contacts: number; listProblem?: string }> {
   const format = options.format ?? 'csv';
   const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false });
-  const { job, rows, listProblem } = report;
+  const { job, listProblem } = report;
   const defaultFile = options.store.jobFiles(job.name).report;
   const file = options.out ?? (format === 'csv' ? defaultFile : defaultFile.replace(/\.csv$/, `.${format}`));
-  if (format === 'html') await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)());
-  else await writeReport(file, rows, format, reportLayout(report, options));
-  return { job: job.name, file, contacts: rows.length, ...(listProblem !== undefined && { listProblem }) };
+  let contacts = 0;
+  if (format === 'html') {
+    await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)());
+    contacts = report.view.states.size + report.listOnlyPending;
+  } else {
+    const counted = function* (rows: Iterable<ReportRow>): Generator<ReportRow> {
+      for (const row of rows) {
+        contacts += 1;
+        yield row;
+      }
+    };
+    await writeReport(file, counted(reportRowsFor(report.view.states, report.listing, report.replies, report.sources)), format, reportLayout(report, options));
+  }
+  return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }) };
 }

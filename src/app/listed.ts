@@ -1,20 +1,12 @@
+import type { ListedContact } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import { loadJob, resolveContactFiles, type LoadedJob } from '../job/index.js';
 import { chooseVariant, variantLabel } from '../plan/index.js';
 import { audience } from './audience.js';
 import type { ContactList } from './prepare.js';
 
-/** A contact of the list, by key, with what the report says of its row. */
-export interface Listed {
-  phone: string;
-  line: number;
-  /** The file the row came from. */
-  file?: string;
-  name?: string;
-  /** The phone cell as written in the file. */
-  phoneAsWritten?: string;
-  /** The contact's variant label, when the job has variants. */
-  variant?: string;
+/** A contact of the list, by key, with what the report shows of its row. */
+export interface Listed extends ListedContact {
   /** The row's cells by header (only when asked for: `report --columns`). */
   columns?: Record<string, string>;
 }

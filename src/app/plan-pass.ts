@@ -4,7 +4,6 @@ import { shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
-import { listedOf, type Listed } from './listed.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -18,8 +17,8 @@ export interface PlanPass {
   /** Planned action label → contacts (template, text, text+media, template+media, skip:<reason>, defer:<reason>). */
   byAction: Record<string, number>;
   examples: Array<{ phone: string; line: number; action: string; message: string; variant?: string }>;
-  /** Every usable contact's key and row, in list order (the report lists the ones never reached as pending). */
-  phones: Listed[];
+  /** The last two usable contacts of the list, in list order (the demo picks them for refusals). */
+  lastPhones: string[];
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
   /** Contacts `run` would send a message to now: planned a message, and not settled by an earlier run. */
@@ -48,14 +47,14 @@ export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number
 
 /**
  * Reads the whole list once: loader rejects, the planner's rejects, and each contact's planned
- * action. Used by `plan` for its summary and by `run` for the reject-ratio guard and the progress total.
+ * action, for `plan`'s summary (`run` counts the same as it sends: send-pass.ts).
  */
 export async function planPass(
   prepared: Prepared,
   planner: (contact: Contact) => Action,
   prior: (phone: string) => ContactState | undefined = () => undefined,
 ): Promise<PlanPass> {
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], phones: [], loaderWarnings: [], wouldSendNow: 0, byCountry: {}, byVariant: {} };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, byCountry: {}, byVariant: {} };
   const { items, counts } = audience(prepared, { decide: planner });
   const window = prepared.job.send_window;
   if (window?.timezone === 'recipient' && window.default_timezone !== undefined) pass.zoneFallbacks = { count: 0, zone: window.default_timezone };
@@ -66,7 +65,7 @@ export async function planPass(
     } else if (item.kind === 'contact' && item.action) {
       const { contact, action } = item;
       pass.contacts += 1;
-      pass.phones.push(listedOf(contact, prepared.job));
+      pass.lastPhones = [...pass.lastPhones.slice(-1), contact.phone];
       if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;

@@ -42,11 +42,9 @@ export async function writeHtmlReport(file: string, report: JobReport, store: St
 
 /** Everything the page shows, from the job's state, its rows and its rejects file. */
 export async function htmlReportData(report: JobReport, store: StateStore, now: number): Promise<HtmlReportData> {
-  const { job, view, rows } = report;
+  const { job, view, replies: replied } = report;
   const states = [...view.states.values()];
-  const pending = rows.filter((r) => r.status === 'pending').length;
-  const summary = summarise(view.states, { pending });
-  const replied = new Map(rows.flatMap((r) => (r.replied_at !== undefined ? [[r.phone, r.replied_at] as const] : [])));
+  const summary = summarise(view.states, { pending: report.listOnlyPending });
   const funnel = funnelOf(states, replied);
   const sent = states.flatMap((s) => (s.status === 'sent' ? [Date.parse(s.sentAt)] : [])).filter((t) => !Number.isNaN(t));
   const sends = timeBuckets(sent);

@@ -1,18 +1,19 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { JournalWriteError, rowKey, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import { JournalWriteError, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { deferredGroups, summarise, writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
-import { audience } from './audience.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
-import { contactsNotDone, jobReportRows } from './job-report.js';
+import { contactsNotDone, reportRowsFor } from './job-report.js';
 import { freshPass } from './compliance.js';
 import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
-import { planPass, plannerFor, rejectRatioProblem } from './plan-pass.js';
 import type { Prepared } from './prepare.js';
+import { countPending } from './listing.js';
+import { repliesOf } from './replies.js';
+import { listSize, openSendPass, settlePass } from './run-pass.js';
 import { sendsLedger } from './sends-ledger.js';
 import { concurrencyOutcome } from './run-outcome.js';
 import { silentLogger } from './silent-logger.js';
@@ -123,25 +124,30 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
-  const pass = await planPass(prepared, plannerFor(prepared, run.lookups, clock()));
-  await saveRejects(store, job.name, pass);
-  const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, state.files.rejects);
-  if (tooMany) throw new AppError(tooMany, 'invalid');
+  // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
+  const read = await openSendPass(prepared, run.lookups, clock, state.files.rejects);
+  const { pass } = read;
+  const tooMany = await pass.start();
+  if (tooMany) {
+    await pass.close();
+    await saveRejects(store, job.name, pass);
+    throw new AppError(tooMany, 'invalid');
+  }
   // The content is pinned only once sending starts: a run refused before it sent nothing.
   if (state.header?.fingerprint !== pinned.fingerprint || state.header.job_file !== prepared.jobFile) {
     const header = { t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, job_file: prepared.jobFile } as const;
     await state.record({ ...header, at: new Date(clock()).toISOString() });
   }
   for (const w of prepared.warnings) logger.warn(w);
-  logger.info({ job: job.name, command, contacts: pass.contacts, rejected: pass.rejects.length, channel: prepared.channel }, 'starting');
-  options.onStart?.({ contacts: pass.contacts, files: state.files });
+  const contacts = await listSize(prepared, store, read.files);
+  logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
+  options.onStart?.({ contacts, files: state.files });
 
   // The sends count the messaging limit afresh: the plan pass only pretended to send.
   const compliance = run.lookups.compliance && (run.lookups.compliance = freshPass(run.lookups.compliance));
   const ledger = compliance && sendsLedger(compliance, store.location);
   const started = clock();
-  // Rows the plan pass did not see (appended since) that the loader rejects, and contacts rejected
-  // only at send time (the window moved and another message, with an empty placeholder, was chosen).
+  // Contacts rejected only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
@@ -152,7 +158,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     job,
     channel: prepared.channel,
     // Before each contact: a STOP or another job's sends since are seen by its decision.
-    contacts: contactsToSend(prepared, new Set(pass.rejects.map(rowKey)), lateRejects, compliance?.refresh),
+    contacts: refreshedBefore(pass.contacts(), compliance?.refresh),
     prior: (phone) => state.states.get(phone),
     record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
     limiter: run.limiter,
@@ -186,15 +192,17 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
+  }).catch(async (err: unknown) => {
+    await pass.close();
+    throw err;
   });
   const finished = clock();
-  if (lateRejects.length > 0) await saveRejects(store, job.name, { rejects: [...pass.rejects, ...lateRejects] });
+  const listed = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });
 
-  const listed = lateRejected.size > 0 ? pass.phones.filter((c) => !lateRejected.has(c.phone)) : pass.phones;
-  const rows = await jobReportRows(store, state.states, listed);
+  const rows = reportRowsFor(state.states, listed, await repliesOf(store, state.states));
   await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0 });
-  // Rows of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
-  const listOnly = rows.filter((r) => r.status === 'pending' && !state.states.has(r.phone)).length;
+  // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
+  const listOnly = countPending(listed, state.states);
   const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly });
   const pending = summary.byStatus.pending;
   const { stats } = result;
@@ -202,6 +210,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     job: job.name,
     command,
     ...(result.stopReason && { stopped: { reason: result.stopReason, message: result.stopMessage ?? result.stopReason } }),
+    ...(!result.stopReason && pass.stoppedForRejects !== undefined && { stopped: { reason: 'reject_ratio' as const, message: `stopped: ${pass.stoppedForRejects}` } }),
     thisRun: {
       sent: stats.sent,
       failed: stats.failed,
@@ -226,17 +235,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   return outcome;
 }
 
-/**
- * The list's contacts less every row the plan pass rejected: those are in rejects.csv, and a row
- * listed there is never sent, even if the window moved since. Rows the plan pass did not see that
- * the loader rejects are collected in `lateRejects`.
- */
-async function* contactsToSend(prepared: Prepared, skipRows: ReadonlySet<string>, lateRejects: Reject[], beforeEach?: () => Promise<void>): AsyncGenerator<Contact> {
-  const { items } = audience(prepared, { skipRows });
-  for await (const item of items) {
-    if (item.kind === 'contact') {
-      await beforeEach?.();
-      yield item.contact;
-    } else if (item.kind === 'reject') lateRejects.push(item.reject);
+/** The contacts, each after `beforeEach` (a STOP or another job's sends since are seen by its decision). */
+async function* refreshedBefore(contacts: AsyncIterable<Contact>, beforeEach?: () => Promise<void>): AsyncGenerator<Contact> {
+  for await (const contact of contacts) {
+    await beforeEach?.();
+    yield contact;
   }
 }

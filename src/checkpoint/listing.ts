@@ -1,74 +1,227 @@
+import { PhoneIndex } from './phone-index.js';
 import { phoneNumber, phoneText } from './state-columns.js';
 
-/** A usable contact of the list, by key: its E.164 phone and its line. */
+/** A usable contact of the list, by key, with what the report shows of its row. */
 export interface ListedContact {
+  /** E.164. */
   phone: string;
   line: number;
+  /** The file the row came from. */
+  file?: string;
+  name?: string;
+  /** The phone cell as written in the file. */
+  phoneAsWritten?: string;
+  /** The contact's variant label, when the job has variants. */
+  variant?: string;
+}
+
+/** No file, no variant: the code kept for them. */
+const NONE = 0xffff;
+const HAS_NAME = 1;
+const HAS_WRITTEN = 2;
+
+/** The arrays a store writes and reads back (see listing-file.ts). */
+export interface ListingColumns {
+  count: number;
+  phones: Float64Array;
+  lines: Int32Array;
+  /** Index into `files`, or 0xffff. */
+  fileOf: Uint16Array;
+  /** Index into `variants`, or 0xffff. */
+  variantOf: Uint16Array;
+  /** HAS_NAME | HAS_WRITTEN. */
+  flags: Uint8Array;
+  /** Where each contact's texts start in `texts` (count + 1 entries: the last is the end). */
+  textStart: Uint32Array;
+  /** Each contact's name then phone as written, UTF-8, with a NUL between. */
+  texts: Buffer;
+  files: string[];
+  variants: string[];
+  /** Phones that are not E.164 numbers, by position (the loader never gives one; kept whole all the same). */
+  odd: Array<[number, string]>;
 }
 
 /**
  * The list's usable contacts in list order, as a full read of it found them (less the rows the planner
- * rejected): what status and report count as pending when the job's state has no contact for them.
- * Held in two typed arrays (12 bytes a contact), not an object per contact.
+ * rejected): what status counts as pending and what the report shows of each row. Held in typed arrays
+ * and one buffer of texts (about 50 bytes a contact), not an object per contact.
  */
 export class ContactListing implements Iterable<ListedContact> {
-  private phones: Float64Array;
-  private lines: Int32Array;
-  private count = 0;
-  /** Phones that are not E.164 numbers, by position (the loader never gives one; kept whole all the same). */
+  private c: ListingColumns;
+  private textEnd = 0;
+  private readonly fileCodes = new Map<string, number>();
+  private readonly variantCodes = new Map<string, number>();
   private readonly odd = new Map<number, string>();
+  private index: PhoneIndex | undefined;
 
   constructor(capacity = 1024) {
-    this.phones = new Float64Array(Math.max(16, capacity));
-    this.lines = new Int32Array(Math.max(16, capacity));
+    const n = Math.max(16, capacity);
+    this.c = {
+      count: 0,
+      phones: new Float64Array(n),
+      lines: new Int32Array(n),
+      fileOf: new Uint16Array(n),
+      variantOf: new Uint16Array(n),
+      flags: new Uint8Array(n),
+      textStart: new Uint32Array(n + 1),
+      texts: Buffer.alloc(n * 16),
+      files: [],
+      variants: [],
+      odd: [],
+    };
   }
 
-  static fromColumns(phones: Float64Array, lines: Int32Array, count: number, odd: ReadonlyArray<readonly [number, string]>): ContactListing {
+  /** A listing over arrays read back (they are taken, not copied). */
+  static fromColumns(columns: ListingColumns): ContactListing {
     const listing = new ContactListing(1);
-    listing.phones = phones;
-    listing.lines = lines;
-    listing.count = count;
-    for (const [at, phone] of odd) listing.odd.set(at, phone);
+    listing.c = columns;
+    listing.textEnd = columns.textStart[columns.count] ?? 0;
+    columns.files.forEach((f, i) => listing.fileCodes.set(f, i));
+    columns.variants.forEach((v, i) => listing.variantCodes.set(v, i));
+    for (const [at, phone] of columns.odd) listing.odd.set(at, phone);
     return listing;
   }
 
   get size(): number {
-    return this.count;
+    return this.c.count;
   }
 
-  add(phone: string, line: number): void {
-    if (this.count === this.phones.length) {
-      const phones = new Float64Array(Math.max(16, this.count * 2));
-      phones.set(this.phones);
-      const lines = new Int32Array(Math.max(16, this.count * 2));
-      lines.set(this.lines);
-      this.phones = phones;
-      this.lines = lines;
+  add(contact: ListedContact): void {
+    const i = this.c.count;
+    if (i === this.c.phones.length) this.grow(i * 2);
+    const c = this.c;
+    const n = phoneNumber(contact.phone);
+    if (n === undefined) this.odd.set(i, contact.phone);
+    c.phones[i] = n ?? 0;
+    c.lines[i] = contact.line;
+    c.fileOf[i] = contact.file === undefined ? NONE : code(this.fileCodes, c.files, contact.file);
+    c.variantOf[i] = contact.variant === undefined ? NONE : code(this.variantCodes, c.variants, contact.variant);
+    c.flags[i] = (contact.name !== undefined ? HAS_NAME : 0) | (contact.phoneAsWritten !== undefined ? HAS_WRITTEN : 0);
+    const text = `${contact.name ?? ''}\u0000${contact.phoneAsWritten ?? ''}`;
+    const bytes = Buffer.byteLength(text);
+    if (this.textEnd + bytes > c.texts.length) {
+      const texts = Buffer.alloc(Math.max(c.texts.length * 2, this.textEnd + bytes));
+      c.texts.copy(texts, 0, 0, this.textEnd);
+      c.texts = texts;
     }
+    c.textStart[i] = this.textEnd;
+    this.textEnd += c.texts.write(text, this.textEnd);
+    c.textStart[i + 1] = this.textEnd;
+    c.count += 1;
+    if (this.index && n !== undefined && this.index.get(n) < 0) this.index.set(n, i);
+  }
+
+  /** The contact at position `i` (0 ≤ i < size). */
+  at(i: number): ListedContact {
+    const c = this.c;
+    const flags = c.flags[i] ?? 0;
+    const [name = '', written = ''] = c.texts.toString('utf8', c.textStart[i] ?? 0, c.textStart[i + 1] ?? 0).split('\u0000');
+    const file = c.fileOf[i] ?? NONE;
+    const variant = c.variantOf[i] ?? NONE;
+    return {
+      phone: this.odd.get(i) ?? phoneText(c.phones[i] ?? 0),
+      line: c.lines[i] ?? 0,
+      ...(file !== NONE && { file: c.files[file] }),
+      ...(flags & HAS_NAME && { name }),
+      ...(flags & HAS_WRITTEN && { phoneAsWritten: written }),
+      ...(variant !== NONE && { variant: c.variants[variant] }),
+    };
+  }
+
+  /** The listed contact with this phone (the first, should the list hold it twice), built on first use. */
+  get(phone: string): ListedContact | undefined {
     const n = phoneNumber(phone);
-    if (n === undefined) this.odd.set(this.count, phone);
-    this.phones[this.count] = n ?? 0;
-    this.lines[this.count] = line;
-    this.count += 1;
+    if (n === undefined) {
+      for (const [i, odd] of this.odd) if (odd === phone) return this.at(i);
+      return undefined;
+    }
+    const index = this.phoneIndex();
+    const i = index.get(n);
+    return i >= 0 ? this.at(i) : undefined;
   }
 
   *[Symbol.iterator](): Iterator<ListedContact> {
-    for (let i = 0; i < this.count; i++) yield { phone: this.phoneAt(i), line: this.lines[i] ?? 0 };
+    for (let i = 0; i < this.c.count; i++) yield this.at(i);
+  }
+
+  /** Each contact's phone as state-columns' number, or undefined for a phone kept whole. */
+  *numbers(): Generator<number | undefined> {
+    for (let i = 0; i < this.c.count; i++) yield this.odd.has(i) ? undefined : this.c.phones[i];
+  }
+
+  /** How many of the phones kept whole `states` has (a count by number takes them all for missing). */
+  oddPresentIn(states: { has(phone: string): boolean }): number {
+    let found = 0;
+    for (const phone of this.odd.values()) if (states.has(phone)) found += 1;
+    return found;
   }
 
   /** The contacts `keep` accepts, as a new listing. */
   filter(keep: (phone: string) => boolean): ContactListing {
-    const out = new ContactListing(this.count);
-    for (const c of this) if (keep(c.phone)) out.add(c.phone, c.line);
+    const out = new ContactListing(this.c.count);
+    for (const contact of this) if (keep(contact.phone)) out.add(contact);
     return out;
   }
 
-  /** What a store writes: the first `size` phones (as numbers) and lines, and the odd phones by position. */
-  columns(): { phones: Float64Array; lines: Int32Array; odd: Array<[number, string]> } {
-    return { phones: this.phones.subarray(0, this.count), lines: this.lines.subarray(0, this.count), odd: [...this.odd] };
+  /** What a store writes: the arrays cut to the contacts held. */
+  columns(): ListingColumns {
+    const c = this.c;
+    const n = c.count;
+    return {
+      count: n,
+      phones: c.phones.subarray(0, n),
+      lines: c.lines.subarray(0, n),
+      fileOf: c.fileOf.subarray(0, n),
+      variantOf: c.variantOf.subarray(0, n),
+      flags: c.flags.subarray(0, n),
+      textStart: c.textStart.subarray(0, n + 1),
+      texts: c.texts.subarray(0, this.textEnd),
+      files: c.files,
+      variants: c.variants,
+      odd: [...this.odd],
+    };
   }
 
-  private phoneAt(i: number): string {
-    return this.odd.get(i) ?? phoneText(this.phones[i] ?? 0);
+  private phoneIndex(): PhoneIndex {
+    if (!this.index) {
+      const index = new PhoneIndex(this.c.count);
+      for (let i = 0; i < this.c.count; i++) {
+        if (this.odd.has(i)) continue;
+        const n = this.c.phones[i] ?? 0;
+        if (index.get(n) < 0) index.set(n, i);
+      }
+      this.index = index;
+    }
+    return this.index;
   }
+
+  private grow(capacity: number): void {
+    const c = this.c;
+    const copy = <T extends Float64Array | Int32Array | Uint16Array | Uint8Array | Uint32Array>(from: T, make: (n: number) => T, n: number): T => {
+      const to = make(n);
+      to.set(from as never);
+      return to;
+    };
+    this.c = {
+      ...c,
+      phones: copy(c.phones, (n) => new Float64Array(n), capacity),
+      lines: copy(c.lines, (n) => new Int32Array(n), capacity),
+      fileOf: copy(c.fileOf, (n) => new Uint16Array(n), capacity),
+      variantOf: copy(c.variantOf, (n) => new Uint16Array(n), capacity),
+      flags: copy(c.flags, (n) => new Uint8Array(n), capacity),
+      textStart: copy(c.textStart, (n) => new Uint32Array(n), capacity + 1),
+    };
+  }
+}
+
+/** The code of `value` in `list`, added when new (at most 0xffff of them; past that a value is not kept). */
+function code(codes: Map<string, number>, list: string[], value: string): number {
+  let found = codes.get(value);
+  if (found === undefined) {
+    if (list.length >= NONE) return NONE;
+    found = list.length;
+    list.push(value);
+    codes.set(value, found);
+  }
+  return found;
 }

@@ -17,7 +17,7 @@ const ACTIONS = ['template', 'text'] as const;
 const STATUS_IN_REST = 255;
 
 /** Which optional fields a row holds (bit per field). */
-const HAS = {
+export const HAS = {
   attempts: 1 << 0,
   line: 1 << 1,
   updatedAt: 1 << 2,

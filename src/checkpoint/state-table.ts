@@ -1,6 +1,18 @@
 import { PhoneIndex } from './phone-index.js';
-import { allocColumns, decodeRow, encodeRow, growColumns, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
+import { isoText } from './iso-time.js';
+import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
 import type { ContactState, ContactStatus } from './types.js';
+
+/** What replies are matched on, of a sent contact. */
+export interface SentSummary {
+  sentAt: string;
+  clientId?: string;
+  conversationId?: string;
+}
+
+function sentSummary(s: Extract<ContactState, { status: 'sent' }>): SentSummary {
+  return { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId };
+}
 
 /** States kept as objects, not yet encoded (the last ones set). */
 const DIRTY_MAX = 4096;
@@ -83,6 +95,39 @@ export class StateTable implements Map<string, ContactState> {
     const row = this.rowOf(phone);
     if (row < 0) return this.others.get(phone)?.status;
     return this.dirty.get(row)?.status ?? statusAt(this.columns, row) ?? this.at(row).status;
+  }
+
+  /** Whether the phone stored as the number `n` (state-columns' phoneNumber) has a state: no string made. */
+  hasNumber(n: number): boolean {
+    const row = this.index.get(n);
+    return row >= 0 && !(this.deleted.size > 0 && this.deleted.has(row));
+  }
+
+  /**
+   * Each sent contact's phone, send time and ids, read from the columns: a state is decoded only when
+   * it has fields outside them (its `rest`) or is among the last ones set.
+   */
+  *sentEntries(): Generator<[string, SentSummary]> {
+    const c = this.columns;
+    for (let row = 0; row < this.rows; row++) {
+      if (this.deleted.size > 0 && this.deleted.has(row)) continue;
+      if (this.dirty.has(row) || c.rest[row] !== 0) {
+        const s = this.at(row);
+        if (s.status === 'sent') yield [s.phone, sentSummary(s)];
+        continue;
+      }
+      const has = c.has[row] ?? 0;
+      if (statusAt(c, row) !== 'sent' || (has & HAS.sentAt) === 0) continue;
+      yield [
+        phoneText(c.phone[row] ?? 0),
+        {
+          sentAt: isoText(c.time2[row] ?? 0),
+          ...(has & HAS.clientId ? { clientId: String(c.clientId[row]) } : {}),
+          ...(has & HAS.conversationId ? { conversationId: String(c.conversationId[row]) } : {}),
+        },
+      ];
+    }
+    for (const [phone, s] of this.others) if (s.status === 'sent') yield [phone, sentSummary(s)];
   }
 
   set(phone: string, state: ContactState): this {

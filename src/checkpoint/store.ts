@@ -83,7 +83,7 @@ export interface StateStore {
   loadSyncBook(): Promise<SyncBook>;
   saveSyncBook(book: SyncBook): Promise<void>;
   /** For each sent contact that wrote back after its message, the time of the first reply (ISO). */
-  replies(sent: ReadonlyMap<string, SentContact>): Promise<Map<string, string>>;
+  replies(sent: Iterable<readonly [string, SentContact]>): Promise<Map<string, string>>;
   /** Client id → phone, from every job's state (the webhook links inbound messages to phones with it). */
   knownPhones(): Promise<Map<string, string>>;
   /** The suppression list every job of the store honours, read now (`refresh` reads later changes). */

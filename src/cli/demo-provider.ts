@@ -8,9 +8,9 @@ export interface DemoRefusals {
 }
 
 /** Makes the simulated provider refuse the last two contacts the plan lets through; returns them and a line saying so. */
-export function forceDemoRefusals(sim: RunningSimulator, planned: ReadonlyArray<{ phone: string }>): { refusals?: DemoRefusals; line: string } {
-  const undeliverable = planned.at(-1)?.phone;
-  const limited = planned.at(-2)?.phone;
+export function forceDemoRefusals(sim: RunningSimulator, planned: readonly string[]): { refusals?: DemoRefusals; line: string } {
+  const undeliverable = planned.at(-1);
+  const limited = planned.at(-2);
   if (undeliverable === undefined || limited === undefined) return { line: '' };
   sim.state.forceProviderError(undeliverable, 131026);
   sim.state.forceProviderError(limited, 131049);

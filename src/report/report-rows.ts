@@ -57,10 +57,10 @@ export interface RowSource {
 export interface ReportExtra {
   /** ISO time of each phone's reply. */
   replies?: ReadonlyMap<string, string>;
-  /** Contacts of the list the checkpoint has not seen yet: reported as `pending`. */
+  /** The list's contacts: those the checkpoint has not seen are reported as `pending` (each phone once). */
   pendingPhones?: Iterable<{ phone: string; line?: number }>;
   /** Each phone's row in the list. */
-  sources?: ReadonlyMap<string, RowSource>;
+  sources?: { get(phone: string): RowSource | undefined };
 }
 
 /**
@@ -68,17 +68,20 @@ export interface ReportExtra {
  * not seen (each phone once). Pure.
  */
 export function reportRows(states: ReadonlyMap<string, ContactState>, extra: ReportExtra = {}): ReportRow[] {
-  const rows: ReportRow[] = [];
+  return [...reportRowsOf(states, extra)];
+}
+
+/** The same rows one at a time, for a report streamed to its file (no array of a million rows). */
+export function* reportRowsOf(states: ReadonlyMap<string, ContactState>, extra: ReportExtra = {}): Generator<ReportRow> {
   const source = (phone: string) => sourceFields(extra.sources?.get(phone));
-    // The state's own variant (what went) wins over the list's (what would go now).
-  for (const s of states.values()) rows.push({ ...source(s.phone), ...rowOf(s, extra.replies?.get(s.phone)), ...deliveryFields(s) });
-  const seen = new Set(states.keys());
+  // The state's own variant (what went) wins over the list's (what would go now).
+  for (const s of states.values()) yield { ...source(s.phone), ...rowOf(s, extra.replies?.get(s.phone)), ...deliveryFields(s) };
+  const seen = new Set<string>();
   for (const p of extra.pendingPhones ?? []) {
-    if (seen.has(p.phone)) continue;
+    if (states.has(p.phone) || seen.has(p.phone)) continue;
     seen.add(p.phone);
-    rows.push({ ...pendingRow(p.phone, p.line, extra.replies?.get(p.phone)), ...source(p.phone) });
+    yield { ...pendingRow(p.phone, p.line, extra.replies?.get(p.phone)), ...source(p.phone) };
   }
-  return rows;
 }
 
 function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {

@@ -29,6 +29,15 @@ describe('createLatencyWindow', () => {
     expect(w.p90(5)).toBe(30);
   });
 
+  it('gives the mean of the samples in the window (Little\'s law\'s answer time)', () => {
+    const w = createLatencyWindow(10_000, 100);
+    expect(w.mean(0)).toBeUndefined();
+    w.add(0, 100);
+    w.add(1, 300);
+    expect(w.mean(2)).toBe(200);
+    expect(w.mean(10_000)).toBe(300);
+  });
+
   it('ignores a negative or non-finite latency', () => {
     const w = createLatencyWindow(10_000, 10);
     w.add(1, -5);

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { htmlReportData } from '../../src/app/report-output.js';
-import { createFileStore, type ContactState } from '../../src/checkpoint/index.js';
-import { reportRows } from '../../src/report/index.js';
+import { ContactListing, createFileStore, type ContactState } from '../../src/checkpoint/index.js';
 import { testJob } from '../helpers/run.js';
 
 let dir: string | undefined;
@@ -34,7 +33,14 @@ async function data(rejects?: string) {
     await writeFile(store.jobFiles(job.name).rejects, rejects);
   }
   const map = new Map(states.map((s) => [s.phone, s]));
-  const report = { job, view: { header: undefined, states: map, tornRecords: [] }, rows: reportRows(map, { replies: new Map([['+2', '2026-01-01T12:00:00.000Z']]) }), headers: [] };
+  const report = {
+    job,
+    view: { header: undefined, states: map, tornRecords: [] },
+    listing: new ContactListing(),
+    listOnlyPending: 0,
+    replies: new Map([['+2', '2026-01-01T12:00:00.000Z']]),
+    headers: [],
+  };
   return htmlReportData(report, store, Date.parse('2026-01-03T00:00:00.000Z'));
 }
 

@@ -202,7 +202,7 @@ export interface SentContact {
  */
 export async function repliesFor(
   eventsFile: string,
-  contacts: ReadonlyMap<string, SentContact>,
+  contacts: Iterable<readonly [string, SentContact]>,
   phoneOfClient?: (clientId: string) => string | undefined,
 ): Promise<Map<string, string>> {
   const byClient = new Map<string, number[]>();

@@ -1,36 +1,45 @@
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { ContactListing } from '../listing.js';
+import { ContactListing, type ListingColumns } from '../listing.js';
 import { fsyncDir } from './fsync-dir.js';
 
 /**
- * The listing of a job (`listing.bin`): a `outreach-listing 1` line, a line of JSON (the source it was
- * read from, the count, the odd phones, a CRC-32 of the columns), zero padding to 8 bytes, then the
- * phones (float64) and the lines (int32). Written atomically; one that is unreadable or of another
- * source reads as none.
+ * The listing of a job (`listing.bin`): a `outreach-listing 2` line, a line of JSON (the source it was
+ * read from, the count, the files, the variants, the odd phones, the texts' size, a CRC-32 of what
+ * follows), then the arrays one after the other (phones, lines, text starts, file codes, variant
+ * codes, flags, texts). Written atomically; one that is unreadable, of another version or of another
+ * source reads as none (the list is read again).
  */
 
-const MAGIC = 'outreach-listing 1\n';
+const MAGIC = 'outreach-listing 2\n';
 
 interface Meta {
-  v: 1;
+  v: 2;
   source: string;
   count: number;
+  textBytes: number;
+  files: string[];
+  variants: string[];
   odd: Array<[number, string]>;
   crc: number;
 }
 
+function parts(c: ListingColumns): Buffer[] {
+  const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return [bytes(c.phones), bytes(c.lines), bytes(c.textStart), bytes(c.fileOf), bytes(c.variantOf), bytes(c.flags), c.texts];
+}
+
 export async function writeListing(file: string, source: string, listing: ContactListing): Promise<void> {
-  const { phones, lines, odd } = listing.columns();
-  const phoneBytes = Buffer.from(phones.buffer, phones.byteOffset, phones.byteLength);
-  const lineBytes = Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength);
-  const meta: Meta = { v: 1, source, count: listing.size, odd, crc: crc32(lineBytes, crc32(phoneBytes)) };
+  const c = listing.columns();
+  const body = parts(c);
+  const crc = body.reduce((acc, b) => crc32(b, acc), 0);
+  const meta: Meta = { v: 2, source, count: c.count, textBytes: c.texts.length, files: c.files, variants: c.variants, odd: c.odd, crc };
   const head = Buffer.from(`${MAGIC}${JSON.stringify(meta)}\n`, 'utf8');
   const temp = `${file}.${process.pid}.tmp`;
   const handle = await open(temp, 'w');
   try {
-    for (const chunk of [head, Buffer.alloc((8 - (head.length % 8)) % 8), phoneBytes, lineBytes]) {
+    for (const chunk of [head, ...body]) {
       for (let offset = 0; offset < chunk.length; ) offset += (await handle.write(chunk, offset)).bytesWritten;
     }
     await handle.sync();
@@ -60,17 +69,31 @@ export async function readListing(file: string, source: string): Promise<Contact
   } catch {
     return undefined;
   }
-  if (meta.v !== 1 || meta.source !== source || !Number.isSafeInteger(meta.count) || !Array.isArray(meta.odd)) return undefined;
-  const start = end + 1 + ((8 - ((end + 1) % 8)) % 8);
-  const phoneLength = meta.count * 8;
-  const lineLength = meta.count * 4;
-  if (start + phoneLength + lineLength > data.length) return undefined;
-  const phoneSlice = data.subarray(start, start + phoneLength);
-  const lineSlice = data.subarray(start + phoneLength, start + phoneLength + lineLength);
-  if (crc32(lineSlice, crc32(phoneSlice)) !== meta.crc) return undefined;
-  const phones = new Float64Array(meta.count);
-  new Uint8Array(phones.buffer).set(phoneSlice);
-  const lines = new Int32Array(meta.count);
-  new Uint8Array(lines.buffer).set(lineSlice);
-  return ContactListing.fromColumns(phones, lines, meta.count, meta.odd);
+  if (meta.v !== 2 || meta.source !== source || !Number.isSafeInteger(meta.count) || !Number.isSafeInteger(meta.textBytes)) return undefined;
+  if (!Array.isArray(meta.odd) || !Array.isArray(meta.files) || !Array.isArray(meta.variants)) return undefined;
+  const n = meta.count;
+  const sizes = [n * 8, n * 4, (n + 1) * 4, n * 2, n * 2, n, meta.textBytes];
+  let at = end + 1;
+  if (at + sizes.reduce((a, b) => a + b, 0) !== data.length) return undefined;
+  const slices = sizes.map((size) => data.subarray(at, (at += size)));
+  if (slices.reduce((acc, b) => crc32(b, acc), 0) !== meta.crc) return undefined;
+  const typed = <T extends ArrayBufferView>(slice: Buffer, make: (buffer: ArrayBuffer) => T): T => {
+    const buffer = new ArrayBuffer(slice.length);
+    new Uint8Array(buffer).set(slice);
+    return make(buffer);
+  };
+  const [phones, lines, textStart, fileOf, variantOf, flags, texts] = slices as [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer];
+  return ContactListing.fromColumns({
+    count: n,
+    phones: typed(phones, (b) => new Float64Array(b)),
+    lines: typed(lines, (b) => new Int32Array(b)),
+    textStart: typed(textStart, (b) => new Uint32Array(b)),
+    fileOf: typed(fileOf, (b) => new Uint16Array(b)),
+    variantOf: typed(variantOf, (b) => new Uint16Array(b)),
+    flags: typed(flags, (b) => new Uint8Array(b)),
+    texts: Buffer.from(texts),
+    files: meta.files,
+    variants: meta.variants,
+    odd: meta.odd,
+  });
 }

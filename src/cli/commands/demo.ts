@@ -63,7 +63,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say(`\n== 3. outreach plan ${shown(jobFile)}   (a dry run: nothing sent)`);
     const plan = await planJob(prepared, { store });
     process.stdout.write(formatPlan(plan));
-    const { refusals, line } = forceDemoRefusals(sim, plan.phones);
+    const { refusals, line } = forceDemoRefusals(sim, plan.lastPhones);
 
     const session = { store, connection: { baseUrl: sim.url, token: sim.token }, progress: flags.progress !== false };
     say(`\n== 4. outreach run ${shown(jobFile)}`);

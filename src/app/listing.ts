@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { ContactListing, StateTable, type ContactState, type SentContact, type StateStore } from '../checkpoint/index.js';
+import { audience } from './audience.js';
+import { listedOf } from './listed.js';
+import { loaderOptions, type ContactList } from './prepare.js';
+
+/** Each contact file as it is now: path, size, modification time. */
+export async function listFiles(list: ContactList): Promise<string> {
+  const files = await Promise.all(
+    list.files.map(async (file) => {
+      const s = await stat(file);
+      return [file, s.size, s.mtimeMs];
+    }),
+  );
+  return JSON.stringify(files);
+}
+
+/**
+ * What a listing was read from: the contact files as they were (`files`, from listFiles), the
+ * settings that read them, the message variants (a contact's variant is kept), and the rows the
+ * planner rejected (left out of it). A listing of another source is not the list's any more.
+ */
+export function listSource(list: ContactList, files: string, planRejects: Iterable<string>): string {
+  const hash = createHash('sha256');
+  hash.update(files);
+  hash.update(JSON.stringify(loaderOptions(list.job, list.namedColumns)));
+  hash.update(JSON.stringify(list.job.message.variants));
+  for (const row of [...planRejects].sort()) hash.update(`\n${row}`);
+  return hash.digest('hex');
+}
+
+/**
+ * The list's usable contacts (less the rows a plan pass rejected): the store's listing when it is of
+ * the list as it is, else a full read of the list, kept for the next time. A list that is gone or
+ * unreadable gives none, with the reason.
+ */
+export async function listedContacts(list: ContactList, store: StateStore): Promise<{ listing: ContactListing; problem?: string }> {
+  try {
+    const skipRows = await store.planRejects(list.job.name);
+    const files = await listFiles(list);
+    const source = listSource(list, files, skipRows);
+    const kept = await store.listing(list.job.name, source);
+    if (kept) return { listing: kept };
+    const listing = new ContactListing();
+    const { items } = audience(list, { skipRows });
+    for await (const item of items) if (item.kind === 'contact') listing.add(listedOf(item.contact, list.job));
+    // Only a list unchanged while it was read is kept; the cache is best effort (a read-only state folder is fine).
+    if ((await listFiles(list)) === files) await store.saveListing(list.job.name, source, listing).catch(() => undefined);
+    return { listing };
+  } catch (err) {
+    return { listing: new ContactListing(), problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Listed contacts the job's state has not seen: pending. */
+export function countPending(listing: ContactListing, states: ReadonlyMap<string, ContactState>): number {
+  let pending = 0;
+  if (states instanceof StateTable) {
+    for (const n of listing.numbers()) if (n === undefined || !states.hasNumber(n)) pending += 1;
+    // A phone kept whole (never from the loader) is looked up by its text.
+    return pending - listing.oddPresentIn(states);
+  }
+  for (const c of listing) if (!states.has(c.phone)) pending += 1;
+  return pending;
+}
+
+/** The sent contacts of a state, as replies are matched on them (from the columns when the states are a StateTable). */
+export function sentContacts(states: ReadonlyMap<string, ContactState>): Iterable<readonly [string, SentContact]> {
+  if (states instanceof StateTable) return states.sentEntries();
+  return (function* () {
+    for (const [phone, s] of states) {
+      if (s.status === 'sent') yield [phone, { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId }] as const;
+    }
+  })();
+}

@@ -1,0 +1,84 @@
+import { open } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { rowKey, type ContactListing, type StateStore } from '../checkpoint/index.js';
+import type { Reject } from '../contacts/index.js';
+import { decide } from '../plan/index.js';
+import { listFiles, listSource } from './listing.js';
+import { planContextFor, type PlanLookups } from './plan-context.js';
+import { saveRejects } from './plan-job.js';
+import type { Prepared } from './prepare.js';
+import { SendPass } from './send-pass.js';
+
+/** Bytes of the start of a file read to estimate its lines. */
+const SAMPLE_BYTES = 64 * 1024;
+
+/** `run`'s read of the list, with the planner deciding each contact as it is read (at the clock's time then). */
+export async function openSendPass(prepared: Prepared, lookups: PlanLookups, clock: () => number, rejectsFile: string): Promise<{ pass: SendPass; files: string }> {
+  const files = await listFiles(prepared);
+  const pass = new SendPass(prepared, {
+    planner: (contact) => decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, clock())),
+    maxRejectRatio: prepared.job.limits.max_reject_ratio,
+    rejectsFile,
+  });
+  return { pass, files };
+}
+
+/**
+ * About how many contacts the list holds, for the progress bar, without reading the list: the size
+ * of the listing a former read left (a run that goes on), else each file's size times the lines per
+ * byte of its first 64 KiB.
+ */
+export async function listSize(prepared: Prepared, store: StateStore, files: string): Promise<number> {
+  const kept = await store.listing(prepared.job.name, listSource(prepared, files, await store.planRejects(prepared.job.name))).catch(() => undefined);
+  if (kept) return kept.size;
+  let rows = 0;
+  for (const file of prepared.files) {
+    const format = prepared.job.input.format ?? file.split('.').pop()?.toLowerCase();
+    rows += Math.max(0, (await estimateLines(file)) - (format === 'json' || format === 'ndjson' || format === 'jsonl' ? 0 : 1));
+  }
+  return rows;
+}
+
+/** Lines of a file, estimated from its first SAMPLE_BYTES (exact when the file is no longer). */
+async function estimateLines(file: string): Promise<number> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const sample = Buffer.alloc(Math.min(size, SAMPLE_BYTES));
+    const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
+    let lines = 0;
+    for (let i = sample.indexOf(0x0a); i !== -1 && i < bytesRead; i = sample.indexOf(0x0a, i + 1)) lines += 1;
+    if (bytesRead >= size) return sample[bytesRead - 1] === 0x0a || bytesRead === 0 ? lines : lines + 1;
+    return Math.round((lines * size) / bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * After the send: reads the rest of the list when the send stopped before its end (unless the run is
+ * being cut), saves rejects.csv with the contacts rejected at send time, and keeps the listing for
+ * status and report when the whole list was read and did not change meanwhile. Returns the list's
+ * usable contacts (those rejected at send time left out).
+ */
+export async function settlePass(
+  store: StateStore,
+  prepared: Prepared,
+  read: { pass: SendPass; files: string },
+  late: { rejects: Reject[]; phones: ReadonlySet<string> },
+  options: { cut?: AbortSignal; logger: Logger },
+): Promise<ContactListing> {
+  const { pass } = read;
+  if (!pass.complete && !options.cut?.aborted) options.logger.info({ rows: pass.rows }, 'reading the rest of the list (nothing more is sent) to count what is pending');
+  await pass.finish(options.cut);
+  const whole = pass.complete;
+  await pass.close();
+  const rejects = [...pass.rejects, ...late.rejects];
+  await saveRejects(store, prepared.job.name, { rejects });
+  const listing = late.phones.size > 0 ? pass.listing.filter((phone) => !late.phones.has(phone)) : pass.listing;
+  if (whole && (await listFiles(prepared).catch(() => '')) === read.files) {
+    const source = listSource(prepared, read.files, new Set(rejects.map(rowKey)));
+    await store.saveListing(prepared.job.name, source, listing).catch((err: unknown) => options.logger.warn({ err }, 'could not keep the list for status and report'));
+  }
+  return listing;
+}

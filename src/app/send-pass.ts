@@ -1,0 +1,137 @@
+import { ContactListing } from '../checkpoint/index.js';
+import type { Contact, LoadCounts, Reject } from '../contacts/index.js';
+import type { Action } from '../plan/index.js';
+import { audience, type AudienceItem } from './audience.js';
+import { listedOf } from './listed.js';
+import { rejectRatioProblem } from './plan-pass.js';
+import type { ContactList } from './prepare.js';
+
+/** Rows read before the first send to check the reject ratio on (the whole list when it is shorter). */
+export const READ_AHEAD_ROWS = 1_000;
+
+export interface SendPassOptions {
+  /** The planner's choice for a contact, at the moment it is read. */
+  planner: (contact: Contact) => Action;
+  /** limits.max_reject_ratio. */
+  maxRejectRatio: number;
+  /** Named in the reject-ratio sentence. */
+  rejectsFile: string;
+  /** Default READ_AHEAD_ROWS. */
+  readAhead?: number;
+}
+
+/**
+ * `run`'s one read of the contact list: it feeds the send and counts what the plan pass used to
+ * (rows, rejects by reason, the usable contacts for the report's pending rows), so the list is read
+ * once per run, not twice. The reject-ratio guard cannot see the whole list before the first send any
+ * more: `start` reads the first rows ahead and refuses a list whose first rows are rejected too often
+ * (a wrong column or country shows there), and the send stops taking contacts as soon as the rows read
+ * so far are rejected too often (a second file of another shape). `finish` reads what the send did not
+ * reach (a stopped run), without sending, so that the pending count and the report are whole.
+ */
+export class SendPass {
+  readonly rejects: Reject[] = [];
+  readonly rejectedByReason: Record<string, number> = {};
+  /** The usable contacts read so far, in list order. */
+  readonly listing = new ContactListing();
+  /** Set when the reject ratio stopped the send in the middle of the list. */
+  stoppedForRejects: string | undefined;
+  private readonly items: AsyncIterator<AudienceItem>;
+  private readonly counts: LoadCounts;
+  private readonly buffer: AudienceItem[] = [];
+  private ended = false;
+  private readonly readAhead: number;
+
+  constructor(
+    private readonly list: ContactList,
+    private readonly options: SendPassOptions,
+  ) {
+    const { items, counts } = audience(list, { decide: options.planner });
+    this.items = items[Symbol.asyncIterator]();
+    this.counts = counts;
+    this.readAhead = options.readAhead ?? READ_AHEAD_ROWS;
+  }
+
+  /** Data rows read so far (contacts and rejects). */
+  get rows(): number {
+    return this.counts.rows;
+  }
+
+  /** Whether the whole list has been read. */
+  get complete(): boolean {
+    return this.ended && this.buffer.length === 0;
+  }
+
+  /** The loader's counts so far (warnings by kind with examples). */
+  get loadCounts(): LoadCounts {
+    return this.counts;
+  }
+
+  /** Reads the first rows ahead; the sentence refusing the list when too many of them are rejected, else undefined. */
+  async start(): Promise<string | undefined> {
+    while (!this.ended && this.counts.rows < this.readAhead) {
+      const item = await this.pull();
+      if (item) this.buffer.push(item);
+    }
+    for (const item of this.buffer) this.tally(item);
+    return this.problem();
+  }
+
+  /** The contacts to send, in list order. Ending it early (the executor's `return`) leaves the rest for `finish`. */
+  contacts(): AsyncIterable<Contact> {
+    const next = async (): Promise<IteratorResult<Contact>> => {
+      for (;;) {
+        if (this.stoppedForRejects !== undefined) return { done: true, value: undefined };
+        const buffered = this.buffer.shift();
+        const item = buffered ?? (await this.pull());
+        if (item === undefined) return { done: true, value: undefined };
+        if (buffered === undefined && this.tally(item) === 'reject' && this.counts.rows >= this.readAhead) {
+          this.stoppedForRejects = this.problem();
+        }
+        if (item.kind === 'contact') return { done: false, value: item.contact };
+      }
+    };
+    return { [Symbol.asyncIterator]: () => ({ next, return: async () => ({ done: true, value: undefined }) }) };
+  }
+
+  /** Reads (and counts, without sending) the rows the send did not reach; stops early when `cut` aborts. */
+  async finish(cut?: AbortSignal): Promise<void> {
+    this.buffer.length = 0; // counted by start() already
+    while (!this.ended && !cut?.aborted) {
+      const item = await this.pull();
+      if (item) this.tally(item);
+    }
+    if (this.ended) await this.items.return?.();
+  }
+
+  /** Stops reading the list (a run that failed); safe to call twice. */
+  async close(): Promise<void> {
+    this.ended = true;
+    await this.items.return?.();
+  }
+
+  private async pull(): Promise<AudienceItem | undefined> {
+    if (this.ended) return undefined;
+    const next = await this.items.next();
+    if (next.done) {
+      this.ended = true;
+      return undefined;
+    }
+    return next.value;
+  }
+
+  /** Counts one item of the list. */
+  private tally(item: AudienceItem): AudienceItem['kind'] {
+    if (item.kind === 'reject') {
+      this.rejects.push(item.reject);
+      this.rejectedByReason[item.reject.reason] = (this.rejectedByReason[item.reject.reason] ?? 0) + 1;
+    } else if (item.kind === 'contact') {
+      this.listing.add(listedOf(item.contact, this.list.job));
+    }
+    return item.kind;
+  }
+
+  private problem(): string | undefined {
+    return rejectRatioProblem(this.options.maxRejectRatio, { rows: this.counts.rows, rejects: this.rejects, rejectedByReason: this.rejectedByReason }, this.options.rejectsFile);
+  }
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { campaign, parseCsv, phoneOf, type Campaign } from '../helpers/campaign.js';
+import { cli } from '../helpers/in-process.js';
+
+const START = 'POST /chat/conversations/start-whatsapp';
+let sim: RunningSimulator;
+let c: Campaign;
+const realCreateReadStream = fs.createReadStream;
+
+afterEach(async () => {
+  fs.createReadStream = realCreateReadStream;
+  syncBuiltinESMExports();
+  await sim?.close();
+  await c?.cleanup();
+});
+
+function env() {
+  return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
+}
+
+/** Counts the streams opened on `file` from now on (every read of a contact list streams it). */
+function countReadsOf(file: string): () => number {
+  let reads = 0;
+  fs.createReadStream = ((...args: Parameters<typeof fs.createReadStream>) => {
+    if (path.resolve(String(args[0])) === path.resolve(file)) reads += 1;
+    return realCreateReadStream(...args);
+  }) as typeof fs.createReadStream;
+  syncBuiltinESMExports();
+  return () => reads;
+}
+
+describe('run reads the contact list once', () => {
+  it('streams the list once to send, and status and report count pending from what that read kept', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 40, bad: 2, emptyCoupon: 1 });
+    const contacts = path.join(c.dir, 'contacts.csv');
+
+    const reads = countReadsOf(contacts);
+    const run = await cli(['run', c.jobFile, '--no-progress'], env());
+    expect(run.code).toBe(0);
+    expect(reads()).toBe(1);
+    expect(sim.state.counters.byEndpoint[START]).toBe(40);
+
+    const status = await cli(['status', c.jobFile, '--json'], env());
+    const report = await cli(['report', c.jobFile], env());
+    expect(reads()).toBe(1);
+    expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent: 40, pending: 0 });
+    expect(report.stdout).toMatch(/40 contacts written/);
+  });
+
+  it('counts rows added to the list since the run as pending (the kept read is of the list as it was)', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 10 });
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    await appendFile(path.join(c.dir, 'contacts.csv'), `(011) ${phoneOf(50).slice(5, 10)}-${phoneOf(50).slice(10)};New;BF50\n`);
+
+    const status = await cli(['status', c.jobFile, '--json'], env());
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent: 10, pending: 1 });
+    // Read whole this time, and kept: the next status counts the same without reading it.
+    const reads = countReadsOf(path.join(c.dir, 'contacts.csv'));
+    expect(JSON.parse((await cli(['status', c.jobFile, '--json'], env())).stdout).byStatus.pending).toBe(1);
+    expect(reads()).toBe(0);
+  });
+
+  it('stops taking contacts once the rows read so far are rejected too often, and says so (exit 3)', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 1_100, job: { rate: { per_second: 1000 } } });
+    // A second file of another shape: no row of it has a usable phone.
+    const second = ['Phone;First name;coupon', ...Array.from({ length: 3_000 }, (_, i) => `12${i};Bad ${i};X`)].join('\n');
+    await writeFile(path.join(c.dir, 'more.csv'), `${second}\n`);
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(c.jobFile, JSON.stringify({ ...job, contacts: ['contacts.csv', 'more.csv'] }));
+
+    const run = await cli(['run', c.jobFile, '--no-progress'], env());
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/stopped: \d+ of \d+ rows rejected .* more than limits\.max_reject_ratio 0\.2/);
+    expect(sim.state.counters.byEndpoint[START]).toBe(1_100);
+    const rejects = parseCsv(await readFile(path.join(c.stateDir, 'cli-test', 'rejects.csv'), 'utf8'));
+    expect(rejects).toHaveLength(3_000);
+  });
+
+  it('refuses a list whose first rows are mostly rejected before sending anything (exit 2)', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 5, bad: 20 });
+    const run = await cli(['run', c.jobFile, '--no-progress'], env());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/20 of 25 rows rejected \(80\.0%\)/);
+    expect(sim.state.counters.byEndpoint[START] ?? 0).toBe(0);
+  });
+});
