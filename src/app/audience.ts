@@ -12,8 +12,11 @@ export type AudienceItem =
   | LoadWarning;
 
 export interface AudienceOptions {
-  /** The planner's choice for a contact; without it, contacts come unplanned (status and report read the list offline). */
-  decide?: (contact: Contact) => Action;
+  /**
+   * The planner's choice for a contact; without it, or when it gives undefined (a contact the run will
+   * not send again), contacts come unplanned (status and report read the list offline).
+   */
+  decide?: (contact: Contact) => Action | undefined;
   /** Rows (`file:line`) an earlier plan pass rejected: left out, contacts and rejects alike. */
   skipRows?: ReadonlySet<string>;
 }

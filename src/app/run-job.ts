@@ -13,7 +13,7 @@ import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
 import { countPending } from './listing.js';
 import { repliesOf } from './replies.js';
-import { listSize, openSendPass, settlePass } from './run-pass.js';
+import { listSize, openSendPass, settledProgress, settlePass } from './run-pass.js';
 import { sendsLedger } from './sends-ledger.js';
 import { concurrencyOutcome } from './run-outcome.js';
 import { silentLogger } from './silent-logger.js';
@@ -125,7 +125,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
   // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
-  const read = await openSendPass(prepared, run.lookups, clock, state.files.rejects);
+  const progress = settledProgress(options.onProgress);
+  const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled }, state.files.rejects);
   const { pass } = read;
   const tooMany = await pass.start();
   if (tooMany) {
@@ -188,7 +189,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     onResult: (contact, r, stats) => {
       ledger?.settled(contact);
       const concurrencyBound = bound();
-      options.onProgress?.(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
+      progress.result(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
@@ -217,7 +218,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       inDoubt: stats.inDoubt,
       skipped: stats.skipped,
       deferred: stats.deferred,
-      alreadyDone: stats.untouched,
+      alreadyDone: stats.untouched + pass.alreadyDone,
       warnings: stats.warnings,
       durationMs: finished - started,
     },

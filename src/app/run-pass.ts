@@ -1,8 +1,9 @@
 import { open } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { rowKey, type ContactListing, type StateStore } from '../checkpoint/index.js';
-import type { Reject } from '../contacts/index.js';
+import { rowKey, StateTable, type ContactListing, type ContactState, type StateStore } from '../checkpoint/index.js';
+import type { Contact, Reject } from '../contacts/index.js';
 import { decide } from '../plan/index.js';
+import { emptyStats, followupsDue, shouldSend, type RetryMode, type RunStats } from '../run/index.js';
 import { listFiles, listSource } from './listing.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
@@ -12,15 +13,49 @@ import { SendPass } from './send-pass.js';
 /** Bytes of the start of a file read to estimate its lines. */
 const SAMPLE_BYTES = 64 * 1024;
 
-/** `run`'s read of the list, with the planner deciding each contact as it is read (at the clock's time then). */
-export async function openSendPass(prepared: Prepared, lookups: PlanLookups, clock: () => number, rejectsFile: string): Promise<{ pass: SendPass; files: string }> {
+/**
+ * `run`'s read of the list, with the planner deciding each contact as it is read (at the clock's time
+ * then). A contact this run will not send (sent, skipped, or failed or in doubt and not taken up
+ * again) is not planned: whatever the planner would say of it now, it is not a reject of this run.
+ */
+export async function openSendPass(
+  prepared: Prepared,
+  run: { lookups: PlanLookups; clock: () => number; states: ReadonlyMap<string, ContactState>; mode: RetryMode; onSettled?: (alreadyDone: number) => void },
+  rejectsFile: string,
+): Promise<{ pass: SendPass; files: string }> {
   const files = await listFiles(prepared);
+  const { lookups, clock, states, mode } = run;
   const pass = new SendPass(prepared, {
-    planner: (contact) => decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, clock())),
+    planner: (contact) => (mayBeSent(states, contact.phone, mode) ? decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, clock())) : undefined),
+    // What the executor would only count as untouched is counted here, without a trip through it.
+    settled: (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode),
+    ...(run.onSettled && { onSettled: run.onSettled }),
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,
   });
   return { pass, files };
+}
+
+/** Whether this run may send `phone` a first message: no state, or one `shouldSend` takes up (the status alone decides most). */
+function mayBeSent(states: ReadonlyMap<string, ContactState>, phone: string, mode: RetryMode): boolean {
+  const status = states instanceof StateTable ? states.statusOf(phone) : states.get(phone)?.status;
+  switch (status) {
+    case undefined:
+    case 'pending':
+    case 'deferred':
+      return true;
+    case 'sent':
+    case 'skipped':
+      return false;
+    default:
+      return (status === 'failed' && !mode.retryFailed) || (status === 'in_doubt' && !mode.retryInDoubt) ? false : shouldSend(states.get(phone), mode);
+  }
+}
+
+/** A state with nothing left for this run: not sent again, and (when sent) no after-send step owed. */
+function nothingOwed(prepared: Prepared, prior: ContactState | undefined, contact: Contact, mode: RetryMode): boolean {
+  if (prior === undefined) return false;
+  return prior.status !== 'sent' || !followupsDue(prepared.job, prior, contact, mode.retryInDoubt);
 }
 
 /**
@@ -81,4 +116,26 @@ export async function settlePass(
     await store.saveListing(prepared.job.name, source, listing).catch((err: unknown) => options.logger.warn({ err }, 'could not keep the list for status and report'));
   }
   return listing;
+}
+
+/**
+ * The progress a run reports: the executor's counts plus the contacts the pass counted as already
+ * done without handing them to it (a long settled stretch reports every 1,024 of them).
+ */
+export function settledProgress(onProgress: ((stats: RunStats, live: { concurrencyBound?: string }) => void) | undefined) {
+  let alreadyDone = 0;
+  let last: RunStats = emptyStats();
+  let live: { concurrencyBound?: string } = {};
+  const emit = () => onProgress?.({ ...last, seen: last.seen + alreadyDone, untouched: last.untouched + alreadyDone }, live);
+  return {
+    settled(done: number) {
+      alreadyDone = done;
+      emit();
+    },
+    result(stats: RunStats, now: { concurrencyBound?: string }) {
+      last = stats;
+      live = now;
+      emit();
+    },
+  };
 }

@@ -10,8 +10,15 @@ import type { ContactList } from './prepare.js';
 export const READ_AHEAD_ROWS = 1_000;
 
 export interface SendPassOptions {
-  /** The planner's choice for a contact, at the moment it is read. */
-  planner: (contact: Contact) => Action;
+  /** The planner's choice for a contact, at the moment it is read; undefined for one the run will not send (settled before). */
+  planner: (contact: Contact) => Action | undefined;
+  /**
+   * Whether a contact has nothing left for the send to do (settled before, no step owed): such contacts
+   * are counted in `alreadyDone` and not handed to the send. By default none is.
+   */
+  settled?: (contact: Contact) => boolean;
+  /** Told every 1,024 contacts counted as already done (a long settled stretch still shows progress). */
+  onSettled?: (alreadyDone: number) => void;
   /** limits.max_reject_ratio. */
   maxRejectRatio: number;
   /** Named in the reject-ratio sentence. */
@@ -36,6 +43,8 @@ export class SendPass {
   readonly listing = new ContactListing();
   /** Set when the reject ratio stopped the send in the middle of the list. */
   stoppedForRejects: string | undefined;
+  /** Contacts read that had nothing left to do (`settled`), not handed to the send. */
+  alreadyDone = 0;
   private readonly items: AsyncIterator<AudienceItem>;
   private readonly counts: LoadCounts;
   private readonly buffer: AudienceItem[] = [];
@@ -88,7 +97,13 @@ export class SendPass {
         if (buffered === undefined && this.tally(item) === 'reject' && this.counts.rows >= this.readAhead) {
           this.stoppedForRejects = this.problem();
         }
-        if (item.kind === 'contact') return { done: false, value: item.contact };
+        if (item.kind !== 'contact') continue;
+        if (this.options.settled?.(item.contact)) {
+          this.alreadyDone += 1;
+          if ((this.alreadyDone & 1023) === 0) this.options.onSettled?.(this.alreadyDone);
+          continue;
+        }
+        return { done: false, value: item.contact };
       }
     };
     return { [Symbol.asyncIterator]: () => ({ next, return: async () => ({ done: true, value: undefined }) }) };

@@ -43,6 +43,11 @@ export function owedMedia(job: Job, state: SentState, contact: Contact): Media |
   return state.mediaOwed ? chooseVariant(contact, job.message).message.media : undefined;
 }
 
+/** Whether `runFollowups` has a step to take for this sent contact (pure): one not done, and not left in doubt. */
+export function followupsDue(job: Job, state: SentState, contact: Contact, retryInDoubt: boolean): boolean {
+  return followupSteps(job, owedMedia(job, state, contact)).some((step) => !state.followups[step] && !(state.followupsInDoubt?.[step] && !retryInDoubt));
+}
+
 /**
  * Runs the steps not yet done; returns one warning per step that failed. The media step sends a
  * message, so like a first message it is journaled before it leaves, and one that got no answer is

@@ -53,6 +53,17 @@ describe('run reads the contact list once', () => {
     expect(report.stdout).toMatch(/40 contacts written/);
   });
 
+  it('counts settled contacts as already done on a second run without a request, and sends only the new ones', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 10 });
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    await appendFile(path.join(c.dir, 'contacts.csv'), `(011) ${phoneOf(60).slice(5, 10)}-${phoneOf(60).slice(10)};New;BF60\n`);
+    const again = await cli(['run', c.jobFile, '--json'], env());
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).this_run).toMatchObject({ sent: 1, already_done: 10 });
+    expect(sim.state.counters.byEndpoint[START]).toBe(11);
+  });
+
   it('counts rows added to the list since the run as pending (the kept read is of the list as it was)', async () => {
     sim = await startSimulator({ seed: 3 });
     c = await campaign({ rows: 10 });
