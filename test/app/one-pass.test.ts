@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,10 @@ afterEach(async () => {
   await sim?.close();
   await c?.cleanup();
 });
+
+async function rmSnapshot(dir: string): Promise<void> {
+  for (const f of await readdir(dir)) if (f.includes('snapshot')) await rm(path.join(dir, f));
+}
 
 function env() {
   return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
@@ -51,6 +55,24 @@ describe('run reads the contact list once', () => {
     expect(reads()).toBe(1);
     expect(JSON.parse(status.stdout).byStatus).toMatchObject({ sent: 40, pending: 0 });
     expect(report.stdout).toMatch(/40 contacts written/);
+  });
+
+  it("keeps every row's source for the report past the listing's first arrays (3,000 contacts), read back from the kept listing alone", async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 3_000, job: { rate: { per_second: 1_000, concurrency: 64 } } });
+    // The report's rows of contacts never reached come from the kept read alone.
+    const store = path.join(c.stateDir, 'cli-test');
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    await writeFile(path.join(store, 'checkpoint.jsonl'), (await readFile(path.join(store, 'checkpoint.jsonl'), 'utf8')).split('\n').slice(0, 1).join('\n') + '\n');
+    await rmSnapshot(store);
+    const reads = countReadsOf(path.join(c.dir, 'contacts.csv'));
+    expect((await cli(['report', c.jobFile], env())).code).toBe(0);
+    expect(reads()).toBe(0);
+    const rows = parseCsv(await readFile(path.join(store, 'report.csv'), 'utf8'));
+    expect(rows).toHaveLength(3_000);
+    rows.forEach((row, i) => {
+      expect(row).toMatchObject({ phone: phoneOf(i), status: 'pending', name: `Ana ${i}`, source_line: String(i + 2), source_file: path.join(c.dir, 'contacts.csv') });
+    });
   });
 
   it('counts settled contacts as already done on a second run without a request, and sends only the new ones', async () => {
