@@ -86,6 +86,28 @@ export async function openJobJournal(file: string, options: JobJournalOptions = 
       snapshotAt = at;
     }
     problem = result.problem ?? problem;
+    return result.written;
+  };
+
+  /** Starts a background snapshot once enough was appended since the last; one that ends with as much appended again starts the next. */
+  const snapshotWhenDue = (): void => {
+    if (writing || closing || broken || uncovered + journal.stats().bytes - snapshotAt < duringRun) return;
+    let written = false;
+    writing = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        if (broken || closing) return;
+        const at = journal.stats().bytes;
+        written = await snapshot(true);
+        // One that could not be written is tried again after another interval, not at every record.
+        if (!written) {
+          uncovered = 0;
+          snapshotAt = at;
+        }
+      })
+      .finally(() => {
+        writing = undefined;
+        if (written) snapshotWhenDue();
+      });
   };
 
   return {
@@ -111,11 +133,7 @@ export async function openJobJournal(file: string, options: JobJournalOptions = 
         applyEvent(state, event);
       }
       // A long run keeps a recent snapshot, so that opening the job after a crash replays a short tail.
-      if (!writing && !closing && uncovered + journal.stats().bytes - snapshotAt >= duringRun) {
-        writing = new Promise<void>((resolve) => setImmediate(resolve))
-          .then(() => (broken || closing ? undefined : snapshot(true)))
-          .finally(() => (writing = undefined));
-      }
+      snapshotWhenDue();
     },
     close() {
       closing ??= (async () => {
