@@ -231,7 +231,7 @@ function writeList(file: string, rows: number): void {
 /**
  * The journal a run leaves after `settled` contacts, as the store writes it (one JSON event a line):
  * 94 % sent, 2 % failed (a provider 502, retryable), 1 % in doubt, 2 % skipped, 1 % sent with a
- * follow-up that failed.
+ * follow-up that failed; `track` has read 40 % of them delivered, half of those read.
  */
 function writeJournal(file: string, header: CheckpointEvent, settled: number): number {
   mkdirSync(join(file, '..'), { recursive: true });
@@ -254,6 +254,12 @@ function writeJournal(file: string, header: CheckpointEvent, settled: number): n
       if (kind < 94 || kind === 99) {
         lines.push({ t: 'sent', ...base, conversation_id: String(100_000 + i), client_id: String(5_000_000 + i), message_id: String(9_000_000 + i), at: later });
         if (kind === 99) lines.push({ t: 'followup', phone, step: 'tag:bf-2026', ok: false, error: '404: tag not found', at: later });
+        // `track` read it: 40 % delivered, 20 % of them read too.
+        if (kind < 40) {
+          const delivered = new Date(t0 + i * 7 + 2_000).toISOString();
+          const read = new Date(t0 + i * 7 + 60_000).toISOString();
+          lines.push({ t: 'delivery', phone, status: kind < 20 ? 'read' : 'delivered', delivered_at: delivered, ...(kind < 20 && { read_at: read }), at: read });
+        }
       } else if (kind < 96) {
         lines.push({ t: 'failed', ...base, status: 502, retryable: true, conversation_id: String(100_000 + i), client_id: String(5_000_000 + i), error: '502: (#131026) Message undeliverable', at: later });
       } else if (kind < 97) {

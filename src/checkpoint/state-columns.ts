@@ -13,6 +13,10 @@ import type { ContactState } from './types.js';
 export const STATUSES = ['pending', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred'] as const;
 const VIAS = ['start', 'template', 'message'] as const;
 const ACTIONS = ['template', 'text'] as const;
+/** A delivery status's code is its index + 1 in the `delivery` column's low bits (0: no delivery in the columns). */
+const DELIVERIES = ['sent', 'delivered', 'read', 'failed'] as const;
+/** The `delivery` column's bits besides the status. */
+const DELIVERY_AT = { deliveredAt: 8, readAt: 16 } as const;
 /** The status is in `rest` (one this table does not know). */
 const STATUS_IN_REST = 255;
 
@@ -55,6 +59,10 @@ export interface Columns {
   conversationId: Float64Array;
   clientId: Float64Array;
   messageId: Float64Array;
+  /** What `track` last read, when it fits: the status (low 3 bits) and which times follow. */
+  delivery: Uint8Array;
+  deliveredAt: Float64Array;
+  readAt: Float64Array;
   rest: Uint32Array;
 }
 
@@ -73,6 +81,9 @@ export const COLUMN_NAMES = [
   'conversationId',
   'clientId',
   'messageId',
+  'delivery',
+  'deliveredAt',
+  'readAt',
   'rest',
 ] as const satisfies readonly (keyof Columns)[];
 
@@ -92,6 +103,9 @@ export function allocColumns(capacity: number): Columns {
     conversationId: new Float64Array(capacity),
     clientId: new Float64Array(capacity),
     messageId: new Float64Array(capacity),
+    delivery: new Uint8Array(capacity),
+    deliveredAt: new Float64Array(capacity),
+    readAt: new Float64Array(capacity),
     rest: new Uint32Array(capacity),
   };
 }
@@ -201,6 +215,14 @@ export function encodeRow(c: Columns, row: number, s: ContactState, rest: RestTa
     if (value) bools |= TRUE[key];
     delete left[key];
   }
+  c.delivery[row] = 0;
+  const delivery = deliveryCode(left.delivery);
+  if (delivery) {
+    c.delivery[row] = delivery.code;
+    c.deliveredAt[row] = delivery.deliveredAt ?? 0;
+    c.readAt[row] = delivery.readAt ?? 0;
+    delete left.delivery;
+  }
   if (isEmptyRecord(left.followups)) {
     has |= HAS.noFollowups;
     delete left.followups;
@@ -233,6 +255,14 @@ export function decodeRow(c: Columns, row: number, rest: readonly string[]): Con
   if (has & HAS.retryable) out.retryable = (bools & TRUE.retryable) !== 0;
   if (has & HAS.mediaLeftOut) out.mediaLeftOut = (bools & TRUE.mediaLeftOut) !== 0;
   if (has & HAS.mediaOwed) out.mediaOwed = (bools & TRUE.mediaOwed) !== 0;
+  const delivery = c.delivery[row] ?? 0;
+  if (delivery !== 0) {
+    out.delivery = {
+      status: DELIVERIES[(delivery & 7) - 1],
+      ...(delivery & DELIVERY_AT.deliveredAt && { deliveredAt: isoText(c.deliveredAt[row] ?? 0) }),
+      ...(delivery & DELIVERY_AT.readAt && { readAt: isoText(c.readAt[row] ?? 0) }),
+    };
+  }
   const text = rest[c.rest[row] ?? 0] ?? '{}';
   if (text !== '{}') for (const [key, value] of Object.entries(JSON.parse(text) as Record<string, unknown>)) if (key !== '__proto__') out[key] = value;
   return out as unknown as ContactState;
@@ -241,6 +271,29 @@ export function decodeRow(c: Columns, row: number, rest: readonly string[]): Con
 /** The status of row `row` without decoding it (undefined when it is kept in `rest`). */
 export function statusAt(c: Columns, row: number): (typeof STATUSES)[number] | undefined {
   return STATUSES[c.status[row] ?? STATUS_IN_REST];
+}
+
+/**
+ * The `delivery` column for a state's delivery facts when they fit it: a known status, and at most
+ * the delivered and read times (ISO); a failure's code and reason stay in `rest`.
+ */
+function deliveryCode(value: unknown): { code: number; deliveredAt?: number; readAt?: number } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const facts = value as Record<string, unknown>;
+  const status = DELIVERIES.indexOf(facts.status as (typeof DELIVERIES)[number]);
+  if (status < 0) return undefined;
+  let code = status + 1;
+  const out: { code: number; deliveredAt?: number; readAt?: number } = { code };
+  for (const key of Object.keys(facts)) {
+    if (key === 'status') continue;
+    if (key !== 'deliveredAt' && key !== 'readAt') return undefined;
+    const ms = isoMs(facts[key]);
+    if (ms === undefined) return undefined;
+    out[key] = ms;
+    code |= DELIVERY_AT[key];
+  }
+  out.code = code;
+  return out;
 }
 
 function isUint(value: unknown, max: number): value is number {

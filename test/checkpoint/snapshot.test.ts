@@ -83,6 +83,10 @@ describe('StateTable', () => {
       { phone: phoneOf(103), status: 'in_doubt', attempts: 1, followups: { media: false }, followupsInDoubt: { media: true }, via: 'start', action: 'template', error: 'e', line: 0 },
       { phone: phoneOf(104), status: 'sent', attempts: 2, followups: {}, via: 'template', action: 'template', conversationId: '5', messageId: '6', sentAt: AT, mediaLeftOut: false, deliveredAt: AT } as unknown as ContactState,
       { phone: phoneOf(105), status: 'unknown_later', attempts: 1, followups: {} } as unknown as ContactState,
+      { phone: phoneOf(106), status: 'sent', attempts: 1, followups: {}, via: 'start', action: 'template', conversationId: '7', messageId: '8', sentAt: AT, delivery: { status: 'read', deliveredAt: AT, readAt: AT } },
+      { phone: phoneOf(107), status: 'sent', attempts: 1, followups: {}, via: 'start', action: 'template', conversationId: '7', messageId: '8', sentAt: AT, delivery: { status: 'sent' } },
+      { phone: phoneOf(108), status: 'sent', attempts: 1, followups: {}, via: 'start', action: 'template', conversationId: '7', messageId: '8', sentAt: AT, delivery: { status: 'failed', failedAt: AT, failureCode: 131050, failureReason: 'stopped' } },
+      { phone: phoneOf(109), status: 'sent', attempts: 1, followups: {}, via: 'start', action: 'template', conversationId: '7', messageId: '8', sentAt: AT, delivery: { status: 'delivered', deliveredAt: 'soon' } },
     ];
     const table = new StateTable(4);
     for (const s of odd) table.set(s.phone, s);
