@@ -43,16 +43,32 @@ export async function writeHtmlReport(file: string, report: JobReport, store: St
 /** Everything the page shows, from the job's state, its rows and its rejects file. */
 export async function htmlReportData(report: JobReport, store: StateStore, now: number): Promise<HtmlReportData> {
   const { job, view, replies: replied } = report;
-  const states = [...view.states.values()];
   const summary = summarise(view.states, { pending: report.listOnlyPending });
-  const funnel = funnelOf(states, replied);
-  const sent = states.flatMap((s) => (s.status === 'sent' ? [Date.parse(s.sentAt)] : [])).filter((t) => !Number.isNaN(t));
+  const funnel = funnelOf(view.states.values(), replied);
+  // One more pass over the states, keeping only what the page shows (a million contacts are not held as objects).
+  const sent: number[] = [];
+  const failed: ContactState[] = [];
+  const deferredReasons: string[] = [];
+  const inDoubt: Extract<ContactState, { status: 'in_doubt' }>[] = [];
+  let inDoubtCount = 0;
+  let skippedSuppressed = 0;
+  for (const s of view.states.values()) {
+    if (s.status === 'sent') {
+      const t = Date.parse(s.sentAt);
+      if (!Number.isNaN(t)) sent.push(t);
+    } else if (s.status === 'failed') failed.push(s);
+    else if (s.status === 'deferred') deferredReasons.push(s.reason);
+    else if (s.status === 'skipped' && /suppress|opted/.test(s.reason)) skippedSuppressed += 1;
+    else if (s.status === 'in_doubt') {
+      inDoubtCount += 1;
+      if (inDoubt.length < IN_DOUBT_SHOWN) inDoubt.push(s);
+    }
+  }
   const sends = timeBuckets(sent);
   const replies = timeBuckets(
     [...replied.values()].map((t) => Date.parse(t)).filter((t) => !Number.isNaN(t)),
     { minSeconds: 3600, maxBars: 96 },
   );
-  const inDoubt = states.filter((s) => s.status === 'in_doubt');
   return {
     job: job.name,
     generatedAt: new Date(now).toISOString(),
@@ -62,22 +78,22 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
     sends: { buckets: sends.buckets, per: bucketName(sends.bucketSeconds), limitPerBucket: rateLimitPer(job.rate, sends.bucketSeconds) },
     rejects: await rejectsOf(store.jobFiles(job.name).rejects),
     failures: [
-      ...sendFailures(states),
+      ...sendFailures(failed),
       ...funnel.failures.map((f): FailureGroup => ({ stage: 'delivery', className: f.class, code: f.code, label: f.label, count: f.count, example: f.example })),
     ],
-    deferred: countBy(states.flatMap((s) => (s.status === 'deferred' ? [s.reason] : []))),
+    deferred: countBy(deferredReasons),
     suppressed:
-      states.filter((s) => s.status === 'skipped' && /suppress|opted/.test(s.reason)).length +
+      skippedSuppressed +
       funnel.failures.filter((f) => f.class === 'opted_out').reduce((n, f) => n + f.count, 0),
     replies: { buckets: replies.buckets, per: bucketName(replies.bucketSeconds) },
-    inDoubt: inDoubt.slice(0, IN_DOUBT_SHOWN).map((s) => ({
+    inDoubt: inDoubt.map((s) => ({
       phone: s.phone,
       ...(s.line !== undefined && { line: s.line }),
       ...(s.conversationId !== undefined && { conversationId: s.conversationId }),
       ...(s.clientId !== undefined && { clientId: s.clientId }),
       error: s.unresolved !== undefined ? `${s.error}; reconcile: ${s.unresolved}` : s.error,
     })),
-    inDoubtMore: Math.max(0, inDoubt.length - IN_DOUBT_SHOWN),
+    inDoubtMore: Math.max(0, inDoubtCount - IN_DOUBT_SHOWN),
   };
 }
 

@@ -28,9 +28,10 @@ const CONTACT_EVENTS = new Set(['attempt', 'sent', 'failed', 'in_doubt', 'skippe
 
 /**
  * Reads a journal line by line. A missing file is an empty journal. Unreadable lines (a torn last
- * line after a power cut, or anywhere else) are skipped and counted: the caller warns.
+ * line after a power cut, or anywhere else) are skipped and counted: the caller warns. `lines` keeps
+ * only the lines it accepts, before they are parsed (one contact's events of a long journal).
  */
-export async function readJournal(file: string): Promise<JournalContents> {
+export async function readJournal(file: string, options: { lines?: (line: string) => boolean } = {}): Promise<JournalContents> {
   const out: JournalContents = { events: [], tornLines: 0, tornLineNumbers: [] };
   const stream = createReadStream(file, { encoding: 'utf8' });
   const opened = new Promise<boolean>((resolve, reject) => {
@@ -45,7 +46,7 @@ export async function readJournal(file: string): Promise<JournalContents> {
   let lineNo = 0;
   for await (const line of lines) {
     lineNo += 1;
-    if (line.trim() === '') continue;
+    if (line.trim() === '' || (options.lines && !options.lines(line))) continue;
     const event = parseEvent(line);
     if (!event) {
       out.tornLines += 1;

@@ -82,7 +82,9 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     },
 
     async contactEvents(job: string, phone: string) {
-      const contents = await readJournal(jobStatePaths(dir, job).checkpoint);
+      // Only the lines that name the phone are parsed: a million-contact journal is not held whole.
+      const needle = JSON.stringify(phone);
+      const contents = await readJournal(jobStatePaths(dir, job).checkpoint, { lines: (line) => line.includes(needle) });
       return contents.events.filter((e) => e.phone === phone);
     },
 
