@@ -30,30 +30,41 @@ export interface Funnel {
 
 /** The funnel of a job's states, with each phone's reply time. Pure. */
 export function funnelOf(states: Iterable<ContactState>, replies: ReadonlyMap<string, string>): Funnel {
+  const counter = funnelCounter(replies);
+  for (const s of states) counter.add(s);
+  return counter.result();
+}
+
+/** What `funnelOf` counts, one state at a time. */
+export function funnelCounter(replies: ReadonlyMap<string, string>): { add(s: ContactState): void; result(): Funnel } {
   const funnel: Funnel = { sent: 0, tracked: 0, delivered: 0, read: 0, replied: 0, failed: 0, failures: [] };
   const byCode = new Map<string, FunnelFailure>();
-  for (const s of states) {
-    if (s.status !== 'sent') continue;
-    funnel.sent += 1;
-    if (replies.has(s.phone)) funnel.replied += 1;
-    const d = s.delivery;
-    if (!d) continue;
-    funnel.tracked += 1;
-    if (d.status === 'delivered' || d.status === 'read') funnel.delivered += 1;
-    if (d.status === 'read') funnel.read += 1;
-    if (d.status !== 'failed') continue;
-    funnel.failed += 1;
-    const code = d.failureCode ?? null;
-    const key = String(code);
-    const known = byCode.get(key);
-    if (known) known.count += 1;
-    else {
-      const c = providerClass(code ?? undefined);
-      byCode.set(key, { code, class: c, label: providerClassInfo(c).label, count: 1, example: d.failureReason ?? '' });
-    }
-  }
-  funnel.failures = [...byCode.values()].sort((a, b) => b.count - a.count || (a.code ?? 0) - (b.code ?? 0));
-  return funnel;
+  return {
+    add(s) {
+      if (s.status !== 'sent') return;
+      funnel.sent += 1;
+      if (replies.has(s.phone)) funnel.replied += 1;
+      const d = s.delivery;
+      if (!d) return;
+      funnel.tracked += 1;
+      if (d.status === 'delivered' || d.status === 'read') funnel.delivered += 1;
+      if (d.status === 'read') funnel.read += 1;
+      if (d.status !== 'failed') return;
+      funnel.failed += 1;
+      const code = d.failureCode ?? null;
+      const key = String(code);
+      const known = byCode.get(key);
+      if (known) known.count += 1;
+      else {
+        const c = providerClass(code ?? undefined);
+        byCode.set(key, { code, class: c, label: providerClassInfo(c).label, count: 1, example: d.failureReason ?? '' });
+      }
+    },
+    result() {
+      funnel.failures = [...byCode.values()].sort((a, b) => b.count - a.count || (a.code ?? 0) - (b.code ?? 0));
+      return funnel;
+    },
+  };
 }
 
 /** A share of the sent, as `12.5%` (0% of none). */

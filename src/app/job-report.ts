@@ -1,10 +1,11 @@
 import { ContactListing, type ContactState, type JobView, type StateStore } from '../checkpoint/index.js';
 import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
-import { deferredGroups, reportRowsOf, summarise, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
+import { reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
-import { funnelOf, type Funnel } from './funnel.js';
+import type { Funnel } from './funnel.js';
+import { digestStates } from './states-digest.js';
 import { listedOf, type Listed } from './listed.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
@@ -126,16 +127,16 @@ export interface JobStatus {
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
   const { job, view, listOnlyPending, replies: repliedAt, listProblem } = await loadJobReport(jobPath, options.store);
   const replies = repliedAt.size;
-  const summary = summarise(view.states, { pending: listOnlyPending });
+  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt });
   const sent = summary.byStatus.sent;
   return {
     job: job.name,
     summary,
     replies: { count: replies, rate: sent > 0 ? replies / sent : 0 },
-    funnel: funnelOf(view.states.values(), repliedAt),
+    funnel,
     notDone: contactsNotDone(summary),
     ...(listProblem !== undefined && { listProblem }),
-    deferred: deferredGroups(view.states.values()),
+    deferred,
     messaging: await messagingRoom(options.store, job.limits.daily_unique_recipients, (options.clock ?? Date.now)()),
   };
 }

@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { readProviderCode } from '../api/index.js';
 import type { ContactState, StateStore } from '../checkpoint/index.js';
-import { renderHtmlReport, summarise, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
+import { renderHtmlReport, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
 import { providerClass, providerClassInfo } from '../run/index.js';
 import { AppError } from './errors.js';
-import { funnelOf } from './funnel.js';
+import { digestStates } from './states-digest.js';
 import type { JobReport } from './job-report.js';
 import { bucketName, timeBuckets } from './time-buckets.js';
 
@@ -43,16 +43,14 @@ export async function writeHtmlReport(file: string, report: JobReport, store: St
 /** Everything the page shows, from the job's state, its rows and its rejects file. */
 export async function htmlReportData(report: JobReport, store: StateStore, now: number): Promise<HtmlReportData> {
   const { job, view, replies: replied } = report;
-  const summary = summarise(view.states, { pending: report.listOnlyPending });
-  const funnel = funnelOf(view.states.values(), replied);
-  // One more pass over the states, keeping only what the page shows (a million contacts are not held as objects).
+  // One read of the states, keeping only what the page shows (a million contacts are not held as objects).
   const sent: number[] = [];
   const failed: ContactState[] = [];
   const deferredReasons: string[] = [];
   const inDoubt: Extract<ContactState, { status: 'in_doubt' }>[] = [];
   let inDoubtCount = 0;
   let skippedSuppressed = 0;
-  for (const s of view.states.values()) {
+  const { summary, funnel } = digestStates(view.states, { pending: report.listOnlyPending, replies: replied }, (s) => {
     if (s.status === 'sent') {
       const t = Date.parse(s.sentAt);
       if (!Number.isNaN(t)) sent.push(t);
@@ -63,7 +61,7 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
       inDoubtCount += 1;
       if (inDoubt.length < IN_DOUBT_SHOWN) inDoubt.push(s);
     }
-  }
+  });
   const sends = timeBuckets(sent);
   const replies = timeBuckets(
     [...replied.values()].map((t) => Date.parse(t)).filter((t) => !Number.isNaN(t)),

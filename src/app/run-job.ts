@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import { JournalWriteError, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
-import { deferredGroups, summarise, writeReport, type DeferredGroup, type Summary } from '../report/index.js';
+import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
@@ -13,6 +13,7 @@ import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
 import { countPending } from './listing.js';
 import { repliesOf } from './replies.js';
+import { digestStates } from './states-digest.js';
 import { listSize, openSendPass, settledProgress, settlePass } from './run-pass.js';
 import { sendsLedger } from './sends-ledger.js';
 import { concurrencyOutcome } from './run-outcome.js';
@@ -200,11 +201,12 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const finished = clock();
   const listed = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });
 
-  const rows = reportRowsFor(state.states, listed, await repliesOf(store, state.states));
+  const replies = await repliesOf(store, state.states);
+  const rows = reportRowsFor(state.states, listed, replies);
   await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0 });
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
   const listOnly = countPending(listed, state.states);
-  const summary = summarise(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly });
+  const { summary, deferred } = digestStates(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly, replies });
   const pending = summary.byStatus.pending;
   const { stats } = result;
   const outcome: RunOutcome = {
@@ -226,7 +228,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     pending,
     rejected: pass.rejects.length + lateRejects.length,
     notDone: contactsNotDone(summary),
-    deferred: deferredGroups(state.states.values()),
+    deferred,
     files: state.files,
     optedOut,
     ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),

@@ -12,22 +12,31 @@ export interface DeferredGroup {
 
 /** Deferred contacts by reason, the largest group first. Pure. */
 export function deferredGroups(states: Iterable<ContactState>): DeferredGroup[] {
+  const counter = deferredCounter();
+  for (const s of states) counter.add(s);
+  return counter.result();
+}
+
+/** What `deferredGroups` counts, one state at a time. */
+export function deferredCounter(): { add(s: ContactState): void; result(): DeferredGroup[] } {
   const groups = new Map<string, DeferredGroup>();
-  for (const s of states) {
-    if (s.status !== 'deferred') continue;
-    const group = groups.get(s.reason);
-    if (group === undefined) {
-      groups.set(s.reason, { reason: s.reason, count: 1, notBefore: s.notBefore, ...(s.zone !== undefined && { zone: s.zone }) });
-      continue;
-    }
-    group.count += 1;
-    if (Date.parse(s.notBefore) < Date.parse(group.notBefore)) {
-      group.notBefore = s.notBefore;
-      if (s.zone !== undefined) group.zone = s.zone;
-      else delete group.zone;
-    }
-  }
-  return [...groups.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  return {
+    add(s) {
+      if (s.status !== 'deferred') return;
+      const group = groups.get(s.reason);
+      if (group === undefined) {
+        groups.set(s.reason, { reason: s.reason, count: 1, notBefore: s.notBefore, ...(s.zone !== undefined && { zone: s.zone }) });
+        return;
+      }
+      group.count += 1;
+      if (Date.parse(s.notBefore) < Date.parse(group.notBefore)) {
+        group.notBefore = s.notBefore;
+        if (s.zone !== undefined) group.zone = s.zone;
+        else delete group.zone;
+      }
+    },
+    result: () => [...groups.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+  };
 }
 
 /** The earliest time any deferred contact may go (epoch ms), or undefined when none is deferred. */

@@ -17,15 +17,24 @@ export function failureClassOf(s: ContactState): string | undefined {
 
 /** Failed and in-doubt contacts grouped by class: the count and one example message each, the largest first. Pure. */
 export function failuresByClass(states: Iterable<ContactState>): FailureClass[] {
+  const counter = failureClassCounter();
+  for (const s of states) counter.add(s);
+  return counter.result();
+}
+
+/** What `failuresByClass` counts, one state at a time. */
+export function failureClassCounter(): { add(s: ContactState): void; result(): FailureClass[] } {
   const groups = new Map<string, FailureClass>();
-  for (const s of states) {
-    const cls = failureClassOf(s);
-    if (cls === undefined || (s.status !== 'failed' && s.status !== 'in_doubt')) continue;
-    const group = groups.get(cls);
-    if (group) group.count += 1;
-    else groups.set(cls, { class: cls, count: 1, example: s.error });
-  }
-  return [...groups.values()].sort((a, b) => b.count - a.count || a.class.localeCompare(b.class));
+  return {
+    add(s) {
+      const cls = failureClassOf(s);
+      if (cls === undefined || (s.status !== 'failed' && s.status !== 'in_doubt')) return;
+      const group = groups.get(cls);
+      if (group) group.count += 1;
+      else groups.set(cls, { class: cls, count: 1, example: s.error });
+    },
+    result: () => [...groups.values()].sort((a, b) => b.count - a.count || a.class.localeCompare(b.class)),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ContactState, ContactStatus } from '../checkpoint/types.js';
 import { actionLabel } from './action-label.js';
-import { failuresByClass, formatFailureClasses, type FailureClass } from './failure-classes.js';
+import { failureClassCounter, formatFailureClasses, type FailureClass } from './failure-classes.js';
 
 export interface Summary {
   /** Contacts of the checkpoint, plus `pending` ones of the list it has not seen. */
@@ -36,37 +36,61 @@ const STATUSES: readonly ContactStatus[] = ['sent', 'failed', 'in_doubt', 'skipp
 
 /** Counts the job's state. Pure. */
 export function summarise(states: ReadonlyMap<string, ContactState>, opts: SummaryOptions = {}): Summary {
+  const counter = summaryCounter(opts);
+  for (const s of states.values()) counter.add(s);
+  return counter.result(states.size);
+}
+
+/** What `summarise` counts, one state at a time: a caller that reads the states once for several counts feeds each state here. */
+export function summaryCounter(opts: SummaryOptions = {}): { add(s: ContactState): void; result(contacts: number): Summary } {
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<ContactStatus, number>;
   const byAction: Record<string, number> = {};
   const errors = new Map<string, number>();
   let replied = 0;
   const afterSendFailed = { contacts: 0, bySteps: {} as Record<string, number> };
-
-  for (const s of states.values()) {
-    byStatus[s.status] += 1;
-    const action = actionLabel(s);
-    if (action) byAction[action] = (byAction[action] ?? 0) + 1;
-    if (s.status === 'failed' || s.status === 'in_doubt') {
-      errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
-    }
-    if (s.status === 'sent' && opts.replies?.has(s.phone)) replied += 1;
-    const notDone = s.status === 'sent' ? Object.keys(s.followups).filter((step) => s.followups[step] !== true) : [];
-    if (notDone.length > 0) afterSendFailed.contacts += 1;
-    for (const step of notDone) afterSendFailed.bySteps[step] = (afterSendFailed.bySteps[step] ?? 0) + 1;
-  }
-  byStatus.pending += opts.pending ?? 0;
-
-  const summary: Summary = {
-    total: states.size + (opts.pending ?? 0),
-    byStatus,
-    byAction,
-    topErrors: [...errors]
-      .map(([error, count]) => ({ error, count }))
-      .sort((a, b) => b.count - a.count || a.error.localeCompare(b.error))
-      .slice(0, 5),
-    afterSendFailed,
-    failureClasses: failuresByClass(states.values()),
+  const classes = failureClassCounter();
+  return {
+    add(s) {
+      byStatus[s.status] += 1;
+      const action = actionLabel(s);
+      if (action) byAction[action] = (byAction[action] ?? 0) + 1;
+      if (s.status === 'failed' || s.status === 'in_doubt') {
+        errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
+        classes.add(s);
+      }
+      if (s.status !== 'sent') return;
+      if (opts.replies?.has(s.phone)) replied += 1;
+      let notDone = false;
+      for (const step in s.followups) {
+        if (s.followups[step] === true) continue;
+        notDone = true;
+        afterSendFailed.bySteps[step] = (afterSendFailed.bySteps[step] ?? 0) + 1;
+      }
+      if (notDone) afterSendFailed.contacts += 1;
+    },
+    result(contacts) {
+      const counts = { ...byStatus, pending: byStatus.pending + (opts.pending ?? 0) };
+      return finish(
+        {
+          total: contacts + (opts.pending ?? 0),
+          byStatus: counts,
+          byAction,
+          topErrors: [...errors]
+            .map(([error, count]) => ({ error, count }))
+            .sort((a, b) => b.count - a.count || a.error.localeCompare(b.error))
+            .slice(0, 5),
+          afterSendFailed,
+          failureClasses: classes.result(),
+        },
+        replied,
+        opts,
+      );
+    },
   };
+}
+
+function finish(summary: Summary, replied: number, opts: SummaryOptions): Summary {
+  const { byStatus } = summary;
   if (opts.startedAt !== undefined && opts.finishedAt !== undefined) {
     summary.durationMs = Math.max(0, toMs(opts.finishedAt) - toMs(opts.startedAt));
   }
