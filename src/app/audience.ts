@@ -19,6 +19,8 @@ export interface AudienceOptions {
   decide?: (contact: Contact) => Action | undefined;
   /** Rows (`file:line`) an earlier plan pass rejected: left out, contacts and rejects alike. */
   skipRows?: ReadonlySet<string>;
+  /** JSON lists: a named column must be among the keys of this many first entries (the loader's `namedKeysWithin`). */
+  namedKeysWithin?: number;
 }
 
 /**
@@ -27,7 +29,10 @@ export interface AudienceOptions {
  * `counts` fills in as the items are read.
  */
 export function audience(list: ContactList, options: AudienceOptions = {}): { items: AsyncIterable<AudienceItem>; counts: LoadCounts } {
-  const { items, counts } = loadContacts(list.files, loaderOptions(list.job, list.namedColumns));
+  const { items, counts } = loadContacts(list.files, {
+    ...loaderOptions(list.job, list.namedColumns),
+    ...(options.namedKeysWithin !== undefined && { namedKeysWithin: options.namedKeysWithin }),
+  });
   return { items: planned(items, options), counts };
 }
 

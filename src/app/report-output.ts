@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { readProviderCode } from '../api/index.js';
 import type { ContactState, StateStore } from '../checkpoint/index.js';
-import { renderHtmlReport, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
+import { renderHtmlReport, unguard, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
 import { providerClass, providerClassInfo } from '../run/index.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
@@ -146,9 +146,4 @@ async function rejectsOf(file: string): Promise<HtmlReportData['rejects']> {
     return { total: 0, byReason: [], problem: `rejects.csv could not be read: ${err instanceof Error ? err.message : String(err)}` };
   }
   return { total, byReason: [...byReason.values()].sort((a, b) => b.count - a.count) };
-}
-
-/** A cell as it was before the CSV's formula guard (a leading `'` before = - @ + tab or CR). */
-function unguard(cell: string): string {
-  return /^'[=\-@+\t\r]/.test(cell) ? cell.slice(1) : cell;
 }

@@ -15,6 +15,7 @@ import { countPending } from './listing.js';
 import { repliesOf } from './replies.js';
 import { digestStates } from './states-digest.js';
 import { listSize, openSendPass, settledProgress, settlePass } from './run-pass.js';
+import type { SendPass } from './send-pass.js';
 import { sendsLedger } from './sends-ledger.js';
 import { concurrencyOutcome } from './run-outcome.js';
 import { silentLogger } from './silent-logger.js';
@@ -72,6 +73,8 @@ export interface RunOutcome {
   optedOut: string[];
   /** Requests in flight: how they were sized, the limit at the end, the most at once, and the mean answer time. */
   concurrency: { mode: 'auto' | 'fixed'; limit: number; peakInFlight: number; meanLatencyMs?: number };
+  /** Set when the run did not read its list to the end and no earlier whole read was kept: what the report and pending count lack. */
+  listIncomplete?: string;
   /** Set when the requests in flight kept the run below the asked rate ("concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto"). */
   concurrencyBound?: string;
 }
@@ -129,7 +132,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const progress = settledProgress(options.onProgress);
   const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled }, state.files.rejects);
   const { pass } = read;
-  const tooMany = await pass.start();
+  const tooMany = await pass.start().catch(async (err: unknown) => {
+    await pass.close();
+    throw err;
+  });
   if (tooMany) {
     await pass.close();
     await saveRejects(store, job.name, pass);
@@ -199,9 +205,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     throw err;
   });
   const finished = clock();
-  const listed = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });
+  const settled = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });
 
   const replies = await repliesOf(store, state.states);
+  const listed = settled.listing;
   const rows = reportRowsFor(state.states, listed, replies);
   await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0 });
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
@@ -213,7 +220,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     job: job.name,
     command,
     ...(result.stopReason && { stopped: { reason: result.stopReason, message: result.stopMessage ?? result.stopReason } }),
-    ...(!result.stopReason && pass.stoppedForRejects !== undefined && { stopped: { reason: 'reject_ratio' as const, message: `stopped: ${pass.stoppedForRejects}` } }),
+    ...(!result.stopReason && listStop(pass)),
+    ...(settled.incomplete && {
+      listIncomplete: `the list was read up to ${settled.incomplete.lastRow ? `line ${settled.incomplete.lastRow.line} of ${settled.incomplete.lastRow.file}` : 'its start'} only: the report and the pending count leave out the rows after it (\`outreach status\` reads it whole)`,
+    }),
     thisRun: {
       sent: stats.sent,
       failed: stats.failed,
@@ -236,6 +246,16 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');
   return outcome;
+}
+
+/** Why the list stopped the run, if it did: too many rejects so far, or a row the loader could not read (the contacts before it were sent). */
+function listStop(pass: SendPass): Pick<RunOutcome, 'stopped'> {
+  if (pass.stoppedForRejects !== undefined) return { stopped: { reason: 'reject_ratio', message: `stopped: ${pass.stoppedForRejects}` } };
+  if (pass.listError !== undefined) {
+    const sent = 'the contacts before it were handled and are in the report';
+    return { stopped: { reason: 'list_error', message: `stopped: ${pass.listError.message}; ${sent}: fix the file, then \`outreach resume\` goes on without sending anyone twice` } };
+  }
+  return {};
 }
 
 /** The contacts, each after `beforeEach` (a STOP or another job's sends since are seen by its decision). */

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { rowKey, StateTable, type ContactListing, type ContactState, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
+import { readRejects } from '../report/index.js';
 import { decide } from '../plan/index.js';
 import { emptyStats, followupsDue, shouldSend, type RetryMode, type RunStats } from '../run/index.js';
 import { listFiles, listSource } from './listing.js';
@@ -90,11 +91,19 @@ async function estimateLines(file: string): Promise<number> {
   }
 }
 
+/** The list's usable contacts as the end of a run knows them, and whether the list was read to its end. */
+export interface SettledList {
+  listing: ContactListing;
+  /** Set when neither this read nor a kept one covers the whole list: the report and the pending count lack the rows not read. */
+  incomplete?: { lastRow: { file: string; line: number } | undefined };
+}
+
 /**
  * After the send: reads the rest of the list when the send stopped before its end (unless the run is
  * being cut), saves rejects.csv with the contacts rejected at send time, and keeps the listing for
- * status and report when the whole list was read and did not change meanwhile. Returns the list's
- * usable contacts (those rejected at send time left out).
+ * status and report when the whole list was read and did not change meanwhile. A read that did not
+ * reach the end (cut, or a row the loader could not read) keeps the rejects of the rows it did not
+ * reach and counts from the listing an earlier whole read kept, when there is one.
  */
 export async function settlePass(
   store: StateStore,
@@ -102,20 +111,42 @@ export async function settlePass(
   read: { pass: SendPass; files: string },
   late: { rejects: Reject[]; phones: ReadonlySet<string> },
   options: { cut?: AbortSignal; logger: Logger },
-): Promise<ContactListing> {
+): Promise<SettledList> {
   const { pass } = read;
-  if (!pass.complete && !options.cut?.aborted) options.logger.info({ rows: pass.rows }, 'reading the rest of the list (nothing more is sent) to count what is pending');
+  const job = prepared.job.name;
+  if (!pass.complete && pass.listError === undefined && !options.cut?.aborted) {
+    options.logger.info({ rows: pass.rows }, 'reading the rest of the list (nothing more is sent) to count what is pending');
+  }
   await pass.finish(options.cut);
   const whole = pass.complete;
   await pass.close();
   const rejects = [...pass.rejects, ...late.rejects];
-  await saveRejects(store, prepared.job.name, { rejects });
-  const listing = late.phones.size > 0 ? pass.listing.filter((phone) => !late.phones.has(phone)) : pass.listing;
-  if (whole && (await listFiles(prepared).catch(() => '')) === read.files) {
-    const source = listSource(prepared, read.files, new Set(rejects.map(rowKey)));
-    await store.saveListing(prepared.job.name, source, listing).catch((err: unknown) => options.logger.warn({ err }, 'could not keep the list for status and report'));
+  const drop = (listing: ContactListing) => (late.phones.size > 0 ? listing.filter((phone) => !late.phones.has(phone)) : listing);
+  if (whole) {
+    await saveRejects(store, job, { rejects });
+    const listing = drop(pass.listing);
+    if ((await listFiles(prepared).catch(() => '')) === read.files) {
+      const source = listSource(prepared, read.files, new Set(rejects.map(rowKey)));
+      await store.saveListing(job, source, listing).catch((err: unknown) => options.logger.warn({ err }, 'could not keep the list for status and report'));
+    }
+    return { listing };
   }
-  return listing;
+  const kept = await store.listing(job, listSource(prepared, read.files, await store.planRejects(job))).catch(() => undefined);
+  const earlier = await readRejects(store.jobFiles(job).rejects).catch(() => []);
+  const notReached = rowsAfter(prepared.files, pass.lastRow);
+  await saveRejects(store, job, { rejects: [...rejects, ...earlier.filter(notReached)] });
+  if (kept) return { listing: drop(kept) };
+  return { listing: drop(pass.listing), incomplete: { lastRow: pass.lastRow } };
+}
+
+/** Whether a row comes after `last` in the list's reading order (every row when nothing was read). */
+function rowsAfter(files: readonly string[], last: { file: string; line: number } | undefined): (row: { file: string; line: number }) => boolean {
+  if (!last) return () => true;
+  const at = files.indexOf(last.file);
+  return (row) => {
+    const i = files.indexOf(row.file);
+    return i > at || (i === at && row.line > last.line);
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ContactListing } from '../checkpoint/index.js';
-import type { Contact, LoadCounts, Reject } from '../contacts/index.js';
+import { InputError, type Contact, type LoadCounts, type Reject } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
 import { audience, type AudienceItem } from './audience.js';
 import { listedOf } from './listed.js';
@@ -45,6 +45,13 @@ export class SendPass {
   stoppedForRejects: string | undefined;
   /** Contacts read that had nothing left to do (`settled`), not handed to the send. */
   alreadyDone = 0;
+  /**
+   * A row past the read-ahead that the loader could not read at all (a quote never closed, broken
+   * JSON): the send stops there, the contacts before it sent, and the run says so.
+   */
+  listError: InputError | undefined;
+  /** The last row read (contact or reject): the files are read in order, so every row before it was read. */
+  lastRow: { file: string; line: number } | undefined;
   private readonly items: AsyncIterator<AudienceItem>;
   private readonly counts: LoadCounts;
   private readonly buffer: AudienceItem[] = [];
@@ -55,10 +62,11 @@ export class SendPass {
     private readonly list: ContactList,
     private readonly options: SendPassOptions,
   ) {
-    const { items, counts } = audience(list, { decide: options.planner });
+    this.readAhead = options.readAhead ?? READ_AHEAD_ROWS;
+    // A misnamed key of a JSON list shows in the rows read ahead, before anything is sent.
+    const { items, counts } = audience(list, { decide: options.planner, namedKeysWithin: this.readAhead });
     this.items = items[Symbol.asyncIterator]();
     this.counts = counts;
-    this.readAhead = options.readAhead ?? READ_AHEAD_ROWS;
   }
 
   /** Data rows read so far (contacts and rejects). */
@@ -68,7 +76,7 @@ export class SendPass {
 
   /** Whether the whole list has been read. */
   get complete(): boolean {
-    return this.ended && this.buffer.length === 0;
+    return this.ended && this.buffer.length === 0 && this.listError === undefined;
   }
 
   /** The loader's counts so far (warnings by kind with examples). */
@@ -90,9 +98,17 @@ export class SendPass {
   contacts(): AsyncIterable<Contact> {
     const next = async (): Promise<IteratorResult<Contact>> => {
       for (;;) {
-        if (this.stoppedForRejects !== undefined) return { done: true, value: undefined };
+        if (this.stoppedForRejects !== undefined || this.listError !== undefined) return { done: true, value: undefined };
         const buffered = this.buffer.shift();
-        const item = buffered ?? (await this.pull());
+        let item: AudienceItem | undefined;
+        try {
+          item = buffered ?? (await this.pull());
+        } catch (err) {
+          if (!(err instanceof InputError)) throw err;
+          this.listError = err;
+          this.ended = true;
+          return { done: true, value: undefined };
+        }
         if (item === undefined) return { done: true, value: undefined };
         if (buffered === undefined && this.tally(item) === 'reject' && this.counts.rows >= this.readAhead) {
           this.stoppedForRejects = this.problem();
@@ -112,9 +128,15 @@ export class SendPass {
   /** Reads (and counts, without sending) the rows the send did not reach; stops early when `cut` aborts. */
   async finish(cut?: AbortSignal): Promise<void> {
     this.buffer.length = 0; // counted by start() already
-    while (!this.ended && !cut?.aborted) {
-      const item = await this.pull();
-      if (item) this.tally(item);
+    try {
+      while (!this.ended && this.listError === undefined && !cut?.aborted) {
+        const item = await this.pull();
+        if (item) this.tally(item);
+      }
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      this.listError = err;
+      this.ended = true;
     }
     if (this.ended) await this.items.return?.();
   }
@@ -137,6 +159,10 @@ export class SendPass {
 
   /** Counts one item of the list. */
   private tally(item: AudienceItem): AudienceItem['kind'] {
+    if (item.kind !== 'warning') {
+      const row = item.kind === 'reject' ? item.reject : item.contact;
+      this.lastRow = { file: row.file, line: row.line };
+    }
     if (item.kind === 'reject') {
       this.rejects.push(item.reject);
       this.rejectedByReason[item.reject.reason] = (this.rejectedByReason[item.reject.reason] ?? 0) + 1;

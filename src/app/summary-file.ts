@@ -33,6 +33,7 @@ export function outcomeJson(outcome: RunOutcome) {
       mean_latency_ms: outcome.concurrency.meanLatencyMs ?? null,
     },
     concurrency_bound: outcome.concurrencyBound ?? null,
+    list_incomplete: outcome.listIncomplete ?? null,
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

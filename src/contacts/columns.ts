@@ -120,13 +120,14 @@ export function noteKeys(seen: KeysSeen, mapping: Mapping): void {
  * JSON and NDJSON, after the last entry: throws InputError for a column the caller named that no
  * entry had. (An entry may leave out a key whose value is empty, so the first entry cannot tell.)
  */
-export function checkNamedKeys(seen: KeysSeen, settings: Settings, file: string): void {
+export function checkNamedKeys(seen: KeysSeen, settings: Settings, file: string, within?: number): void {
   for (const field of FIELDS) {
     const column = settings.columns[field];
     if (field === 'phone' || !column?.explicit || seen.fields.has(field)) continue;
     const wanted = column.header;
+    const which = within === undefined ? 'no entry' : `none of the first ${within.toLocaleString('en-US')} entries`;
     throw new InputError(
-      `${file}: no entry has the key "${wanted}" (keys are: ${listColumns([...seen.keys.values()])}); set columns.${field} in the job to the right key or leave it out`,
+      `${file}: ${which} has the key "${wanted}" (keys are: ${listColumns([...seen.keys.values()])}); set columns.${field} in the job to the right key or leave it out`,
       file,
     );
   }

@@ -57,8 +57,11 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
       }
     } else {
       const state = objectsState();
+      let entries = 0;
       for await (const entry of jsonEntries(source)) {
         const item = entryItem(ctx, state, entry, warnings);
+        entries += 1;
+        if (entries === settings.namedKeysWithin && state.checked) checkNamedKeys(state.seen, settings, source.file, entries);
         if (warnings.length > 0) yield* flush(warnings, counts);
         tally(counts, item);
         yield item;

@@ -44,6 +44,12 @@ export interface LoaderOptions {
   delimiter?: Delimiter;
   /** Reject numbers the metadata knows to be fixed-line (FIXED_LINE_OR_MOBILE passes). */
   requireMobile?: boolean;
+  /**
+   * JSON and NDJSON: a column the job names must be among the keys of this many first entries of
+   * each file (a run that sends as it reads cannot wait for the file's end to find a misnamed key).
+   * Without it, only the end of the file tells, as any entry may leave a key out.
+   */
+  namedKeysWithin?: number;
 }
 
 export interface ColumnChoice {
@@ -61,6 +67,7 @@ export interface Settings {
   defaultCountry: CountryCode | undefined;
   format: Format | undefined;
   delimiter: Delimiter | undefined;
+  namedKeysWithin: number | undefined;
   requireMobile: boolean;
 }
 
@@ -93,6 +100,7 @@ export function resolveOptions(options: LoaderOptions): Settings {
     defaultCountry,
     format: options.format,
     delimiter: options.delimiter,
+    namedKeysWithin: options.namedKeysWithin,
     requireMobile: options.requireMobile ?? false,
   };
 }

@@ -10,3 +10,8 @@ export function safeCell(value: string): string {
   if (first === '+' && !/^\+\d+$/.test(value)) return `'${value}`;
   return value;
 }
+
+/** A cell as it was before safeCell's formula guard (a leading `'` before = - @ + tab or CR). */
+export function unguard(cell: string): string {
+  return /^'[=\-@+\t\r]/.test(cell) ? cell.slice(1) : cell;
+}

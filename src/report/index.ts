@@ -1,5 +1,5 @@
-export { safeCell } from './csv-safe.js';
-export { writeRejects, REJECT_COLUMNS } from './rejects.js';
+export { safeCell, unguard } from './csv-safe.js';
+export { readRejects, writeRejects, REJECT_COLUMNS } from './rejects.js';
 export { reportRows, reportRowsOf } from './report-rows.js';
 export type { ReportRow, ReportExtra, RowSource } from './report-rows.js';
 export { TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';

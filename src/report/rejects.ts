@@ -1,6 +1,8 @@
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
 import type { Reject } from '../contacts/types.js';
 import { csvChunks } from './csv-chunks.js';
-import { safeCell } from './csv-safe.js';
+import { safeCell, unguard } from './csv-safe.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 /** The columns rejects.csv starts with; the original columns of the rows follow. */
@@ -44,4 +46,39 @@ function originalHeading(column: string): string {
 
 function* safeRows(rows: Iterable<string[]>): Generator<string[]> {
   for (const row of rows) yield row.map(safeCell);
+}
+
+/**
+ * rejects.csv read back as the rejects it was written from (the formula guard and the `(original)`
+ * headings undone): a run that could not read the whole list keeps the rows it did not reach. A
+ * missing file is none.
+ */
+export async function readRejects(file: string): Promise<Reject[]> {
+  const out: Reject[] = [];
+  let records: AsyncIterable<string[]>;
+  try {
+    const input = createReadStream(file);
+    const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
+    input.once('error', (err) => parser.destroy(err));
+    records = parser as AsyncIterable<string[]>;
+    let header: string[] | undefined;
+    for await (const record of records) {
+      const cells = record.map(unguard);
+      if (!header) {
+        header = cells;
+        continue;
+      }
+      const raw: Record<string, string> = {};
+      header.slice(REJECT_COLUMNS.length).forEach((heading, i) => {
+        const cell = cells[REJECT_COLUMNS.length + i];
+        if (cell !== undefined) raw[heading.replace(/ \(original\)$/, '')] = cell;
+      });
+      const [file = '', line = '', rawPhone = '', reason = '', detail = ''] = cells;
+      out.push({ file, line: Number(line), rawPhone, reason: reason as Reject['reason'], detail, raw });
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return out;
 }

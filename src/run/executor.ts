@@ -10,8 +10,11 @@ import type { RateLimiter } from './limiter.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
 import { emptyStats, failureRatio, failureRatioExceeded, tally, type RunStats } from './stats.js';
 
-/** Why a run stopped before the end of its list (`reject_ratio`: the list's rows read so far were rejected too often). */
-export type StopReason = 'auth' | 'failure_ratio' | 'interrupted' | 'reject_ratio' | ProviderStopReason;
+/**
+ * Why a run stopped before the end of its list (`reject_ratio`: the list's rows read so far were
+ * rejected too often; `list_error`: a row of the list could not be read at all).
+ */
+export type StopReason = 'auth' | 'failure_ratio' | 'interrupted' | 'reject_ratio' | 'list_error' | ProviderStopReason;
 
 export interface ExecuteOptions {
   api: ApiClient;

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,6 +124,55 @@ describe('run reads the contact list once', () => {
     const run = await cli(['run', c.jobFile, '--no-progress'], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/20 of 25 rows rejected \(80\.0%\)/);
+    expect(sim.state.counters.byEndpoint[START] ?? 0).toBe(0);
+  });
+
+  it('stops at a row the loader cannot read past the rows read ahead: the contacts before it sent, the report written, earlier rejects kept, and resume goes on (exit 3)', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 2_500, bad: 1, job: { rate: { per_second: 1_000, concurrency: 64 } } });
+    const contacts = path.join(c.dir, 'contacts.csv');
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    const rejectsFile = path.join(c.stateDir, 'cli-test', 'rejects.csv');
+    expect(parseCsv(await readFile(rejectsFile, 'utf8')).map((r) => r.line)).toEqual(['2502']);
+
+    // A new campaign on the same list, whose line 1,500 opens a quote that never closes.
+    await writeFile(c.jobFile, JSON.stringify({ ...JSON.parse(await readFile(c.jobFile, 'utf8')), name: 'second' }));
+    const good = await readFile(contacts, 'utf8');
+    const lines = good.split('\n');
+    lines[1_499] = `"${lines[1_499]}`;
+    await writeFile(contacts, lines.join('\n'));
+    const secondRejects = path.join(c.stateDir, 'second', 'rejects.csv');
+    await mkdir(path.dirname(secondRejects), { recursive: true });
+    await writeFile(secondRejects, await readFile(rejectsFile));
+    const before = sim.state.counters.byEndpoint[START] ?? 0;
+
+    const run = await cli(['run', c.jobFile, '--no-progress'], env());
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/stopped: .*contacts\.csv.*the contacts before it were handled and are in the report: fix the file, then `outreach resume`/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(`${run.stdout}${run.stderr}`).toMatch(/the list was read up to line 1499 of .*contacts\.csv only: the report and the pending count leave out the rows after it/);
+    const sentBefore = (sim.state.counters.byEndpoint[START] ?? 0) - before;
+    expect(sentBefore).toBe(1_498);
+    const report = parseCsv(await readFile(path.join(c.stateDir, 'second', 'report.csv'), 'utf8'));
+    expect(report.filter((r) => r.status === 'sent')).toHaveLength(1_498);
+    // The row after the stop that an earlier read rejected stays in rejects.csv.
+    expect(parseCsv(await readFile(secondRejects, 'utf8')).map((r) => r.line)).toEqual(['2502']);
+
+    await writeFile(contacts, good);
+    expect((await cli(['resume', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    expect((sim.state.counters.byEndpoint[START] ?? 0) - before).toBe(2_500);
+  });
+
+  it('refuses, before sending, a JSON list whose named column is in none of the first 1,000 entries (exit 2)', async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 1 });
+    const entries = Array.from({ length: 1_200 }, (_, i) => ({ Phone: phoneOf(i), 'First name': `Ana ${i}`, coupon: `BF${i}` }));
+    await writeFile(path.join(c.dir, 'contacts.json'), JSON.stringify(entries));
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8')) as { columns: Record<string, string> };
+    await writeFile(c.jobFile, JSON.stringify({ ...job, contacts: 'contacts.json', columns: { ...job.columns, language: 'lang' } }));
+    const run = await cli(['run', c.jobFile, '--no-progress'], env());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/contacts\.json: none of the first 1,000 entries has the key "lang"/);
     expect(sim.state.counters.byEndpoint[START] ?? 0).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { Reject } from '../../src/contacts/types.js';
-import { writeRejects } from '../../src/report/index.js';
+import { readRejects, writeRejects } from '../../src/report/index.js';
 import { tempDir } from './helpers.js';
 
 function reject(line: number, raw: Record<string, string>, extra: Partial<Reject> = {}): Reject {
@@ -67,5 +67,30 @@ describe('writeRejects into a job folder that does not exist yet', () => {
     const file = path.join(await tempDir(), 'state', 'new-job', 'rejects.csv');
     await writeRejects(file, []);
     expect((await readFile(file, 'utf8')).split('\n')[0]).toBe('file,line,raw_phone,reason,detail');
+  });
+});
+
+describe('readRejects', () => {
+  it('reads back what writeRejects wrote, so writing it again gives the same file (guards and (original) headings undone)', async () => {
+    const dir = await tempDir();
+    const first = path.join(dir, 'rejects.csv');
+    const written = [
+      reject(2, { phone: '=cmd|"/c calc"!A1', '@evil': '+SUM(1)', line: '9' }, { detail: '=HYPERLINK("x")' }),
+      reject(5, { name: 'Bia', phone: '' }, { reason: 'phone_missing', detail: 'no phone', file: 'more.csv' }),
+    ];
+    await writeRejects(first, written);
+    const read = await readRejects(first);
+    expect(read.map((r) => [r.file, r.line, r.rawPhone, r.reason, r.detail])).toEqual([
+      ['contacts.csv', 2, '=cmd|"/c calc"!A1', 'phone_invalid', '=HYPERLINK("x")'],
+      ['more.csv', 5, '', 'phone_missing', 'no phone'],
+    ]);
+    expect(read[0]?.raw).toMatchObject({ phone: '=cmd|"/c calc"!A1', '@evil': '+SUM(1)', line: '9' });
+    const again = path.join(dir, 'again.csv');
+    await writeRejects(again, read);
+    expect(await readFile(again, 'utf8')).toBe(await readFile(first, 'utf8'));
+  });
+
+  it('reads a missing file as none', async () => {
+    expect(await readRejects(path.join(await tempDir(), 'nope.csv'))).toEqual([]);
   });
 });

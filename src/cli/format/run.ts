@@ -11,6 +11,7 @@ export function formatRunEnd(outcome: RunOutcome): string {
   const deferred = formatDeferred(outcome.deferred, Date.now());
   if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);
   if (outcome.concurrencyBound) lines.push(`  ${outcome.concurrencyBound}`);
+  if (outcome.listIncomplete) lines.push(`  ${outcome.listIncomplete}`);
   lines.push(`  report:  ${outcome.files.report}`);
   lines.push(`  rejects: ${outcome.files.rejects} (${outcome.rejected} rows)`);
   return `${lines.join('\n')}\n`;
