@@ -1,8 +1,7 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { ContactListing, type ListingColumns } from '../listing.js';
-import { fsyncDir } from './fsync-dir.js';
+import { writeChunksAtomic } from './write-chunks.js';
 
 /**
  * The listing of a job (`listing.bin`): a `outreach-listing 2` line, a line of JSON (the source it was
@@ -36,21 +35,7 @@ export async function writeListing(file: string, source: string, listing: Contac
   const crc = body.reduce((acc, b) => crc32(b, acc), 0);
   const meta: Meta = { v: 2, source, count: c.count, textBytes: c.texts.length, files: c.files, variants: c.variants, odd: c.odd, crc };
   const head = Buffer.from(`${MAGIC}${JSON.stringify(meta)}\n`, 'utf8');
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    for (const chunk of [head, ...body]) {
-      for (let offset = 0; offset < chunk.length; ) offset += (await handle.write(chunk, offset)).bytesWritten;
-    }
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  await rename(temp, file);
-  await fsyncDir(path.dirname(file));
+  await writeChunksAtomic(file, [head, ...body]);
 }
 
 export async function readListing(file: string, source: string): Promise<ContactListing | undefined> {

@@ -1,10 +1,10 @@
-import { open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { COLUMN_NAMES, allocColumns } from '../state-columns.js';
 import { StateTable } from '../state-table.js';
 import type { ContactState, HeaderEvent } from '../types.js';
-import { fsyncDir } from './fsync-dir.js';
+import { writeChunksAtomic } from './write-chunks.js';
 import { isProcessAlive } from './lock.js';
 
 /**
@@ -83,21 +83,7 @@ export async function writeSnapshot(journalFile: string, table: StateTable, head
   const head = Buffer.from(`${MAGIC}${JSON.stringify(meta)}\n`, 'utf8');
 
   await removeStaleTemps(file);
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    for (const chunk of [head, padding(head.length), ...chunks]) {
-      for (let offset = 0; offset < chunk.length; ) offset += (await handle.write(chunk, offset)).bytesWritten;
-    }
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  await rename(temp, file);
-  await fsyncDir(path.dirname(file));
+  await writeChunksAtomic(file, [head, padding(head.length), ...chunks]);
 }
 
 /** The journal's snapshot, or undefined when there is none usable for this journal. */
