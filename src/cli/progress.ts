@@ -49,8 +49,11 @@ export function createProgress(options: {
       cliProgress.Presets.shades_classic,
     );
     bar.start(options.total, 0, { speed: '0.0', sent: 0, failed: 0, doubt: 0, bound: '' });
+    // A first run's total is estimated from the files' sizes: a list longer than that raises it.
+    let total = options.total;
     return {
       update(stats, live) {
+        if (stats.seen > total) bar.setTotal((total = stats.seen));
         const bound = live?.concurrencyBound ? ` | ${live.concurrencyBound}` : '';
         bar.update(stats.seen, { speed: rate(stats).toFixed(1), sent: stats.sent, failed: stats.failed, doubt: stats.inDoubt, bound });
       },

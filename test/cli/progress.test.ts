@@ -31,6 +31,16 @@ describe('the progress bar', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it('raises an estimated total that the list turns out to pass', async () => {
+    const stream = terminal();
+    const progress = createProgress({ total: 900, tty: true, enabled: true, logger: pino({ level: 'silent' }), stream });
+    progress.update(stats(1_000));
+    await new Promise((r) => setTimeout(r, 250));
+    progress.stop();
+    expect(stream.drawn()).toContain('1000/1000');
+    expect(stream.drawn()).not.toContain('1000/900');
+  });
+
   it('logs a line now and then instead when there is no terminal', () => {
     const logged: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
