@@ -97,7 +97,8 @@ export class ContactListing implements Iterable<ListedContact> {
     c.fileOf[i] = contact.file === undefined ? NONE : code(this.fileCodes, c.files, contact.file);
     c.variantOf[i] = contact.variant === undefined ? NONE : code(this.variantCodes, c.variants, contact.variant);
     c.flags[i] = (contact.name !== undefined ? HAS_NAME : 0) | (contact.phoneAsWritten !== undefined ? HAS_WRITTEN : 0);
-    const text = `${contact.name ?? ''}\u0000${contact.phoneAsWritten ?? ''}`;
+    // NUL parts the two texts; one inside a cell (a broken export) is kept as U+FFFD.
+    const text = `${noNul(contact.name ?? '')}\u0000${noNul(contact.phoneAsWritten ?? '')}`;
     const bytes = Buffer.byteLength(text);
     if (this.textEnd + bytes > c.texts.length) {
       const texts = Buffer.alloc(Math.max(c.texts.length * 2, this.textEnd + bytes));
@@ -224,4 +225,8 @@ function code(codes: Map<string, number>, list: string[], value: string): number
     codes.set(value, found);
   }
   return found;
+}
+
+function noNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }

@@ -32,6 +32,8 @@ describe('ContactListing', () => {
     expect(listing.get(phoneOf(2))).toEqual({ phone: phoneOf(2), line: 3, file: '/lists/b.csv', name: '' });
     expect(listing.get(phoneOf(3))).toEqual({ phone: phoneOf(3), line: 4, file: '/lists/a.csv', phoneAsWritten: '' });
     expect(listing.get('odd')).toEqual({ phone: 'odd', line: 5 });
+    listing.add({ phone: phoneOf(7), line: 7, name: 'A\u0000B', phoneAsWritten: '11\u00009' });
+    expect(listing.get(phoneOf(7))).toMatchObject({ name: 'A\uFFFDB', phoneAsWritten: '11\uFFFD9' });
     expect(listing.get(phoneOf(9))).toBeUndefined();
     listing.add({ phone: phoneOf(9), line: 6 });
     expect(listing.get(phoneOf(9))).toEqual({ phone: phoneOf(9), line: 6 });

@@ -1,4 +1,4 @@
-import { appendFile, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,7 @@ import {
   readSnapshot,
   replay,
   snapshotFileOf,
+  snapshotIfDue,
   StateTable,
   writeSnapshot,
   type CheckpointEvent,
@@ -131,6 +132,18 @@ describe('the snapshot', () => {
     expect([...loaded.state.keys()]).toEqual([...(await fullReplay(file)).keys()]);
     expect(loaded.header?.fingerprint).toBe('def');
     expect(loaded.position.events).toBe((await readJournal(file)).events.length);
+  });
+
+  it('is not written of a journal replaced since it was read (a run compacted it meanwhile)', async () => {
+    const file = await journalFile();
+    await writeFile(file, lines([header, ...journalEvents(0, 50)]));
+    const read = await loadState(file);
+    const copy = `${file}.new`;
+    await writeFile(copy, await readFile(file));
+    await rename(copy, file);
+    const result = await snapshotIfDue(file, read, Number.POSITIVE_INFINITY);
+    expect(result).toMatchObject({ written: false, problem: expect.stringMatching(/was replaced while it was read/) });
+    expect(await readSnapshot(file)).toBeUndefined();
   });
 
   it('skips a torn last line after it, and counts the torn line by its place in the whole file', async () => {

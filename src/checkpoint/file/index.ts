@@ -9,7 +9,7 @@ export { readJournal, JournalVersionError } from './read-journal.js';
 export type { JournalContents } from './read-journal.js';
 export { openJobJournal, SNAPSHOT_DURING_RUN_BYTES } from './checkpoint.js';
 export type { JobJournal, JobJournalOptions } from './checkpoint.js';
-export { loadState, SNAPSHOT_AFTER_BYTES } from './load-state.js';
+export { loadState, snapshotIfDue, SNAPSHOT_AFTER_BYTES } from './load-state.js';
 export type { LoadedState } from './load-state.js';
 export { readSnapshot, writeSnapshot, snapshotFileOf } from './snapshot.js';
 export type { Snapshot, JournalPosition } from './snapshot.js';

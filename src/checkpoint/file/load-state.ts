@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { applyEvent } from '../apply-event.js';
 import { StateTable } from '../state-table.js';
 import type { HeaderEvent } from '../types.js';
@@ -15,6 +16,8 @@ export interface LoadedState {
   /** Bytes of journal read past the snapshot (all of it without one). */
   tailBytes: number;
   tornLineNumbers: number[];
+  /** The inode of the journal read (undefined when there was none yet). */
+  journalIno?: number;
 }
 
 /**
@@ -22,6 +25,11 @@ export interface LoadedState {
  * the memory of the state alone. `fromStart` ignores the snapshot (after the journal was rewritten).
  */
 export async function loadState(journalFile: string, options: { fromStart?: boolean } = {}): Promise<LoadedState> {
+  // Taken first: a journal replaced after this (a run compacting it) is not the one a snapshot may describe.
+  const journalIno = await stat(journalFile).then(
+    (s) => s.ino,
+    () => undefined,
+  );
   const snapshot = options.fromStart ? undefined : await readSnapshot(journalFile);
   const state = snapshot?.table ?? new StateTable();
   let header = snapshot?.header;
@@ -38,6 +46,7 @@ export async function loadState(journalFile: string, options: { fromStart?: bool
     position: { bytes: fold.endByte, lines: fold.endLine, events: start.events + fold.events },
     tailBytes: fold.endByte - start.bytes,
     tornLineNumbers: fold.tornLineNumbers,
+    ...(journalIno !== undefined && { journalIno }),
   };
 }
 
@@ -48,12 +57,12 @@ export async function loadState(journalFile: string, options: { fromStart?: bool
  */
 export async function snapshotIfDue(
   journalFile: string,
-  loaded: Pick<LoadedState, 'state' | 'header' | 'position'>,
+  loaded: Pick<LoadedState, 'state' | 'header' | 'position' | 'journalIno'>,
   sinceLast: number,
 ): Promise<{ written: boolean; problem?: string }> {
   if (sinceLast < SNAPSHOT_AFTER_BYTES) return { written: false };
   try {
-    await writeSnapshot(journalFile, loaded.state, loaded.header, loaded.position);
+    await writeSnapshot(journalFile, loaded.state, loaded.header, loaded.position, loaded.journalIno);
     return { written: true };
   } catch (err) {
     return { written: false, problem: `the snapshot of ${journalFile} could not be written (${err instanceof Error ? err.message : String(err)}); the journal holds everything` };

@@ -56,7 +56,14 @@ export function snapshotFileOf(journalFile: string): string {
 }
 
 /** Writes the snapshot of `table` (the journal's state at `position`) atomically: temp file, fsync, rename, folder fsync. */
-export async function writeSnapshot(journalFile: string, table: StateTable, header: HeaderEvent | undefined, position: JournalPosition): Promise<void> {
+export async function writeSnapshot(
+  journalFile: string,
+  table: StateTable,
+  header: HeaderEvent | undefined,
+  position: JournalPosition,
+  /** The inode of the journal the state was read from: a journal replaced since (compacted by a run) gets no snapshot. */
+  journalIno?: number,
+): Promise<void> {
   const file = snapshotFileOf(journalFile);
   const image = table.image();
   const chunks: Buffer[] = [];
@@ -73,7 +80,7 @@ export async function writeSnapshot(journalFile: string, table: StateTable, head
     v: 1,
     rows: image.rows,
     position,
-    journalCheck: await journalCheck(journalFile, position.bytes),
+    journalCheck: await journalCheck(journalFile, position.bytes, journalIno),
     header: header ?? null,
     rest: [...image.rest],
     others: image.others.map(([phone, state]) => [phone, state]),
@@ -96,7 +103,7 @@ export async function readSnapshot(journalFile: string): Promise<Snapshot | unde
   }
   const meta = readMeta(data);
   if (!meta) return undefined;
-  const check = await journalCheck(journalFile, meta.position.bytes).catch(() => undefined);
+  const check = await journalCheck(journalFile, meta.position.bytes, undefined).catch(() => undefined);
   if (!check || check.head !== meta.journalCheck.head || check.tail !== meta.journalCheck.tail) return undefined;
 
   // Room for the run to add contacts before the columns must grow.
@@ -137,10 +144,11 @@ function readMeta(data: Buffer): (Meta & { offset: number }) | undefined {
 }
 
 /** CRC-32 of the journal's first CHECK_BYTES and of the CHECK_BYTES before `bytes`; throws when the journal is shorter than `bytes`. */
-async function journalCheck(journalFile: string, bytes: number): Promise<{ head: number; tail: number }> {
+async function journalCheck(journalFile: string, bytes: number, ino: number | undefined): Promise<{ head: number; tail: number }> {
   const handle = await open(journalFile, 'r');
   try {
-    const { size } = await handle.stat();
+    const { size, ino: now } = await handle.stat();
+    if (ino !== undefined && now !== ino) throw new Error(`${journalFile} was replaced while it was read`);
     if (size < bytes) throw new Error(`${journalFile} is shorter than its snapshot`);
     const read = async (from: number, length: number) => {
       const buf = Buffer.alloc(length);
