@@ -1,12 +1,12 @@
 import { ContactListing, type ContactState, type JobView, type StateStore } from '../checkpoint/index.js';
 import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
-import { reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
+import { contactRow, reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
-import { listedOf, type Listed } from './listed.js';
+import { listedOf } from './listed.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
@@ -15,16 +15,28 @@ export type { Listed } from './listed.js';
 
 /**
  * The job's report rows, one at a time: every contact of the store, plus the list's contacts never
- * reached (pending), with `replied_at` from the webhook's events. `listing` also gives each row's
- * source (file, name, phone as written) unless `sources` does (with the list's own columns).
+ * reached (pending), with `replied_at` from the webhook's events and each row's source (file, name,
+ * phone as written) from the listing.
  */
-export function reportRowsFor(
-  states: ReadonlyMap<string, ContactState>,
-  listing: ContactListing,
-  replies: ReadonlyMap<string, string>,
-  sources?: ReadonlyMap<string, Listed>,
-): Iterable<ReportRow> {
-  return reportRowsOf(states, { replies, pendingPhones: listing, sources: sources ?? listing });
+export function reportRowsFor(states: ReadonlyMap<string, ContactState>, listing: ContactListing, replies: ReadonlyMap<string, string>): Iterable<ReportRow> {
+  return reportRowsOf(states, { replies, pendingPhones: listing, sources: listing });
+}
+
+/**
+ * `report --columns`: the rows in the list's order, each with its row's own cells (the list streamed
+ * again, nothing held per contact but the phones already written), then the store's contacts the
+ * list no longer has.
+ */
+async function* rowsWithColumns(loaded: LoadedJob, store: StateStore, states: ReadonlyMap<string, ContactState>, replies: ReadonlyMap<string, string>): AsyncGenerator<ReportRow> {
+  const written = new Set<string>();
+  const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
+  for await (const item of audience(list, { skipRows: await store.planRejects(loaded.job.name) }).items) {
+    if (item.kind !== 'contact' || written.has(item.contact.phone)) continue;
+    const { phone, line } = item.contact;
+    written.add(phone);
+    yield contactRow(phone, states.get(phone), listedOf(item.contact, loaded.job, { columns: true }), replies.get(phone), line);
+  }
+  for (const s of states.values()) if (!written.has(s.phone)) yield contactRow(s.phone, s, undefined, replies.get(s.phone));
 }
 
 /**
@@ -50,8 +62,8 @@ export interface JobReport {
   listProblem?: string;
   /** The headers of the list's own columns, in order (read only with `columns`). */
   headers: string[];
-  /** With `columns`: each listed contact with its row's cells. */
-  sources?: Map<string, Listed>;
+  /** Read with `columns`: the loaded job, for the rows with the list's own cells. */
+  withColumns?: LoadedJob;
 }
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
@@ -63,15 +75,15 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir it ran with)`);
   }
   const { listing, problem } = await listingOf(loaded, store);
-  const withColumns = options.columns === true && problem === undefined ? await contactsWithColumns(loaded, store) : undefined;
+  const headers = options.columns === true && problem === undefined ? await listHeaders(loaded) : undefined;
   return {
     job,
     view,
     listing,
     listOnlyPending: countPending(listing, view.states),
     replies: await repliesOf(store, view.states),
-    headers: withColumns?.headers ?? [],
-    ...(withColumns && { sources: withColumns.sources }),
+    headers: headers ?? [],
+    ...(headers && { withColumns: loaded }),
     ...(problem !== undefined && { listProblem: problem }),
   };
 }
@@ -95,18 +107,12 @@ async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ listin
   );
 }
 
-/** `report --columns`: each listed contact with its row's cells, and the headers of every file (a read of the whole list). */
-async function contactsWithColumns(loaded: LoadedJob, store: StateStore): Promise<{ sources: Map<string, Listed>; headers: string[] }> {
-  const sources = new Map<string, Listed>();
+/** The headers of the list's own columns, in first-seen order: a read of the list that keeps only them. */
+async function listHeaders(loaded: LoadedJob): Promise<string[]> {
   const headers = new Set<string>();
   const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
-  const { items } = audience(list, { skipRows: await store.planRejects(loaded.job.name) });
-  for await (const item of items) {
-    if (item.kind !== 'contact') continue;
-    if (!sources.has(item.contact.phone)) sources.set(item.contact.phone, listedOf(item.contact, loaded.job, { columns: true }));
-    for (const h of item.contact.row?.headers ?? []) headers.add(h);
-  }
-  return { sources, headers: [...headers] };
+  for await (const item of audience(list).items) if (item.kind === 'contact') for (const h of item.contact.row?.headers ?? []) headers.add(h);
+  return [...headers];
 }
 
 export interface JobStatus {
@@ -166,13 +172,15 @@ export async function jobReport(jobPath: string, options: JobReportOptions): Pro
     await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)());
     contacts = report.view.states.size + report.listOnlyPending;
   } else {
-    const counted = function* (rows: Iterable<ReportRow>): Generator<ReportRow> {
-      for (const row of rows) {
+    const counted = async function* (rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {
+      for await (const row of rows) {
         contacts += 1;
         yield row;
       }
     };
-    await writeReport(file, counted(reportRowsFor(report.view.states, report.listing, report.replies, report.sources)), format, reportLayout(report, options));
+    const { view, listing, replies, withColumns } = report;
+    const rows = withColumns ? rowsWithColumns(withColumns, options.store, view.states, replies) : reportRowsFor(view.states, listing, replies);
+    await writeReport(file, counted(rows), format, reportLayout(report, options));
   }
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }) };
 }

@@ -1,6 +1,6 @@
 export { safeCell, unguard } from './csv-safe.js';
 export { readRejects, writeRejects, REJECT_COLUMNS } from './rejects.js';
-export { reportRows, reportRowsOf } from './report-rows.js';
+export { contactRow, reportRows, reportRowsOf } from './report-rows.js';
 export type { ReportRow, ReportExtra, RowSource } from './report-rows.js';
 export { TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
 export { writeReport, REPORT_COLUMNS } from './report.js';

@@ -73,15 +73,20 @@ export function reportRows(states: ReadonlyMap<string, ContactState>, extra: Rep
 
 /** The same rows one at a time, for a report streamed to its file (no array of a million rows). */
 export function* reportRowsOf(states: ReadonlyMap<string, ContactState>, extra: ReportExtra = {}): Generator<ReportRow> {
-  const source = (phone: string) => sourceFields(extra.sources?.get(phone));
-  // The state's own variant (what went) wins over the list's (what would go now).
-  for (const s of states.values()) yield { ...source(s.phone), ...rowOf(s, extra.replies?.get(s.phone)), ...deliveryFields(s) };
+  for (const s of states.values()) yield contactRow(s.phone, s, extra.sources?.get(s.phone), extra.replies?.get(s.phone));
   const seen = new Set<string>();
   for (const p of extra.pendingPhones ?? []) {
     if (states.has(p.phone) || seen.has(p.phone)) continue;
     seen.add(p.phone);
-    yield { ...pendingRow(p.phone, p.line, extra.replies?.get(p.phone)), ...source(p.phone) };
+    yield contactRow(p.phone, undefined, extra.sources?.get(p.phone), extra.replies?.get(p.phone), p.line);
   }
+}
+
+/** One contact's row: its state's, or a pending row when it has none, with its row's source in the list. Pure. */
+export function contactRow(phone: string, state: ContactState | undefined, source: RowSource | undefined, repliedAt: string | undefined, line?: number): ReportRow {
+  // The state's own variant (what went) wins over the list's (what would go now).
+  if (state) return { ...sourceFields(source), ...rowOf(state, repliedAt), ...deliveryFields(state) };
+  return { ...pendingRow(phone, line, repliedAt), ...sourceFields(source) };
 }
 
 function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {

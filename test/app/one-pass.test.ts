@@ -175,4 +175,26 @@ describe('run reads the contact list once', () => {
     expect(run.stderr).toMatch(/contacts\.json: none of the first 1,000 entries has the key "lang"/);
     expect(sim.state.counters.byEndpoint[START] ?? 0).toBe(0);
   });
+
+  it("report --columns streams the rows in the list's order with their cells, then the contacts the list no longer has", async () => {
+    sim = await startSimulator({ seed: 3 });
+    c = await campaign({ rows: 5 });
+    expect((await cli(['run', c.jobFile, '--no-progress'], env())).code).toBe(0);
+    const contacts = path.join(c.dir, 'contacts.csv');
+    const lines = (await readFile(contacts, 'utf8')).trimEnd().split('\n');
+    // Row 2 leaves the list, a new row comes first.
+    const fresh = `(011) ${phoneOf(40).slice(5, 10)}-${phoneOf(40).slice(10)};New;BF40`;
+    await writeFile(contacts, [lines[0], fresh, ...lines.slice(1).filter((_, i) => i !== 2)].join('\n') + '\n');
+    const out = path.join(c.dir, 'columns.csv');
+    expect((await cli(['report', c.jobFile, '--columns', '--out', out], env())).code).toBe(0);
+    const rows = parseCsv(await readFile(out, 'utf8'));
+    expect(rows.map((r) => [r.phone, r.status, r.coupon])).toEqual([
+      [phoneOf(40), 'pending', 'BF40'],
+      [phoneOf(0), 'sent', 'BF0'],
+      [phoneOf(1), 'sent', 'BF1'],
+      [phoneOf(3), 'sent', 'BF3'],
+      [phoneOf(4), 'sent', 'BF4'],
+      [phoneOf(2), 'sent', ''],
+    ]);
+  });
 });
