@@ -151,7 +151,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
   options.onStart?.({ contacts, files: state.files });
 
-  // The sends count the messaging limit afresh: the plan pass only pretended to send.
+  // The sends count the messaging limit afresh: nothing reserved before them (the read's planner only looks for rejects).
   const compliance = run.lookups.compliance && (run.lookups.compliance = freshPass(run.lookups.compliance));
   const ledger = compliance && sendsLedger(compliance, store.location);
   const started = clock();
@@ -236,7 +236,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     },
     summary,
     pending,
-    rejected: pass.rejects.length + lateRejects.length,
+    rejected: settled.rejected,
     notDone: contactsNotDone(summary),
     deferred,
     files: state.files,

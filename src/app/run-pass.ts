@@ -96,6 +96,8 @@ export interface SettledList {
   listing: ContactListing;
   /** Set when neither this read nor a kept one covers the whole list: the report and the pending count lack the rows not read. */
   incomplete?: { lastRow: { file: string; line: number } | undefined };
+  /** Rows now in rejects.csv. */
+  rejected: number;
 }
 
 /**
@@ -125,18 +127,20 @@ export async function settlePass(
   if (whole) {
     await saveRejects(store, job, { rejects });
     const listing = drop(pass.listing);
+    const rejected = rejects.length;
     if ((await listFiles(prepared).catch(() => '')) === read.files) {
       const source = listSource(prepared, read.files, new Set(rejects.map(rowKey)));
       await store.saveListing(job, source, listing).catch((err: unknown) => options.logger.warn({ err }, 'could not keep the list for status and report'));
     }
-    return { listing };
+    return { listing, rejected };
   }
   const kept = await store.listing(job, listSource(prepared, read.files, await store.planRejects(job))).catch(() => undefined);
   const earlier = await readRejects(store.jobFiles(job).rejects).catch(() => []);
   const notReached = rowsAfter(prepared.files, pass.lastRow);
-  await saveRejects(store, job, { rejects: [...rejects, ...earlier.filter(notReached)] });
-  if (kept) return { listing: drop(kept) };
-  return { listing: drop(pass.listing), incomplete: { lastRow: pass.lastRow } };
+  const all = [...rejects, ...earlier.filter(notReached)];
+  await saveRejects(store, job, { rejects: all });
+  if (kept) return { listing: drop(kept), rejected: all.length };
+  return { listing: drop(pass.listing), incomplete: { lastRow: pass.lastRow }, rejected: all.length };
 }
 
 /** Whether a row comes after `last` in the list's reading order (every row when nothing was read). */
