@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { ContactListing, type ListingColumns } from '../listing.js';
-import { writeChunksAtomic } from './write-chunks.js';
+import { headOf, readHead, writeChunksAtomic } from './binary-file.js';
 
 /**
  * The listing of a job (`listing.bin`): a `outreach-listing 2` line, a line of JSON (the source it was
@@ -34,8 +34,7 @@ export async function writeListing(file: string, source: string, listing: Contac
   const body = parts(c);
   const crc = body.reduce((acc, b) => crc32(b, acc), 0);
   const meta: Meta = { v: 2, source, count: c.count, textBytes: c.texts.length, files: c.files, variants: c.variants, odd: c.odd, crc };
-  const head = Buffer.from(`${MAGIC}${JSON.stringify(meta)}\n`, 'utf8');
-  await writeChunksAtomic(file, [head, ...body]);
+  await writeChunksAtomic(file, [headOf(MAGIC, meta), ...body]);
 }
 
 export async function readListing(file: string, source: string): Promise<ContactListing | undefined> {
@@ -45,20 +44,14 @@ export async function readListing(file: string, source: string): Promise<Contact
   } catch {
     return undefined;
   }
-  if (data.subarray(0, MAGIC.length).toString('utf8') !== MAGIC) return undefined;
-  const end = data.indexOf(0x0a, MAGIC.length);
-  if (end === -1) return undefined;
-  let meta: Meta;
-  try {
-    meta = JSON.parse(data.toString('utf8', MAGIC.length, end)) as Meta;
-  } catch {
-    return undefined;
-  }
+  const head = readHead(data, MAGIC);
+  if (!head) return undefined;
+  const meta = head.meta as Meta;
   if (meta.v !== 2 || meta.source !== source || !Number.isSafeInteger(meta.count) || !Number.isSafeInteger(meta.textBytes)) return undefined;
   if (!Array.isArray(meta.odd) || !Array.isArray(meta.files) || !Array.isArray(meta.variants)) return undefined;
   const n = meta.count;
   const sizes = [n * 8, n * 4, (n + 1) * 4, n * 2, n * 2, n, meta.textBytes];
-  let at = end + 1;
+  let at = head.end;
   if (at + sizes.reduce((a, b) => a + b, 0) !== data.length) return undefined;
   const slices = sizes.map((size) => data.subarray(at, (at += size)));
   if (slices.reduce((acc, b) => crc32(b, acc), 0) !== meta.crc) return undefined;

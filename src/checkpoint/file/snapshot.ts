@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import { COLUMN_NAMES, allocColumns } from '../state-columns.js';
 import { StateTable } from '../state-table.js';
 import type { ContactState, HeaderEvent } from '../types.js';
-import { writeChunksAtomic } from './write-chunks.js';
+import { headOf, readHead, writeChunksAtomic } from './binary-file.js';
 import { isProcessAlive } from './lock.js';
 
 /**
@@ -87,7 +87,7 @@ export async function writeSnapshot(
     columns: sizes,
     crc,
   };
-  const head = Buffer.from(`${MAGIC}${JSON.stringify(meta)}\n`, 'utf8');
+  const head = headOf(MAGIC, meta);
 
   await removeStaleTemps(file);
   await writeChunksAtomic(file, [head, padding(head.length), ...chunks]);
@@ -129,18 +129,11 @@ export async function readSnapshot(journalFile: string): Promise<Snapshot | unde
 
 /** The meta line and where the columns start, or undefined for a file that is not a whole snapshot. */
 function readMeta(data: Buffer): (Meta & { offset: number }) | undefined {
-  if (data.subarray(0, MAGIC.length).toString('utf8') !== MAGIC) return undefined;
-  const end = data.indexOf(0x0a, MAGIC.length);
-  if (end === -1) return undefined;
-  let meta: Meta;
-  try {
-    meta = JSON.parse(data.toString('utf8', MAGIC.length, end)) as Meta;
-  } catch {
-    return undefined;
-  }
+  const head = readHead(data, MAGIC);
+  if (!head) return undefined;
+  const meta = head.meta as Meta;
   if (meta.v !== 1 || !Number.isSafeInteger(meta.rows) || !Array.isArray(meta.columns) || !Array.isArray(meta.rest)) return undefined;
-  const headLength = end + 1;
-  return { ...meta, offset: headLength + padding(headLength).length };
+  return { ...meta, offset: head.end + padding(head.end).length };
 }
 
 /** CRC-32 of the journal's first CHECK_BYTES and of the CHECK_BYTES before `bytes`; throws when the journal is shorter than `bytes`. */
