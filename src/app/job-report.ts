@@ -1,15 +1,16 @@
 import { ContactListing, type ContactState, type JobView, type StateStore } from '../checkpoint/index.js';
-import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
+import { loadJob, type Job, type LoadedJob } from '../job/index.js';
 import { contactRow, reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
-import { listedOf } from './listed.js';
+import { contactListOf, listedOf } from './listed.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
+import type { ContactList } from './prepare.js';
 
 export type { Listed } from './listed.js';
 
@@ -27,14 +28,13 @@ export function reportRowsFor(states: ReadonlyMap<string, ContactState>, listing
  * again, nothing held per contact but the phones already written), then the store's contacts the
  * list no longer has.
  */
-async function* rowsWithColumns(loaded: LoadedJob, store: StateStore, states: ReadonlyMap<string, ContactState>, replies: ReadonlyMap<string, string>): AsyncGenerator<ReportRow> {
+async function* rowsWithColumns(list: ContactList, store: StateStore, states: ReadonlyMap<string, ContactState>, replies: ReadonlyMap<string, string>): AsyncGenerator<ReportRow> {
   const written = new Set<string>();
-  const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
-  for await (const item of audience(list, { skipRows: await store.planRejects(loaded.job.name) }).items) {
+  for await (const item of audience(list, { skipRows: await store.planRejects(list.job.name) }).items) {
     if (item.kind !== 'contact' || written.has(item.contact.phone)) continue;
     const { phone, line } = item.contact;
     written.add(phone);
-    yield contactRow(phone, states.get(phone), listedOf(item.contact, loaded.job, { columns: true }), replies.get(phone), line);
+    yield contactRow(phone, states.get(phone), listedOf(item.contact, list.job, { columns: true }), replies.get(phone), line);
   }
   for (const s of states.values()) if (!written.has(s.phone)) yield contactRow(s.phone, s, undefined, replies.get(s.phone));
 }
@@ -62,8 +62,8 @@ export interface JobReport {
   listProblem?: string;
   /** The headers of the list's own columns, in order (read only with `columns`). */
   headers: string[];
-  /** Read with `columns`: the loaded job, for the rows with the list's own cells. */
-  withColumns?: LoadedJob;
+  /** Read with `columns`: the contact list, for the rows with its own cells. */
+  withColumns?: ContactList;
 }
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
@@ -74,8 +74,9 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   if (!view) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir it ran with)`);
   }
-  const { listing, problem } = await listingOf(loaded, store);
-  const headers = options.columns === true && problem === undefined ? await listHeaders(loaded) : undefined;
+  const { list, listing, problem } = await listingOf(loaded, store);
+  const withColumns = options.columns === true ? list : undefined;
+  const headers = withColumns && (await listHeaders(withColumns));
   return {
     job,
     view,
@@ -83,7 +84,7 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
     listOnlyPending: countPending(listing, view.states),
     replies: await repliesOf(store, view.states),
     headers: headers ?? [],
-    ...(headers && { withColumns: loaded }),
+    ...(withColumns && { withColumns }),
     ...(problem !== undefined && { listProblem: problem }),
   };
 }
@@ -100,17 +101,16 @@ export async function rewriteReport(store: StateStore, loaded: LoadedJob, states
 }
 
 /** The list's usable contacts (the store's listing when it is of the list as it is). A list that is gone or unreadable gives none, with the reason. */
-async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ listing: ContactListing; problem?: string }> {
-  return resolveContactFiles(loaded).then(
-    (files) => listedContacts({ job: loaded.job, files, namedColumns: loaded.namedColumns }, store),
-    (err: unknown) => ({ listing: new ContactListing(), problem: err instanceof Error ? err.message : String(err) }),
-  );
+async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ list?: ContactList; listing: ContactListing; problem?: string }> {
+  const list = await contactListOf(loaded).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  if (typeof list === 'string') return { listing: new ContactListing(), problem: list };
+  const { listing, problem } = await listedContacts(list, store);
+  return problem === undefined ? { list, listing } : { listing, problem };
 }
 
 /** The headers of the list's own columns, in first-seen order: a read of the list that keeps only them. */
-async function listHeaders(loaded: LoadedJob): Promise<string[]> {
+async function listHeaders(list: ContactList): Promise<string[]> {
   const headers = new Set<string>();
-  const list = { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
   for await (const item of audience(list).items) if (item.kind === 'contact') for (const h of item.contact.row?.headers ?? []) headers.add(h);
   return [...headers];
 }
