@@ -51,6 +51,7 @@ describe('the layout of docs/architecture.md holds', () => {
         if (imported.startsWith(path.join('checkpoint', 'file'))) expect(folderOf(rel), `${rel} imports ${imported}`).toBe('checkpoint');
         if (folderOf(rel) === 'sim') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('sim');
         if (folderOf(rel) === 'api') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('api');
+        if (folderOf(rel) === 'locale') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('locale');
         if (folderOf(rel) === 'plan') expect(['plan', 'job', 'contacts'], `${rel} imports ${imported}`).toContain(folderOf(imported));
       }
     }

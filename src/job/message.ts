@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countryCode, says, templated, text } from './fields.js';
-import { normaliseLanguage } from './language.js';
+import { normaliseLanguage } from '../locale/language.js';
 
 /**
  * `message`: what each contact receives. The job's own template, text and media are the default;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseLanguage as cellLanguage } from '../../src/contacts/language.js';
-import { normaliseLanguage as jobLanguage } from '../../src/job/language.js';
+import { normaliseLanguage as jobLanguage } from '../../src/locale/language.js';
 
-/** job/ and contacts/ each read language tags (neither imports the other); they must agree. */
+/** job/ and contacts/ read language tags with the one reading of locale/; the contact list's must be it. */
 const TAGS = [
   'es', 'ES', 'es_MX', 'es-mx', 'ES_mx', 'pt-BR', 'pt_br', 'pt', ' en ', 'en-US', 'es-419', 'zh-Hant-TW', 'fil', 'iw',
   'Spanish', 'español', 'xx', 'es_XX', 'es-ZZ', 'e', '', 'es MX', 'und', 'es__MX', '-es', 'es-', '12',

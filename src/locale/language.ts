@@ -1,8 +1,9 @@
 /**
- * A language tag as a job writes it (`es`, `es_MX`, `es-mx`, `pt-BR`) → `es` or `es_MX`, or
- * undefined when it is not one. The same reading as src/contacts/language.ts, which reads the
- * contacts' language cells (job/ imports nothing of contacts/); test/job/language.test.ts holds
- * the two to the same answers.
+ * A language tag → `es` or `es_MX`: a BCP 47 tag or WhatsApp's own form (`es`, `es_MX`, `es-mx`,
+ * `pt-BR`, `zh-Hant-TW` → `zh_TW`), its language known to ICU (so "spanish" or "xx" are not
+ * languages), its region, when it has one, a real one. Intl does the reading. The one reading of
+ * both the contacts' language cells (contacts/) and the job's `message.variants[].when.language`
+ * (job/); it imports nothing of the project.
  */
 
 const TAG = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
@@ -10,6 +11,7 @@ const TAG = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
 let languageNames: Intl.DisplayNames | undefined;
 let regionNames: Intl.DisplayNames | undefined;
 
+/** `es`, `es_MX`, `es_419`; undefined when the text is not a language tag. */
 export function normaliseLanguage(text: string): string | undefined {
   const tag = text.trim();
   if (!TAG.test(tag)) return undefined;
