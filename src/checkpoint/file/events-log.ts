@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fsyncDir } from './fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
+import { parseLine } from './jsonl-file.js';
 
 export type EventDirection = 'inbound' | 'outbound';
 export type EventSource = 'webhook' | 'sync';
@@ -240,15 +241,8 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
 
 /** A line of the log as an event, or undefined when it is torn or not ours. */
 export function parseEventLine(line: string): RecordedEvent | undefined {
-  if (line.trim() === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const e = value as Partial<RecordedEvent>;
+  const e = parseLine(line) as Partial<RecordedEvent> | undefined;
+  if (e === undefined) return undefined;
   if (
     typeof e.message_id !== 'string' ||
     typeof e.conversation_id !== 'string' ||

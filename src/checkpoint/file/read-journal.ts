@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CheckpointEvent, ContactEvent, HeaderEvent } from '../types.js';
+import { parseLine } from './jsonl-file.js';
 
 export interface JournalContents {
   /** The first header of the file, when there is one. */
@@ -63,13 +64,8 @@ export async function readJournal(file: string, options: { lines?: (line: string
 
 /** One line of a journal as an event, or undefined when it is not one (a torn write). */
 export function parseEvent(line: string): CheckpointEvent | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
+  const value = parseLine(line);
+  if (value === undefined) return undefined;
   const e = value as { t?: unknown; phone?: unknown; at?: unknown };
   if (e.t === 'header') return value as CheckpointEvent;
   if (typeof e.t !== 'string' || !CONTACT_EVENTS.has(e.t)) return undefined;
