@@ -65,7 +65,8 @@ export async function planPass(
     } else if (item.kind === 'contact' && item.action) {
       const { contact, action } = item;
       pass.contacts += 1;
-      pass.lastPhones = [...pass.lastPhones.slice(-1), contact.phone];
+      pass.lastPhones.push(contact.phone);
+      if (pass.lastPhones.length > 2) pass.lastPhones.shift();
       if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
       const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;

@@ -79,11 +79,6 @@ export class SendPass {
     return this.ended && this.buffer.length === 0 && this.listError === undefined;
   }
 
-  /** The loader's counts so far (warnings by kind with examples). */
-  get loadCounts(): LoadCounts {
-    return this.counts;
-  }
-
   /** Reads the first rows ahead; the sentence refusing the list when too many of them are rejected, else undefined. */
   async start(): Promise<string | undefined> {
     while (!this.ended && this.counts.rows < this.readAhead) {
