@@ -1,4 +1,4 @@
-import type { SimDelivery, SimFaults, SimOptions } from '../sim/index.js';
+import { TEMPLATE_DISPLAYS, type SimDelivery, type SimFaults, type SimOptions, type TemplateDisplay } from '../sim/index.js';
 import { CliError } from './exit.js';
 import { deliveryDelays, deliveryShares, providerErrorShares } from './sim-flag-specs.js';
 
@@ -20,6 +20,7 @@ export interface SimFlags {
   /** `true` when given without a value (the defaults). */
   delivery?: string | true;
   deliveryDelays?: string;
+  templateDisplay?: string;
   seed?: string;
 }
 
@@ -76,6 +77,17 @@ function delivery(flags: SimFlags): SimDelivery | undefined {
   };
 }
 
+function isTemplateDisplay(raw: string): raw is TemplateDisplay {
+  return (TEMPLATE_DISPLAYS as readonly string[]).includes(raw);
+}
+
+/** `--template-display full|body`: how the message list shows a template message. */
+function templateDisplay(raw: string): TemplateDisplay {
+  if (!isTemplateDisplay(raw))
+    throw new CliError(`--template-display ${raw}: give full (every component one a line) or body (the body alone)`);
+  return raw;
+}
+
 /** Checks the flags and folds them into simulator options; a bad value is a one-sentence CliError. */
 export function simOptionsFromFlags(flags: SimFlags): SimOptions {
   const port = wholeNumber('--port', flags.port, 65535);
@@ -87,6 +99,7 @@ export function simOptionsFromFlags(flags: SimFlags): SimOptions {
   options.faults = faults(flags);
   const statuses = delivery(flags);
   if (statuses) options.delivery = statuses;
+  if (flags.templateDisplay !== undefined) options.templateDisplay = templateDisplay(flags.templateDisplay);
   if (flags.seed !== undefined) options.seed = wholeNumber('--seed', flags.seed);
   return options;
 }

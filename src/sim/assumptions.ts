@@ -90,6 +90,13 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const INBOUND_DELIVERY_STATUS = 'delivered';
 /** S10: a template send is stored with contentType `template` and its rendered text as body/content. */
 export const TEMPLATE_CONTENT_TYPE = 'template';
+/**
+ * S54: how the message list shows a template message (the document does not say): `full` is its components'
+ * texts one a line (header, body, footer, each button's label), `body` is its body's text alone. Default `full`.
+ */
+export const TEMPLATE_DISPLAYS = ['full', 'body'] as const;
+export type TemplateDisplay = (typeof TEMPLATE_DISPLAYS)[number];
+export const DEFAULT_TEMPLATE_DISPLAY: TemplateDisplay = 'full';
 /** A25: client_type of created clients. */
 export const DEFAULT_CLIENT_TYPE = 'pf';
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_REQUEST_LOG_LIMIT, WEBHOOK_TIMEOUT_MS } from './assumptions.js';
+import { DEFAULT_REQUEST_LOG_LIMIT, DEFAULT_TEMPLATE_DISPLAY, TEMPLATE_DISPLAYS, WEBHOOK_TIMEOUT_MS, type TemplateDisplay } from './assumptions.js';
 import { SimClock } from './clock.js';
 import type { SimCore } from './core.js';
 import { DeliveryTimeline } from './delivery-timeline.js';
@@ -29,11 +29,12 @@ export type {
   SimState,
   SimTag,
   SimTemplate,
+  SimTemplateButton,
   SimTemplateComponent,
   WebhookConfig,
   WebhookDelivery,
 } from './types.js';
-export { DEFAULT_DELIVERY, type DeliveryStatus } from './assumptions.js';
+export { DEFAULT_DELIVERY, DEFAULT_TEMPLATE_DISPLAY, TEMPLATE_DISPLAYS, type DeliveryStatus, type TemplateDisplay } from './assumptions.js';
 export type { CodeShares } from './code-shares.js';
 export type { ActiveDelivery, DelayRange, DeliveryPlan, SimDelivery, SimProviderState } from './provider-types.js';
 export { PROVIDER_CODES, PROVIDER_ERRORS, isProviderCode, providerMessage, type ProviderCode } from './provider-codes.js';
@@ -53,6 +54,7 @@ interface Settings {
   logRequests: boolean;
   requestLogLimit: number;
   webhookTimeoutMs: number;
+  templateDisplay: TemplateDisplay;
 }
 
 /** Options folded once over the defaults; a bad value is a RangeError naming it. */
@@ -67,6 +69,7 @@ function settle(options: SimOptions): Settings {
     logRequests: options.logRequests ?? true,
     requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
     webhookTimeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    templateDisplay: options.templateDisplay ?? DEFAULT_TEMPLATE_DISPLAY,
   };
   if (!Number.isInteger(s.port) || s.port < 0 || s.port > 65535) throw new RangeError(`port ${s.port} is not 0..65535`);
   if (!s.token || /\s/.test(s.token)) throw new RangeError('token must be a non-empty string without spaces');
@@ -75,6 +78,7 @@ function settle(options: SimOptions): Settings {
   if (!Number.isInteger(s.requestLogLimit) || s.requestLogLimit < 2) throw new RangeError('requestLogLimit must be 2 or more');
   if (!Number.isFinite(s.webhookTimeoutMs) || s.webhookTimeoutMs <= 0)
     throw new RangeError('webhookTimeoutMs must be a positive number of milliseconds');
+  if (!TEMPLATE_DISPLAYS.includes(s.templateDisplay)) throw new RangeError(`templateDisplay must be one of ${TEMPLATE_DISPLAYS.join(', ')}`);
   return s;
 }
 
@@ -94,6 +98,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     delivery: new DeliveryTimeline(store, settings.seed, options.delivery),
     webhook,
     log,
+    templateDisplay: settings.templateDisplay,
   };
   const { server, shutdown } = createSimServer(core, settings.token);
   await new Promise<void>((resolve, reject) => {

@@ -34,7 +34,7 @@ function content(
   outgoing: ProviderSend,
 ): { fields: NewMessage; refusal?: undefined } | { fields?: undefined; refusal: ProviderRefusal } {
   if (outgoing.kind === 'template') {
-    const check = checkTemplate(core.store.templates, outgoing.name, outgoing.language, outgoing.variables);
+    const check = checkTemplate(core.store.templates, outgoing.name, outgoing.language, outgoing.variables, core.templateDisplay);
     if (!check.ok)
       return { refusal: { kind: 'provider', reason: check.reason, code: PROVIDER_REFUSAL_CODES[check.reason], detail: check.detail } };
     const fields = newMessage(check.text, TEMPLATE_CONTENT_TYPE, OUTBOUND);

@@ -18,7 +18,18 @@ export function seedData(): SeedData {
       { id: 13, name: 'Old number', type: 'wba', status: 0 },
     ],
     templates: [
-      template(100, 'promo_bf', 'pt_BR', 'MARKETING', 'APPROVED', 'Oi {{1}}! Seu cupom de Black Friday é {{2}}.'),
+      {
+        id: 100,
+        name: 'promo_bf',
+        language: 'pt_BR',
+        category: 'MARKETING',
+        status: 'APPROVED',
+        components: [
+          { type: 'BODY', text: 'Oi {{1}}! Seu cupom de Black Friday é {{2}}.' },
+          { type: 'FOOTER', text: 'Responda SAIR para não receber mais.' },
+          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Parar promoções' }] },
+        ],
+      },
       template(101, 'welcome', 'en_US', 'UTILITY', 'APPROVED', 'Hello {{1}}, welcome aboard!'),
       template(102, 'welcome', 'pt_BR', 'UTILITY', 'APPROVED', 'Olá {{1}}, bem-vindo!'),
       template(103, 'order_update', 'es_ES', 'UTILITY', 'APPROVED', 'Hola {{1}}, tu pedido {{2}} llega el {{3}}.'),

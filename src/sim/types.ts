@@ -1,4 +1,4 @@
-import type { ConversationStatus, DeliveryStatus } from './assumptions.js';
+import type { ConversationStatus, DeliveryStatus, TemplateDisplay } from './assumptions.js';
 import type { CodeShares } from './code-shares.js';
 import type { ProviderCode } from './provider-codes.js';
 import type { ActiveDelivery, DeliveryPlan, SimDelivery, SimProviderState } from './provider-types.js';
@@ -53,6 +53,8 @@ export interface SimOptions {
   webhookTimeoutMs?: number;
   /** Delivery statuses over time; absent = off (every outbound message stays `sent`, S51). `{}` = DEFAULT_DELIVERY. */
   delivery?: SimDelivery;
+  /** How the message list shows a template message (S54): `full` (default, every component one a line) or `body` (its body alone). */
+  templateDisplay?: TemplateDisplay;
 }
 
 export interface SimChannel {
@@ -62,11 +64,14 @@ export interface SimChannel {
   status: number;
 }
 
-export interface SimTemplateComponent {
-  type: 'HEADER' | 'BODY' | 'FOOTER';
-  format?: 'TEXT';
+export interface SimTemplateButton {
+  type: 'QUICK_REPLY';
   text: string;
 }
+
+export type SimTemplateComponent =
+  | { type: 'HEADER' | 'BODY' | 'FOOTER'; format?: 'TEXT'; text: string }
+  | { type: 'BUTTONS'; buttons: SimTemplateButton[] };
 
 export interface SimTemplate {
   id: number;

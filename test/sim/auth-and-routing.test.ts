@@ -94,7 +94,7 @@ describe('authentication and routing', () => {
       'appointment_reminder/en_US',
       'promo_bf/es_MX',
     ]);
-    expect(approved.body.data[0]).toMatchObject({ id: 100, category: expect.any(String), components: [{ type: 'BODY' }] });
+    expect(approved.body.data[0]).toMatchObject({ id: 100, category: expect.any(String), components: [{ type: 'BODY' }, { type: 'FOOTER' }, { type: 'BUTTONS' }] });
     const pending = await h.call('GET', '/wba/templates?status=PENDING');
     expect(pending.body.data.map((t: { name: string }) => t.name)).toEqual(['draft_offer']);
   });

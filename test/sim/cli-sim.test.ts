@@ -80,6 +80,12 @@ describe('outreach sim', () => {
     expect(option).toMatchObject({ optional: true, required: false });
   });
 
+  it('lists template messages in full by default, and by their body alone with --template-display body', () => {
+    expect(simOptionsFromFlags(defaults).templateDisplay).toBeUndefined();
+    expect(simOptionsFromFlags({ ...defaults, templateDisplay: 'full' }).templateDisplay).toBe('full');
+    expect(simOptionsFromFlags({ ...defaults, templateDisplay: 'body' }).templateDisplay).toBe('body');
+  });
+
   it('sets provider errors by code from --provider-errors', () => {
     expect(simOptionsFromFlags({ ...defaults, providerErrors: '131026=0.05, 131049=0.02' }).faults).toEqual({
       providerErrors: { 131026: 0.05, 131049: 0.02 },
@@ -106,6 +112,7 @@ describe('outreach sim', () => {
     [['--delivery', 'delivered=0.97'], /--delivery .*delivered \(0\.97\) and failed \(0\.04\) add up to more than 1/],
     [['--delivery-delays', 'delivered=20s-2s'], /--delivery-delays delivered=20s-2s: the range ends before it starts/],
     [['--delivery-delays', 'read=soon'], /--delivery-delays read=soon: give a duration/],
+    [['--template-display', 'header'], /--template-display header: give full .* or body/],
   ])('refuses %j with a user error naming the flag', async (args, message) => {
     const error = await program()
       .parseAsync(['node', 'outreach', 'sim', ...(args as string[])])
@@ -125,6 +132,7 @@ describe('outreach sim', () => {
     expect(out).toContain('token: sim-token');
     expect(out).toContain(`export OUTREACH_BASE_URL=${url} OUTREACH_TOKEN=sim-token`);
     expect(out).toContain('delivery statuses: off, every message stays sent (pass --delivery)');
+    expect(out).toContain('template messages listed: in full, every component one a line (pass --template-display body for the body alone)');
     const res = await fetch(`${url}/company/1/channels`, { headers: { authorization: 'Bearer sim-token' } });
     expect(res.status).toBe(200);
     stop.abort();

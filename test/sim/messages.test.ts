@@ -212,7 +212,7 @@ describe('POST wba-send-template', () => {
       variables: { '1': 'Ana', '2': 'BF10' },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ content: 'Oi Ana! Seu cupom de Black Friday é BF10.', senderType: 'user' });
+    expect(res.body.data).toMatchObject({ content: 'Oi Ana! Seu cupom de Black Friday é BF10.\nResponda SAIR para não receber mais.\nParar promoções', senderType: 'user' });
   });
 
   it('refuses a ww conversation with 422', async () => {

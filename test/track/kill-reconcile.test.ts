@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { startSimulator, type RunningSimulator, type TemplateDisplay } from '../../src/sim/index.js';
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
 import { cliPath } from '../helpers/cli.js';
 import { cli } from '../helpers/in-process.js';
@@ -50,10 +50,12 @@ async function report() {
   return parseCsv(await readFile(path.join(c.stateDir, 'cli-test', 'report.csv'), 'utf8'));
 }
 
-describe('after a kill -9 storm, reconcile then resume', () => {
+// The platform's message list shows a template message in full (header, body, footer, buttons) or its body alone;
+// the job's template (promo_bf pt_BR) has a footer and a button, so the two differ.
+describe.each<TemplateDisplay>(['full', 'body'])('after a kill -9 storm, reconcile then resume (template messages listed: %s)', (templateDisplay) => {
   it('ends with no contact in doubt and exactly one first message per contact (the simulator counts them)', async () => {
     // Latency keeps several requests in flight at each kill: some reach the platform with their answer lost.
-    sim = await startSimulator({ seed: 11, faults: { latencyMs: 40, latencyJitterMs: 30 } });
+    sim = await startSimulator({ seed: 11, templateDisplay, faults: { latencyMs: 40, latencyJitterMs: 30 } });
     c = await campaign({ rows: 120, job: { rate: { per_second: 200, concurrency: 8 } } });
     await runAndKill(25);
     await runAndKill(55);

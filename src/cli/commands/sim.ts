@@ -38,6 +38,9 @@ export async function runSim(
       .join(', ')}`,
     options.webhook ? `webhook: ${options.webhook.url}` : 'webhook: none (pass --webhook-url and --webhook-secret)',
     deliveryLine(s.delivery()),
+    options.templateDisplay === 'body'
+      ? 'template messages listed: the body alone (no header, footer or buttons)'
+      : 'template messages listed: in full, every component one a line (pass --template-display body for the body alone)',
     `controls: POST ${sim.url}/__sim/inbound {"phone","text"} · POST /__sim/clock {"advance_ms"} · GET /__sim/counters`,
     `provider: POST /__sim/provider/forced-errors {"phones","code"} · /stopped-marketing {"phones"} · /spam-limit {"afterSends"} (DELETE clears)`,
     'press Ctrl+C to stop',
@@ -67,6 +70,7 @@ export function registerSim(program: Command): void {
     .option('--provider-errors <shares>', 'shares of wba/whatsapp sends the provider refuses, by code, e.g. 131026=0.05,131049=0.02')
     .option('--delivery [shares]', 'move sent messages to delivered, read or failed over time, e.g. delivered=0.9,read=0.6,failed=0.05')
     .option('--delivery-delays <ranges>', 'delays of those moves, e.g. delivered=2s-20s,read=1m-30m,failed=1s-15s (read counts from delivered)')
+    .option('--template-display <how>', 'how the message list shows a template message: full (every component one a line) or body (the body alone)')
     .option('--seed <n>', 'seed of the random faults, for repeatable runs')
     .action(async (flags: SimFlags) => {
       const options = simOptionsFromFlags(flags);

@@ -1,4 +1,5 @@
-import type { SimTemplate } from '../types.js';
+import { DEFAULT_TEMPLATE_DISPLAY, type TemplateDisplay } from '../assumptions.js';
+import type { SimTemplate, SimTemplateComponent } from '../types.js';
 
 /** A22: what the provider says of a template send. Pure. */
 export type TemplateCheck =
@@ -7,16 +8,28 @@ export type TemplateCheck =
 
 const PLACEHOLDER = /\{\{(\d+)\}\}/g;
 
+/** A component's texts: its own, or each button's label. */
+function textsOf(component: SimTemplateComponent): string[] {
+  return component.type === 'BUTTONS' ? component.buttons.map((b) => b.text) : [component.text];
+}
+
 /** Distinct `{{n}}` positions over every component, as strings. */
 export function placeholders(template: SimTemplate): Set<string> {
   const found = new Set<string>();
-  for (const c of template.components) for (const m of c.text.matchAll(PLACEHOLDER)) found.add(m[1]!);
+  for (const c of template.components) for (const text of textsOf(c)) for (const m of text.matchAll(PLACEHOLDER)) found.add(m[1]!);
   return found;
 }
 
-/** The text the recipient sees: components joined by a line break, placeholders filled. */
-export function renderTemplate(template: SimTemplate, variables: Record<string, string>): string {
-  return template.components.map((c) => c.text.replace(PLACEHOLDER, (_, n: string) => variables[n] ?? '')).join('\n');
+/**
+ * S10, S54: the text the message list shows of a template message, placeholders filled: `full` is every
+ * component's text one a line (header, body, footer, each button's label); `body` is the body's text alone.
+ */
+export function renderTemplate(template: SimTemplate, variables: Record<string, string>, display: TemplateDisplay = DEFAULT_TEMPLATE_DISPLAY): string {
+  const shown = display === 'body' ? template.components.filter((c) => c.type === 'BODY') : template.components;
+  return shown
+    .flatMap(textsOf)
+    .map((text) => text.replace(PLACEHOLDER, (_, n: string) => variables[n] ?? ''))
+    .join('\n');
 }
 
 /**
@@ -29,6 +42,7 @@ export function checkTemplate(
   name: string,
   language: string | undefined,
   variables: Record<string, string>,
+  display: TemplateDisplay = DEFAULT_TEMPLATE_DISPLAY,
 ): TemplateCheck {
   const named = templates.filter((t) => t.name === name);
   if (named.length === 0) return { ok: false, reason: 'template_not_found', detail: `template "${name}" does not exist` };
@@ -62,5 +76,5 @@ export function checkTemplate(
     if (variables[key]!.trim() === '')
       return { ok: false, reason: 'template_parameters', detail: `variable ${key} of template "${name}" is empty` };
   }
-  return { ok: true, template, text: renderTemplate(template, variables) };
+  return { ok: true, template, text: renderTemplate(template, variables, display) };
 }
