@@ -176,6 +176,8 @@ export interface JobReportOptions {
   columns?: ReportColumnsOption;
   /** The time the HTML page says it was made. */
   clock?: () => number;
+  /** The IANA zone the HTML page shows its times in (default: this machine's). */
+  zone?: string;
 }
 
 /** Streams one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
@@ -187,7 +189,7 @@ export async function jobReport(jobPath: string, options: JobReportOptions): Pro
   const file = options.out ?? (format === 'csv' ? defaultFile : defaultFile.replace(/\.csv$/, `.${format}`));
   let contacts = 0;
   if (format === 'html') {
-    await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)());
+    await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)(), options.zone);
     contacts = report.view.states.size + report.listOnlyPending;
   } else {
     const counted = async function* (rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {
