@@ -1,4 +1,4 @@
-import { ContactListing, type ContactState, type JobView, type StateStore } from '../checkpoint/index.js';
+import { ContactListing, NO_ANSWER, type ContactState, type InDoubtState, type JobRunner, type JobView, type StateStore } from '../checkpoint/index.js';
 import { loadJob, type Job, type LoadedJob } from '../job/index.js';
 import { contactRow, reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
@@ -45,7 +45,7 @@ async function* rowsWithColumns(list: ContactList, store: StateStore, states: Re
  */
 export function contactsNotDone(summary: Summary): number {
   const sentWithStepsLeft = summary.afterSendFailed.contacts;
-  return summary.byStatus.failed + summary.byStatus.in_doubt + summary.byStatus.pending + sentWithStepsLeft;
+  return summary.byStatus.failed + summary.byStatus.in_doubt + (summary.inFlight ?? 0) + summary.byStatus.pending + sentWithStepsLeft;
 }
 
 /** What `status` and `report` read, locally and without the platform: no row object per contact is held. */
@@ -127,13 +127,30 @@ export interface JobStatus {
   deferred: DeferredGroup[];
   /** The messaging limit's room in the rolling 24 hours, across every job of the state folder. */
   messaging: MessagingRoom;
+  /** The run holding the job now, if one does: its requests without an answer yet are in flight (`summary.inFlight`), not in doubt. */
+  running?: JobRunner;
+}
+
+/**
+ * Whether an in-doubt contact is a request of the running run still waiting for its answer: no
+ * answer recorded to an attempt made since the run took the job (an older one is in doubt still).
+ */
+export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
+  const since = Date.parse(running.since);
+  return (s) => {
+    if (s.error !== NO_ANSWER) return false;
+    if (Number.isNaN(since) || s.attemptAt === undefined) return true;
+    const at = Date.parse(s.attemptAt);
+    return Number.isNaN(at) || at >= since;
+  };
 }
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
   const { job, view, listOnlyPending, replies: repliedAt, listProblem } = await loadJobReport(jobPath, options.store);
+  const running = await options.store.runningBy(job.name);
   const replies = repliedAt.size;
-  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt });
+  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
   const sent = summary.byStatus.sent;
   return {
     job: job.name,
@@ -144,6 +161,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
     ...(listProblem !== undefined && { listProblem }),
     deferred,
     messaging: await messagingRoom(options.store, job.limits.daily_unique_recipients, (options.clock ?? Date.now)()),
+    ...(running && { running }),
   };
 }
 
@@ -158,6 +176,8 @@ export interface JobReportOptions {
   columns?: ReportColumnsOption;
   /** The time the HTML page says it was made. */
   clock?: () => number;
+  /** The IANA zone the HTML page shows its times in (default: this machine's). */
+  zone?: string;
 }
 
 /** Streams one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
@@ -169,7 +189,7 @@ export async function jobReport(jobPath: string, options: JobReportOptions): Pro
   const file = options.out ?? (format === 'csv' ? defaultFile : defaultFile.replace(/\.csv$/, `.${format}`));
   let contacts = 0;
   if (format === 'html') {
-    await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)());
+    await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)(), options.zone);
     contacts = report.view.states.size + report.listOnlyPending;
   } else {
     const counted = async function* (rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {

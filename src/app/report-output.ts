@@ -36,12 +36,12 @@ export function reportLayout(report: Pick<JobReport, 'job' | 'headers'>, options
 }
 
 /** Writes report.html for the job report: the page's numbers gathered here, drawn by report/html. */
-export async function writeHtmlReport(file: string, report: JobReport, store: StateStore, now: number): Promise<void> {
-  await writeFileAtomic(file, [renderHtmlReport(await htmlReportData(report, store, now))]);
+export async function writeHtmlReport(file: string, report: JobReport, store: StateStore, now: number, zone?: string): Promise<void> {
+  await writeFileAtomic(file, [renderHtmlReport(await htmlReportData(report, store, now, zone))]);
 }
 
-/** Everything the page shows, from the job's state, its rows and its rejects file. */
-export async function htmlReportData(report: JobReport, store: StateStore, now: number): Promise<HtmlReportData> {
+/** Everything the page shows, from the job's state, its rows and its rejects file; times shown in `zone` (default: this machine's). */
+export async function htmlReportData(report: JobReport, store: StateStore, now: number, zone: string = Intl.DateTimeFormat().resolvedOptions().timeZone): Promise<HtmlReportData> {
   const { job, view, replies: replied } = report;
   // One read of the states, keeping only what the page shows (a million contacts are not held as objects).
   const sent: number[] = [];
@@ -49,14 +49,12 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
   const deferredReasons: string[] = [];
   const inDoubt: Extract<ContactState, { status: 'in_doubt' }>[] = [];
   let inDoubtCount = 0;
-  let skippedSuppressed = 0;
   const { summary, funnel } = digestStates(view.states, { pending: report.listOnlyPending, replies: replied }, (s) => {
     if (s.status === 'sent') {
       const t = Date.parse(s.sentAt);
       if (!Number.isNaN(t)) sent.push(t);
     } else if (s.status === 'failed') failed.push(s);
     else if (s.status === 'deferred') deferredReasons.push(s.reason);
-    else if (s.status === 'skipped' && /suppress|opted/.test(s.reason)) skippedSuppressed += 1;
     else if (s.status === 'in_doubt') {
       inDoubtCount += 1;
       if (inDoubt.length < IN_DOUBT_SHOWN) inDoubt.push(s);
@@ -70,19 +68,18 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
   return {
     job: job.name,
     generatedAt: new Date(now).toISOString(),
+    zone,
     total: summary.total,
     byStatus: summary.byStatus,
     funnel: { sent: funnel.sent, delivered: funnel.delivered, read: funnel.read, replied: funnel.replied, failed: funnel.failed, tracked: funnel.tracked },
-    sends: { buckets: sends.buckets, per: bucketName(sends.bucketSeconds), limitPerBucket: rateLimitPer(job.rate, sends.bucketSeconds) },
+    sends: { buckets: sends.buckets, per: bucketName(sends.bucketSeconds), ...sendLimit(job, sends.bucketSeconds) },
     rejects: await rejectsOf(store.jobFiles(job.name).rejects),
     failures: [
       ...sendFailures(failed),
       ...funnel.failures.map((f): FailureGroup => ({ stage: 'delivery', className: f.class, code: f.code, label: f.label, count: f.count, example: f.example })),
     ],
     deferred: countBy(deferredReasons),
-    suppressed:
-      skippedSuppressed +
-      funnel.failures.filter((f) => f.class === 'opted_out').reduce((n, f) => n + f.count, 0),
+    suppressed: await suppressedOf(report, store),
     replies: { buckets: replies.buckets, per: bucketName(replies.bucketSeconds) },
     inDoubt: inDoubt.map((s) => ({
       phone: s.phone,
@@ -93,6 +90,30 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
     })),
     inDoubtMore: Math.max(0, inDoubtCount - IN_DOUBT_SHOWN),
   };
+}
+
+/**
+ * The job's contacts on the suppression list, each once, whatever put them there (by hand, an import,
+ * a STOP reply, the provider's 131050 at send or at delivery): the list's entries that concern the job.
+ */
+async function suppressedOf(report: JobReport, store: StateStore): Promise<number> {
+  const { view, listing } = report;
+  let count = 0;
+  for (const entry of (await store.suppressions()).entries()) {
+    if (view.states.has(entry.phone) || listing.get(entry.phone) !== undefined) count += 1;
+  }
+  return count;
+}
+
+/**
+ * The most sends the job's rate lets through in a bucket of `seconds`: its requests per bucket over the
+ * requests a send takes at the least (the message, then one per tag and one for the custom fields of
+ * after_send; a media message, retries and 429s take more), so the chart's line and its bars are both sends.
+ */
+export function sendLimit(job: Pick<JobReport['job'], 'rate' | 'after_send'>, seconds: number): Pick<HtmlReportData['sends'], 'limitPerBucket' | 'requestsPerBucket' | 'requestsPerSend'> {
+  const requestsPerBucket = rateLimitPer(job.rate, seconds);
+  const requestsPerSend = 1 + job.after_send.tags.length + (Object.keys(job.after_send.custom_fields).length > 0 ? 1 : 0);
+  return { limitPerBucket: Math.floor(requestsPerBucket / requestsPerSend), requestsPerBucket, requestsPerSend };
 }
 
 /** The most requests the job's rate lets through in a bucket of `seconds` (per_minute caps whole minutes only). */

@@ -19,6 +19,17 @@ export interface JobOwner {
   command: string;
 }
 
+/** A run holding a job now, as its lock records it. */
+export interface JobRunner {
+  pid: number;
+  /** The host the run is on (its process can be checked only from there). */
+  host: string;
+  /** ISO time the run took the job; empty when the lock does not say. */
+  since: string;
+  /** The command that runs it (`run`, `resume`, `track`…); empty when the lock does not say. */
+  command: string;
+}
+
 /** Where a job's outputs for people go, as this store places them. */
 export interface JobFiles {
   /** The job's folder (or a store's equivalent place for its outputs). */
@@ -62,6 +73,11 @@ export interface StateStore {
   jobFiles(job: string): JobFiles;
   /** Takes the job's lock (refusing, with the holder's pid, while another process runs it) and replays its state. */
   openJob(job: string, owner: JobOwner): Promise<JobStore>;
+  /**
+   * Who runs the job now (holds its lock), without taking it: undefined when nobody does. A lock left
+   * by a process that died is not a run; one on another host, which cannot be checked, is taken as one.
+   */
+  runningBy(job: string): Promise<JobRunner | undefined>;
   /** The job's state without taking its lock (status, report); undefined for a job never run. */
   readJob(job: string): Promise<JobView | undefined>;
   /** Every event recorded about one contact of the job, oldest first (a compacted journal keeps a short equivalent). */

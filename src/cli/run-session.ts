@@ -5,6 +5,7 @@ import type { RetryMode } from '../run/index.js';
 import type { Connection } from './api-command.js';
 import { ExitCode, outcomeExitCode } from './exit.js';
 import { formatRunEnd } from './format/run.js';
+import { localZone } from './format/time.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
@@ -23,6 +24,8 @@ export interface SessionOptions {
   forceChanged?: boolean;
   /** Stay and send each deferred contact when its time comes (`run --wait`). */
   wait?: boolean;
+  /** The zone of the times printed (`--tz`); this machine's when not given. */
+  zone?: string;
 }
 
 /**
@@ -32,6 +35,7 @@ export interface SessionOptions {
  */
 export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
   const { store, connection } = options;
+  const zone = options.zone ?? localZone();
   const logger = fileLogger(store.jobFiles(prepared.job.name).log);
   const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
   const stop = new AbortController();
@@ -65,11 +69,11 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       },
       onProgress: (stats, live) => progress?.update(stats, live),
     };
-    const outcome = options.wait ? await runWaiting(prepared, jobOptions, () => progress?.stop()) : await runJob(prepared, jobOptions);
+    const outcome = options.wait ? await runWaiting(prepared, jobOptions, () => progress?.stop(), zone) : await runJob(prepared, jobOptions);
     progress?.stop();
     progress = undefined;
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
-    else process.stdout.write(stamped(formatRunEnd(outcome), process.stdout.isTTY));
+    else process.stdout.write(stamped(formatRunEnd(outcome, zone), process.stdout.isTTY));
     if (outcome.stopped && !options.json) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
     return outcomeExitCode(outcome);
   } finally {

@@ -1,5 +1,6 @@
 import type { WaitInfo } from '../app/index.js';
-import { formatDeferred, when } from './format/deferred.js';
+import { formatDeferred } from './format/deferred.js';
+import { formatTime } from './format/time.js';
 
 /** Without a terminal, a waiting line this often. */
 const LINE_EVERY_MS = 5 * 60_000;
@@ -11,7 +12,7 @@ export interface WaitDisplay {
 }
 
 /** What `run --wait` shows while it waits, on stderr. */
-export function waitDisplay(out: NodeJS.WriteStream, clock: () => number = Date.now): WaitDisplay {
+export function waitDisplay(out: NodeJS.WriteStream, zone: string, clock: () => number = Date.now): WaitDisplay {
   let timer: NodeJS.Timeout | undefined;
   const tty = out.isTTY === true;
   const stop = () => {
@@ -22,10 +23,10 @@ export function waitDisplay(out: NodeJS.WriteStream, clock: () => number = Date.
   return {
     start(info) {
       stop();
-      const what = formatDeferred(info.deferred, clock()) ?? 'deferred contacts';
+      const what = formatDeferred(info.deferred, clock(), zone) ?? 'deferred contacts';
       const line = () => {
         const left = Math.max(0, info.until - clock());
-        const text = `waiting: ${what}; next run at ${when(info.until, undefined, clock())} (in ${duration(left)}); Ctrl+C to stop`;
+        const text = `waiting: ${what}; next run at ${formatTime(info.until, zone, clock())} (in ${duration(left)}); Ctrl+C to stop`;
         out.write(tty ? `\r\x1b[2K${text}` : `${new Date(clock()).toISOString()} ${text}\n`);
       };
       line();

@@ -6,8 +6,8 @@ import { waitDisplay } from './wait-display.js';
  * `run --wait` at the command line: the runs of `runUntilDone`, a line after each but the last, and
  * what it waits for in between. `beforeWait` stops the progress display of the run that ended.
  */
-export async function runWaiting(prepared: Prepared, options: RunJobOptions, beforeWait: () => void): Promise<RunOutcome> {
-  const display = waitDisplay(process.stderr);
+export async function runWaiting(prepared: Prepared, options: RunJobOptions, beforeWait: () => void, zone: string): Promise<RunOutcome> {
+  const display = waitDisplay(process.stderr, zone);
   try {
     const result = await runUntilDone(prepared, {
       ...options,
@@ -23,7 +23,7 @@ export async function runWaiting(prepared: Prepared, options: RunJobOptions, bef
     });
     display.stop();
     if (result.waitAborted) {
-      const left = formatDeferred(result.outcome.deferred, Date.now()) ?? 'nothing deferred';
+      const left = formatDeferred(result.outcome.deferred, Date.now(), zone) ?? 'nothing deferred';
       process.stderr.write(`stopped waiting (nothing was in flight): ${left}; \`outreach run\` sends them later\n`);
     }
     return result.outcome;

@@ -1,4 +1,4 @@
-import type { ContactState, ContactStatus } from '../checkpoint/types.js';
+import type { ContactState, ContactStatus, InDoubtState } from '../checkpoint/types.js';
 import { actionLabel } from './action-label.js';
 import { failureClassCounter, formatFailureClasses, type FailureClass } from './failure-classes.js';
 
@@ -18,6 +18,11 @@ export interface Summary {
   failureClasses: FailureClass[];
   /** Sent contacts that replied, and their share of the sent. */
   replies?: { count: number; rate: number };
+  /**
+   * Contacts whose request is on its way now (a run holds the job and has not had the answer yet):
+   * counted here and not as in doubt. Set only while a run holds the job.
+   */
+  inFlight?: number;
   /** Contacts with an after-send step (media, a tag, the custom fields) not done, and the steps by name: `resume` repeats them. */
   afterSendFailed: { contacts: number; bySteps: Record<string, number> };
 }
@@ -30,6 +35,8 @@ export interface SummaryOptions {
   replies?: ReadonlyMap<string, string>;
   /** Contacts of the list not in the checkpoint yet. */
   pending?: number;
+  /** While a run holds the job: which in-doubt contacts are its requests in flight (sending now, not in doubt). */
+  inFlight?: (s: InDoubtState) => boolean;
 }
 
 const STATUSES: readonly ContactStatus[] = ['sent', 'failed', 'in_doubt', 'skipped', 'deferred', 'pending'];
@@ -47,13 +54,18 @@ export function summaryCounter(opts: SummaryOptions = {}): { add(s: ContactState
   const byAction: Record<string, number> = {};
   const errors = new Map<string, number>();
   let replied = 0;
+  let inFlight = 0;
   const afterSendFailed = { contacts: 0, bySteps: {} as Record<string, number> };
   const classes = failureClassCounter();
   return {
     add(s) {
-      byStatus[s.status] += 1;
       const action = actionLabel(s);
       if (action) byAction[action] = (byAction[action] ?? 0) + 1;
+      if (s.status === 'in_doubt' && opts.inFlight?.(s) === true) {
+        inFlight += 1;
+        return;
+      }
+      byStatus[s.status] += 1;
       if (s.status === 'failed' || s.status === 'in_doubt') {
         errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
         classes.add(s);
@@ -81,6 +93,7 @@ export function summaryCounter(opts: SummaryOptions = {}): { add(s: ContactState
             .slice(0, 5),
           afterSendFailed,
           failureClasses: classes.result(),
+          ...(opts.inFlight !== undefined && { inFlight }),
         },
         replied,
         opts,
@@ -116,7 +129,7 @@ const LABELS: Record<ContactStatus, string> = {
 /** A few aligned lines for the terminal. */
 export function formatSummary(summary: Summary): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  const width = Math.max(...[summary.total, ...Object.values(summary.byStatus)].map((x) => n(x).length));
+  const width = Math.max(...[summary.total, summary.inFlight ?? 0, ...Object.values(summary.byStatus)].map((x) => n(x).length));
   const lines = [`contacts    ${n(summary.total).padStart(width)}`];
   for (const status of STATUSES) {
     const count = summary.byStatus[status];
@@ -125,6 +138,9 @@ export function formatSummary(summary: Summary): string {
     if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: check before sending again';
     if (status === 'failed' && count > 0) line += '   see report for why';
     lines.push(line);
+    if (status === 'in_doubt' && summary.inFlight !== undefined && summary.inFlight > 0) {
+      lines.push(`  ${'in flight'.padEnd(10)}${n(summary.inFlight).padStart(width)}   sending now: the running job has not had the answer yet`);
+    }
   }
   const actions = Object.entries(summary.byAction).sort((a, b) => b[1] - a[1]);
   if (actions.length > 0) {

@@ -3,7 +3,7 @@ import { readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, isProcessAlive, LockedError, LockWriteError, type Lock, type LockIo } from '../../src/checkpoint/file/index.js';
+import { acquireLock, isProcessAlive, lockHolder, LockedError, LockWriteError, type Lock, type LockIo } from '../../src/checkpoint/file/index.js';
 import { tempDir } from './helpers.js';
 
 const info = { pid: process.pid, startedAt: '2025-01-01T10:00:00.000Z', command: 'outreach run promo.yaml' };
@@ -217,5 +217,23 @@ describe('job lock', () => {
     expect(won[0]!.value.tookOverFrom).toBe(dead);
     expect(await readdir(path.dirname(file))).toEqual(['lock']);
     await won[0]!.value.release();
+  });
+});
+
+describe('who holds the job lock, read without taking it', () => {
+  it('names the live holder of this host, and the holder on another host (which cannot be checked)', async () => {
+    const file = await lockFileIn();
+    expect(await lockHolder(file)).toBeUndefined();
+    const lock = await acquireLock(file, info);
+    expect(await lockHolder(file)).toEqual({ ...info, host: hostname() });
+    await lock.release();
+    await writeFile(file, JSON.stringify({ pid: 4242, host: 'other-box', startedAt: 'x', command: 'outreach run' }));
+    expect(await lockHolder(file)).toMatchObject({ pid: 4242, host: 'other-box' });
+  });
+
+  it('takes a lock left by a dead process of this host as nobody running', async () => {
+    const file = await lockFileIn();
+    await writeFile(file, JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: 'yesterday', command: 'outreach run' }));
+    expect(await lockHolder(file)).toBeUndefined();
   });
 });

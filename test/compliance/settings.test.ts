@@ -62,13 +62,13 @@ describe('saying what is deferred and the room left', () => {
       { reason: 'quiet_hours', count: 3, notBefore: new Date(NOW + 3_600_000).toISOString(), zone: 'America/Sao_Paulo' },
       { reason: 'daily_limit', count: 1, notBefore: new Date(NOW + 2 * 86_400_000).toISOString() },
     ]);
-    expect(formatDeferred(groups, NOW)).toMatch(/^4 deferred: quiet_hours until 10:00 America\/Sao_Paulo \(3\); daily_limit until \w{3} \d\d:\d\d \(1\)$/);
-    expect(formatDeferred([], NOW)).toBeUndefined();
+    expect(formatDeferred(groups, NOW, 'Europe/Lisbon')).toMatch(/^4 deferred: quiet_hours until 10:00 America\/Sao_Paulo \(3\); daily_limit until \w{3} \d\d:\d\d Europe\/Lisbon \(1\)$/);
+    expect(formatDeferred([], NOW, 'UTC')).toBeUndefined();
   });
 
   it('says the room left, and when it frees when there is none', () => {
-    expect(formatRoom({ used: 3 }, NOW)).toMatch(/^messaging limit: none set \(limits.daily_unique_recipients\); 3 recipient/);
-    expect(formatRoom({ used: 38, limit: 250, room: 212 }, NOW)).toMatch(/^messaging limit: 212 of 250 left in the rolling 24 hours \(38 recipient/);
-    expect(formatRoom({ used: 30, limit: 30, room: 0, freesAt: new Date(NOW + 60_000).toISOString() }, NOW)).toMatch(/room frees at \d\d:\d\d$/);
+    expect(formatRoom({ used: 3 }, NOW, 'UTC')).toMatch(/^messaging limit: none set \(limits.daily_unique_recipients\); 3 recipient/);
+    expect(formatRoom({ used: 38, limit: 250, room: 212 }, NOW, 'UTC')).toMatch(/^messaging limit: 212 of 250 left in the rolling 24 hours \(38 recipient/);
+    expect(formatRoom({ used: 30, limit: 30, room: 0, freesAt: new Date(NOW + 60_000).toISOString() }, NOW, 'Asia/Tokyo')).toMatch(/room frees at \d\d:\d\d Asia\/Tokyo$/);
   });
 });

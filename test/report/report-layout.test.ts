@@ -55,10 +55,11 @@ describe('report.html', () => {
   const data: HtmlReportData = {
     job: 'bf<2026>',
     generatedAt: '2026-11-27T10:00:00.000Z',
+    zone: 'America/Sao_Paulo',
     total: 3,
     byStatus: { sent: 2, failed: 0, in_doubt: 1, skipped: 0, deferred: 0, pending: 0 },
     funnel: { sent: 2, delivered: 1, read: 1, replied: 0, failed: 1, tracked: 2 },
-    sends: { buckets: [{ start: '2026-11-27T09:00:00.000Z', count: 2 }], per: 'minute', limitPerBucket: 600 },
+    sends: { buckets: [{ start: '2026-11-27T09:00:00.000Z', count: 2 }], per: 'minute', limitPerBucket: 300, requestsPerBucket: 600, requestsPerSend: 2 },
     rejects: { total: 1, byReason: [{ reason: 'phone_invalid', count: 1, examples: [{ line: '4', phone: '<img src=x onerror=alert(1)>', detail: 'too short' }] }] },
     failures: [{ stage: 'delivery', className: 'undeliverable', code: 131026, label: 'the number cannot receive WhatsApp messages', count: 1, example: '(#131026) <b>x</b>' }],
     deferred: [],

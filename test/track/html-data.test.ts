@@ -28,6 +28,12 @@ async function data(rejects?: string) {
   dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-html-'));
   const store = createFileStore(dir);
   const job = testJob({ rate: { per_second: 5, per_minute: 120, concurrency: 2 } });
+  // On the suppression list: +7 (skipped for it) and +1 (131050 at delivery), and a phone of no contact of the job.
+  await store.suppress([
+    { phone: '+7', reason: 'by hand', source: 'manual' },
+    { phone: '+1', reason: '131050 at delivery', source: 'provider' },
+    { phone: '+99', reason: 'another list', source: 'import' },
+  ]);
   if (rejects !== undefined) {
     await mkdir(path.dirname(store.jobFiles(job.name).rejects), { recursive: true });
     await writeFile(store.jobFiles(job.name).rejects, rejects);
@@ -56,7 +62,7 @@ describe("report.html's numbers", () => {
     expect(d.suppressed).toBe(2);
     expect(d.inDoubt).toEqual([{ phone: '+8', conversationId: '8', error: 'no answer; reconcile: the platform could not be read' }]);
     expect(d.funnel).toMatchObject({ sent: 2, tracked: 1, failed: 1, replied: 1 });
-    expect(d.sends).toMatchObject({ per: 'second', limitPerBucket: 5 });
+    expect(d.sends).toMatchObject({ per: 'second', limitPerBucket: 5, requestsPerBucket: 5, requestsPerSend: 1 });
     expect(d.replies.per).toBe('hour');
     expect(d.rejects).toEqual({
       total: 2,

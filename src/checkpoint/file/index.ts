@@ -17,7 +17,7 @@ export { foldJournal } from './fold-journal.js';
 export { StateTable } from '../state-table.js';
 export { compactJournal, shouldCompact } from './compact.js';
 export type { CompactionResult } from './compact.js';
-export { acquireLock, isProcessAlive, LockedError, LockWriteError } from './lock.js';
+export { acquireLock, isProcessAlive, lockHolder, LockedError, LockWriteError } from './lock.js';
 export type { Lock, LockInfo, LockIo, LockOwner } from './lock.js';
 export * from './events-log.js';
 export * from './window-store.js';

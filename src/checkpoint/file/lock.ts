@@ -117,6 +117,21 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
   }
 }
 
+/**
+ * Who holds the lock now, read without taking it: the owner the lock file names when its process is
+ * alive on this host, or when it lives on another host (which cannot be checked from here, and
+ * `acquireLock` refuses it too). Undefined when there is no lock, or its process is dead (a stale
+ * lock is not a run). A lock torn mid-write by a live process gives its pid alone.
+ */
+export async function lockHolder(lockFile: string): Promise<LockOwner | undefined> {
+  const found = await readLock(lockFile);
+  if (found === undefined) return undefined;
+  const { owner, pid } = found;
+  if (owner !== undefined && owner.host !== '' && owner.host !== hostname()) return owner;
+  if (pid === undefined || !isProcessAlive(pid)) return undefined;
+  return owner ?? { pid, host: hostname(), startedAt: '', command: '' };
+}
+
 /** Whether a process of this host is alive: EPERM means it exists but belongs to someone else. */
 export function isProcessAlive(pid: number): boolean {
   try {

@@ -1,12 +1,12 @@
 /** The file backend of the storage port: one folder per state directory, a folder per job inside it. */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { rowKey, type JobFiles, type JobOwner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
+import { rowKey, type JobFiles, type JobOwner, type JobRunner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
 import { openJobJournal } from './checkpoint.js';
 import type { JournalOptions } from './journal.js';
 import { StateFileError, stateFileError } from './state-file-error.js';
 import { openEventsLog, repliesFor } from './events-log.js';
-import { acquireLock, type LockIo } from './lock.js';
+import { acquireLock, lockHolder, type LockIo } from './lock.js';
 import { readListing, writeListing } from './listing-file.js';
 import { ensureDir, globalStatePaths, jobStatePaths } from './paths.js';
 import { loadState, snapshotIfDue } from './load-state.js';
@@ -68,6 +68,14 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
         await lock.release();
         throw err;
       }
+    },
+
+    async runningBy(job: string): Promise<JobRunner | undefined> {
+      const file = jobStatePaths(dir, job).lock;
+      const owner = await lockHolder(file).catch((err: unknown) => {
+        throw stateFileError(err, file);
+      });
+      return owner && { pid: owner.pid, host: owner.host, since: owner.startedAt, command: owner.command };
     },
 
     async readJob(job: string): Promise<JobView | undefined> {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { jobReport } from '../../app/index.js';
 import { CliError } from '../exit.js';
+import { TZ_OPTION, zoneOption } from '../format/time.js';
 import { storeFor } from '../state.js';
 
 interface ReportFlags {
@@ -10,6 +11,7 @@ interface ReportFlags {
   format?: string;
   excel?: boolean;
   columns?: boolean | string;
+  tz?: string;
 }
 
 export function registerReport(program: Command): void {
@@ -22,7 +24,9 @@ export function registerReport(program: Command): void {
     .option('--excel', 'CSV any spreadsheet opens in its own locale: UTF-8 with BOM, ";" between cells')
     .option('--columns [names]', "add the contact list's own columns: all, or these (comma-separated headers)")
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(TZ_OPTION[0], 'time zone of the times report.html shows (IANA name, e.g. America/Sao_Paulo; default: this machine\'s); the CSV and JSON keep ISO 8601')
     .action(async (jobPath: string, flags: ReportFlags) => {
+      const zone = zoneOption(flags.tz);
       const format = flags.format ?? 'csv';
       if (format !== 'csv' && format !== 'json' && format !== 'html') throw new CliError(`--format: "${format}" is not a report format; use csv, json or html`);
       const columns = typeof flags.columns === 'string' ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : flags.columns;
@@ -32,6 +36,7 @@ export function registerReport(program: Command): void {
         ...(flags.out && { out: path.resolve(flags.out) }),
         ...(flags.excel && { excel: true }),
         ...(columns !== undefined && { columns }),
+        zone,
       });
       if (report.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${report.listProblem}\n`);
       process.stdout.write(`report of ${report.job}: ${report.contacts} contacts written to ${report.file}\n`);

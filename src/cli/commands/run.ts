@@ -3,6 +3,7 @@ import type { RetryMode } from '../../run/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
 import { storeFor } from '../state.js';
+import { TZ_OPTION, zoneOption } from '../format/time.js';
 
 interface RunFlags {
   baseUrl?: string;
@@ -13,6 +14,7 @@ interface RunFlags {
   forceChanged?: boolean;
   retryInDoubt?: boolean;
   wait?: boolean;
+  tz?: string;
 }
 
 function sendOptions(cmd: Command): Command {
@@ -24,7 +26,8 @@ function sendOptions(cmd: Command): Command {
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
-    .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes');
+    .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes')
+    .option(...TZ_OPTION);
 }
 
 export function registerRun(program: Command): void {
@@ -37,6 +40,7 @@ export function registerRun(program: Command): void {
 }
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
+  const zone = zoneOption(flags.tz);
   const store = storeFor(flags.stateDir, jobPath);
   const connection = await connectionFrom(flags);
   const prepared = await prepareOnline(jobPath, connection);
@@ -49,5 +53,6 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
     ...(flags.progress !== undefined && { progress: flags.progress }),
     ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
     ...(flags.wait !== undefined && { wait: flags.wait }),
+    zone,
   });
 }

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
-import { jobStatus } from '../../app/index.js';
+import { jobStatus, type JobStatus } from '../../app/index.js';
 import { formatSummary } from '../../report/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatDeferred, formatRoom } from '../format/deferred.js';
 import { formatFunnel } from '../format/funnel.js';
+import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
 import { storeFor } from '../state.js';
 
 interface StatusFlags {
   stateDir?: string;
   json?: boolean;
+  tz?: string;
 }
 
 export function registerStatus(program: Command): void {
@@ -18,21 +20,34 @@ export function registerStatus(program: Command): void {
     .argument('<job>', 'job file (JSON)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--json', 'print the counts as one JSON object')
+    .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {
+      const zone = zoneOption(flags.tz);
       const status = await jobStatus(jobPath, { store: storeFor(flags.stateDir, jobPath) });
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
-      const { summary, replies, deferred, messaging, funnel } = status;
+      const { summary, replies, deferred, messaging, funnel, running } = status;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ job: status.job, ...summary, replies, deferred, messaging, funnel }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ job: status.job, running: running ?? null, ...summary, replies, deferred, messaging, funnel }, null, 2)}\n`);
       } else {
-        const waiting = formatDeferred(deferred, Date.now());
+        const now = Date.now();
+        const waiting = formatDeferred(deferred, now, zone);
         process.stdout.write(
-          `status of ${status.job}\n${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
+          `status of ${status.job}\n` +
+            (running ? `  ${formatRunning(running, zone, now)}\n` : '') +
+            `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
             (waiting ? `  ${waiting}\n` : '') +
-            `  ${formatRoom(messaging, Date.now())}\n` +
+            `  ${formatRoom(messaging, now, zone)}\n` +
             formatFunnel(funnel),
         );
       }
       process.exitCode = outcomeExitCode(status);
     });
+}
+
+/** "running now: `outreach run` by pid 4242 on host box-1, since 14:20 Europe/Lisbon; these counts move while it runs". */
+function formatRunning(running: NonNullable<JobStatus['running']>, zone: string, now: number): string {
+  const by = `${running.command ? `\`outreach ${running.command}\` ` : ''}by pid ${running.pid} on host ${running.host}`;
+  const since = Date.parse(running.since);
+  const when = Number.isNaN(since) ? 'since a time its lock does not record' : `since ${formatTime(since, zone, now)}`;
+  return `running now: ${by}, ${when}; these counts move while it runs`;
 }

@@ -3,12 +3,12 @@ import { formatSummary } from '../../report/index.js';
 import { formatDeferred } from './deferred.js';
 
 /** The end of a run for people: what happened, the whole job's counts, and where the files are. */
-export function formatRunEnd(outcome: RunOutcome): string {
+export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Date.now()): string {
   const seconds = (outcome.thisRun.durationMs / 1000).toFixed(1);
   const how = !outcome.stopped ? 'done in' : outcome.stopped.reason === 'interrupted' ? 'interrupted after' : 'stopped after';
   const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
-  const deferred = formatDeferred(outcome.deferred, Date.now());
+  const deferred = formatDeferred(outcome.deferred, now, zone);
   if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);
   if (outcome.concurrencyBound) lines.push(`  ${outcome.concurrencyBound}`);
   if (outcome.listIncomplete) lines.push(`  ${outcome.listIncomplete}`);

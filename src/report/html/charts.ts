@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { esc, num } from './escape.js';
 import type { TimeBucket } from './types.js';
 
@@ -20,7 +21,7 @@ const W = 600;
 const H = 160;
 
 /** Columns over time, one per bucket, with a dashed line at `limit` when given; captions in HTML under it. */
-export function columns(buckets: readonly TimeBucket[], options: { limit?: number; name: string; unit: string }): string {
+export function columns(buckets: readonly TimeBucket[], options: { limit?: number; name: string; unit: string; zone: string }): string {
   if (buckets.length === 0) return `<p class="empty">No ${esc(options.name)} yet.</p>`;
   const peak = Math.max(...buckets.map((b) => b.count));
   const top = Math.max(1, peak, options.limit ?? 0) * 1.08;
@@ -31,7 +32,7 @@ export function columns(buckets: readonly TimeBucket[], options: { limit?: numbe
   const rects = buckets
     .map((b, i) => {
       const h = H - y(b.count);
-      return `<rect x="${(i * step + gap / 2).toFixed(2)}" y="${y(b.count).toFixed(2)}" width="${Math.max(0.5, step - gap).toFixed(2)}" height="${h.toFixed(2)}"><title>${esc(label(b.start))}: ${num(b.count)} ${esc(options.unit)}</title></rect>`;
+      return `<rect x="${(i * step + gap / 2).toFixed(2)}" y="${y(b.count).toFixed(2)}" width="${Math.max(0.5, step - gap).toFixed(2)}" height="${h.toFixed(2)}"><title>${esc(label(b.start, options.zone))} ${esc(options.zone)}: ${num(b.count)} ${esc(options.unit)}</title></rect>`;
     })
     .join('');
   const limit =
@@ -41,23 +42,24 @@ export function columns(buckets: readonly TimeBucket[], options: { limit?: numbe
   return (
     `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${esc(options.name)}">` +
     `<line class="axis" x1="0" x2="${W}" y1="${H}" y2="${H}" vector-effect="non-scaling-stroke"/>${rects}${limit}</svg>` +
-    `<figcaption><span>${esc(span(buckets))} UTC</span><span>peak ${num(peak)} ${esc(options.unit)}</span></figcaption></figure>`
+    `<figcaption><span>${esc(span(buckets, options.zone))} ${esc(options.zone)}</span><span>peak ${num(peak)} ${esc(options.unit)}</span></figcaption></figure>`
   );
 }
 
-/** `2026-11-27 14:03:05` (UTC), seconds left out when zero. */
-export function label(iso: string): string {
-  const text = iso.slice(0, 19).replace('T', ' ');
+/** `2026-11-27 14:03:05` in `zone` (which the caller names beside it), seconds left out when zero. */
+export function label(iso: string, zone: string): string {
+  const at = DateTime.fromISO(iso, { zone });
+  const text = at.isValid ? at.toFormat('yyyy-MM-dd HH:mm:ss') : iso;
   return text.endsWith(':00') ? text.slice(0, 16) : text;
 }
 
 /** From the first bucket to the last: the day once, when both are on it. */
-function span(buckets: readonly TimeBucket[]): string {
+function span(buckets: readonly TimeBucket[], zone: string): string {
   const first = buckets[0];
   const last = buckets[buckets.length - 1];
   if (!first || !last) return '';
-  const a = label(first.start);
-  const b = label(last.start);
+  const a = label(first.start, zone);
+  const b = label(last.start, zone);
   if (a === b) return a;
   return a.slice(0, 10) === b.slice(0, 10) ? `${a} – ${b.slice(11)}` : `${a} – ${b}`;
 }

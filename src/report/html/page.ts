@@ -20,7 +20,7 @@ export function renderHtmlReport(d: HtmlReportData): string {
 </head>
 <body>
 <main>
-<header><h1>Campaign report: ${esc(d.job)}</h1><p>made ${esc(label(d.generatedAt))} UTC from the job's state; <code>outreach track</code> updates delivery and reads</p></header>
+<header><h1>Campaign report: ${esc(d.job)}</h1><p>made ${esc(label(d.generatedAt, d.zone))} ${esc(d.zone)} from the job's state (times on this page are in ${esc(d.zone)}); <code>outreach track</code> updates delivery and reads</p></header>
 ${funnel(d)}
 ${overview(d)}
 ${sends(d)}
@@ -71,9 +71,10 @@ ${stage('failed', 'not delivered', f.failed)}
 }
 
 function sends(d: HtmlReportData): string {
-  const { per } = d.sends;
-  return `<section id="sends"><h2>Sends per ${esc(per)}</h2><p class="legend"><span class="swatch"></span>the job's rate: at most <span data-metric="rate_limit">${num(d.sends.limitPerBucket)}</span> requests per ${per}</p>
-${columns(d.sends.buckets, { limit: d.sends.limitPerBucket, name: 'sends', unit: `per ${per}` })}</section>`;
+  const { per, requestsPerSend } = d.sends;
+  const each = requestsPerSend === 1 ? 'each send takes one request' : `each send takes at least ${num(requestsPerSend)} requests: the message and its after-send steps`;
+  return `<section id="sends"><h2>Sends per ${esc(per)}</h2><p class="legend">bars: sends (messages accepted) per ${esc(per)}; <span class="swatch"></span>line: the most sends per ${esc(per)} the job's rate allows, <span data-metric="send_limit" data-unit="sends per ${esc(per)}">${num(d.sends.limitPerBucket)}</span> (rate: <span data-metric="rate_limit" data-unit="requests per ${esc(per)}">${num(d.sends.requestsPerBucket)}</span> requests per ${esc(per)}; ${each})</p>
+${columns(d.sends.buckets, { limit: d.sends.limitPerBucket, name: 'sends', unit: `sends per ${per}`, zone: d.zone })}</section>`;
 }
 
 function failures(d: HtmlReportData): string {
@@ -110,11 +111,11 @@ function heldBack(d: HtmlReportData): string {
   const deferred = d.deferred.length
     ? `<ul class="plain">${d.deferred.map((x) => `<li><code>${esc(x.reason)}</code>: ${num(x.count)}</li>`).join('')}</ul>`
     : '<p class="empty">None deferred.</p>';
-  return `<section id="held"><h2>Deferred and suppressed</h2>${deferred}<p class="hint">${num(d.suppressed)} contacts will never be messaged again (suppressed, opted out, or 131050 at delivery).</p></section>`;
+  return `<section id="held"><h2>Deferred and suppressed</h2>${deferred}<p class="hint">${num(d.suppressed)} contacts of this job are on the suppression list (by hand, imported, a STOP reply, or the provider's 131050 at send or at delivery): no job of this state folder messages them.</p></section>`;
 }
 
 function replies(d: HtmlReportData): string {
-  return `<section id="replies"><h2>Replies per ${esc(d.replies.per)}</h2>${columns(d.replies.buckets, { name: 'replies', unit: `per ${d.replies.per}` })}</section>`;
+  return `<section id="replies"><h2>Replies per ${esc(d.replies.per)}</h2>${columns(d.replies.buckets, { name: 'replies', unit: `replies per ${d.replies.per}`, zone: d.zone })}</section>`;
 }
 
 function inDoubt(d: HtmlReportData): string {

@@ -23,16 +23,22 @@ export interface HtmlReportData {
   job: string;
   /** ISO time the page was made. */
   generatedAt: string;
+  /** The IANA zone the page shows its times in (named beside each); the data keep ISO 8601. */
+  zone: string;
   total: number;
   byStatus: Record<ContactStatus, number>;
   funnel: { sent: number; delivered: number; read: number; replied: number; failed: number; tracked: number };
-  /** Sends per bucket against the configured rate (requests per bucket at most); `per` names the bucket (`second`, `5 minutes`). */
-  sends: { buckets: TimeBucket[]; per: string; limitPerBucket: number };
+  /**
+   * Sends (first messages accepted) per bucket, against the most sends the job's rate allows per bucket:
+   * its requests per bucket (`requestsPerBucket`) over the requests each send takes at the least
+   * (`requestsPerSend`: the message and the after-send steps). `per` names the bucket (`second`, `5 minutes`).
+   */
+  sends: { buckets: TimeBucket[]; per: string; limitPerBucket: number; requestsPerBucket: number; requestsPerSend: number };
   rejects: { total: number; byReason: Array<{ reason: string; count: number; examples: Array<{ line: string; phone: string; detail: string }> }>; problem?: string };
   failures: FailureGroup[];
   /** Deferred contacts, by reason. */
   deferred: Array<{ reason: string; count: number }>;
-  /** Contacts never to be messaged again: skipped as suppressed or opted out, and 131050 at delivery. */
+  /** The job's contacts on the suppression list (any source: by hand, import, STOP reply, 131050 at send or delivery), each once. */
   suppressed: number;
   replies: { buckets: TimeBucket[]; per: string };
   /** Contacts in doubt, with what a person needs to check them on the platform. */
