@@ -13,6 +13,7 @@ interface PlanFlags {
   stateDir?: string;
   baseUrl?: string;
   tokenFile?: string;
+  forceChanged?: boolean;
 }
 
 export function registerPlan(program: Command): void {
@@ -26,9 +27,10 @@ export function registerPlan(program: Command): void {
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
+    .option('--force-changed', 'preview the new content of a job whose message changed since its checkpoint started (as `run --force-changed` would send it)')
     .action(async (jobPath: string, flags: PlanFlags) => {
       const prepared = await prepareFor(jobPath, flags);
-      const plan = await planJob(prepared, { store: storeFor(flags.stateDir, jobPath) });
+      const plan = await planJob(prepared, { store: storeFor(flags.stateDir, jobPath), forceChanged: flags.forceChanged === true });
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
       else process.stdout.write(formatPlan(plan));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');
