@@ -1,6 +1,7 @@
 import type { ContactStatus, StateStore } from '../checkpoint/index.js';
 import type { ChannelInfo } from '../plan/index.js';
 import { summarise, writeRejects } from '../report/index.js';
+import { checkContent } from './content-guard.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
 import { planLookups } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -18,18 +19,26 @@ export interface PlanResult extends PlanPass {
   tooManyRejects?: string;
   /** The job's state from earlier runs, by status, when it has one: a dry run of a finished job does not look like a fresh one. */
   already?: Record<ContactStatus, number>;
+  /** What changed since the job's state started, when something did and `forceChanged` allowed the preview. */
+  contentChanges?: string;
+  /** When the plan was made (epoch ms): deferrals are told against it. */
+  now: number;
 }
 
 /**
  * The dry run: one pass over the list at `clock()`, with the windows the store knows. Writes
- * rejects.csv and remembers the rejected rows; sends nothing.
+ * rejects.csv and remembers the rejected rows; sends nothing. A job whose content changed since its
+ * state started is refused as `run` refuses it (AppError `invalid`), unless `forceChanged` asks for
+ * a preview of the new content.
  */
-export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number }): Promise<PlanResult> {
+export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number; forceChanged?: boolean }): Promise<PlanResult> {
   const { store } = options;
   const { job } = prepared;
   const view = await store.readJob(job.name);
+  const pinned = checkContent(job, prepared.jobFile, view?.header, options.forceChanged === true);
   const prior = (phone: string) => view?.states.get(phone);
-  const pass = await planPass(prepared, plannerFor(prepared, await planLookups(store, job), (options.clock ?? Date.now)()), prior);
+  const now = (options.clock ?? Date.now)();
+  const pass = await planPass(prepared, plannerFor(prepared, await planLookups(store, job), now), prior, now);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
   return {
@@ -41,6 +50,8 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     rejectsFile,
     ...(tooMany !== undefined && { tooManyRejects: tooMany }),
     ...(view && { already: summarise(view.states).byStatus }),
+    ...(pinned.changes !== undefined && { contentChanges: pinned.changes }),
+    now,
   };
 }
 

@@ -1,5 +1,6 @@
-import type { ContactState } from '../checkpoint/index.js';
+import type { ContactState, DeferredState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
+import { deferredCounter, type DeferredGroup } from '../report/index.js';
 import { shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
@@ -21,8 +22,10 @@ export interface PlanPass {
   lastPhones: string[];
   /** The loader's warnings (rows that load, with something the user should hear about), one sentence per kind with examples. */
   loaderWarnings: string[];
-  /** Contacts `run` would send a message to now: planned a message, and not settled by an earlier run. */
+  /** Contacts `run` would send a message to now: planned a message, not settled by an earlier run, and not deferred by it to a later time. */
   wouldSendNow: number;
+  /** Contacts deferred to a later time, by reason: by the planner now, or by an earlier run until a time still ahead (the provider's marketing limit, a queue place). */
+  deferred: DeferredGroup[];
   /** Usable contacts by the country of their normalised number (ISO code; `unknown` for numbers of no country). */
   byCountry: Record<string, number>;
   /** With `message.variants`: per variant (name, index or `default`), the planned actions by label. */
@@ -47,38 +50,50 @@ export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number
 
 /**
  * Reads the whole list once: loader rejects, the planner's rejects, and each contact's planned
- * action, for `plan`'s summary (`run` counts the same as it sends: send-pass.ts).
+ * action, for `plan`'s summary (`run` counts the same as it sends: send-pass.ts). A contact an
+ * earlier run deferred until after `now` is not decided: `run` leaves it until then, so the plan
+ * counts it deferred, with that run's reason and time.
  */
 export async function planPass(
   prepared: Prepared,
   planner: (contact: Contact) => Action,
   prior: (phone: string) => ContactState | undefined = () => undefined,
+  now?: number,
 ): Promise<PlanPass> {
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, byCountry: {}, byVariant: {} };
-  const { items, counts } = audience(prepared, { decide: planner });
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {} };
+  const deferred = deferredCounter();
+  const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
+  const { items, counts } = audience(prepared, { decide: (contact) => (heldBack(prior(contact.phone)) ? undefined : planner(contact)) });
   const window = prepared.job.send_window;
   if (window?.timezone === 'recipient' && window.default_timezone !== undefined) pass.zoneFallbacks = { count: 0, zone: window.default_timezone };
   for await (const item of items) {
     if (item.kind === 'reject') {
       pass.rejects.push(item.reject);
       pass.rejectedByReason[item.reject.reason] = (pass.rejectedByReason[item.reject.reason] ?? 0) + 1;
-    } else if (item.kind === 'contact' && item.action) {
-      const { contact, action } = item;
+    } else if (item.kind === 'contact') {
+      const { contact } = item;
+      const state = prior(contact.phone);
+      const held = heldBack(state);
+      // A contact held back by an earlier run's deferral counts as that deferral, not as the planner's choice.
+      const action = held ? undefined : item.action;
+      const label = held ? `defer:${held.reason}` : action && actionLabel(action);
+      if (label === undefined) continue;
       pass.contacts += 1;
       pass.lastPhones.push(contact.phone);
       if (pass.lastPhones.length > 2) pass.lastPhones.shift();
       if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
-      const label = actionLabel(action);
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const country = contact.country ?? 'unknown';
       pass.byCountry[country] = (pass.byCountry[country] ?? 0) + 1;
-      const variant = 'variant' in action ? action.variant : undefined;
+      const variant = held ? held.variant : action && 'variant' in action ? action.variant : undefined;
       if (variant !== undefined) {
         const counts = (pass.byVariant[variant] ??= {});
         counts[label] = (counts[label] ?? 0) + 1;
       }
-      if ((action.kind === 'template' || action.kind === 'text') && shouldSend(prior(contact.phone), RUN)) pass.wouldSendNow += 1;
-      const message = rendered(action);
+      if (held) deferred.add(held);
+      else if (action?.kind === 'defer') deferred.add(deferredState(contact.phone, action));
+      if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) pass.wouldSendNow += 1;
+      const message = action ? rendered(action) : '';
       // Three examples, and one of each variant besides.
       const firstOfVariant = variant !== undefined && !pass.examples.some((e) => e.variant === variant);
       if (message && (pass.examples.length < EXAMPLES || firstOfVariant)) {
@@ -87,8 +102,14 @@ export async function planPass(
     }
   }
   pass.rows = counts.rows;
+  pass.deferred = deferred.result();
   pass.loaderWarnings = describeWarnings(counts.warningsByKind);
   return pass;
+}
+
+/** A planner's deferral as the state it would leave, for the groups by reason. */
+function deferredState(phone: string, action: Extract<Action, { kind: 'defer' }>): DeferredState {
+  return { phone, status: 'deferred', attempts: 0, followups: {}, reason: action.reason, notBefore: new Date(action.notBefore).toISOString(), ...(action.zone !== undefined && { zone: action.zone }) };
 }
 
 /** Too many rejects usually means a wrong column mapping or country: the sentence that stops the job, if so. */

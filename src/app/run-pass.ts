@@ -16,8 +16,9 @@ const SAMPLE_BYTES = 64 * 1024;
 
 /**
  * `run`'s read of the list, with the planner deciding each contact as it is read (at the clock's time
- * then). A contact this run will not send (sent, skipped, or failed or in doubt and not taken up
- * again) is not planned: whatever the planner would say of it now, it is not a reject of this run.
+ * then). A contact this run will not send (sent, or failed or in doubt and not taken up again) is
+ * not planned: whatever the planner would say of it now, it is not a reject of this run. A skipped
+ * contact is decided again: the cause of its skip may be gone.
  */
 export async function openSendPass(
   prepared: Prepared,
@@ -44,9 +45,9 @@ function mayBeSent(states: ReadonlyMap<string, ContactState>, phone: string, mod
     case undefined:
     case 'pending':
     case 'deferred':
+    case 'skipped':
       return true;
     case 'sent':
-    case 'skipped':
       return false;
     default:
       return (status === 'failed' && !mode.retryFailed) || (status === 'in_doubt' && !mode.retryInDoubt) ? false : shouldSend(states.get(phone), mode);

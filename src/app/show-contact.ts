@@ -1,4 +1,4 @@
-import type { ContactEvent, ContactState, DeliveryFacts, StateStore } from '../checkpoint/index.js';
+import type { ContactEvent, ContactState, DeliveryFacts, RequestContent, StateStore } from '../checkpoint/index.js';
 import { normalisePhone, type Contact } from '../contacts/index.js';
 import { contactContent, type ContactContent } from '../plan/index.js';
 import { shouldSend } from '../run/index.js';
@@ -13,8 +13,14 @@ export interface ContactStory {
   phone: string;
   /** The row as written in the contact list (absent when the list no longer holds the phone). */
   row?: { file: string; line: number; phoneAsWritten: string; cells: Array<{ header: string; value: string }> };
-  /** The contact's message, filled (absent when the phone is not in the list). */
+  /** The contact's message filled from the list as it is now (absent when the phone is not in the list): what a send now would carry. */
   message?: ContactContent;
+  /**
+   * The contact's last request as the journal recorded it (absent when none left): its time, and what
+   * it carried (absent for a journal written before requests kept their content). For a sent contact,
+   * what the platform holds.
+   */
+  requested?: { at: string; content?: RequestContent };
   /** The state the journal replays to (absent when nothing was ever recorded). */
   state?: ContactState;
   /** Every event recorded for the contact, oldest first: each request (`attempt`) with its time, then its answer. */
@@ -47,6 +53,7 @@ export async function showContact(jobPath: string, phoneText: string, options: {
   }
   if (!state && !contact) throw new AppError(`${phone} is neither in the contact list of job "${job.name}" nor in its state; check the number, or the job`);
   const events = view ? await store.contactEvents(job.name, phone) : [];
+  const requested = lastRequest(events);
   const replies = state?.status === 'sent' && view ? await repliesOf(store, new Map([[phone, state]])) : new Map<string, string>();
   const repliedAt = replies.get(phone);
   return {
@@ -61,12 +68,20 @@ export async function showContact(jobPath: string, phoneText: string, options: {
       },
     }),
     ...(contact && { message: contactContent(contact, job.message) }),
+    ...(requested && { requested }),
     ...(state && { state }),
     events,
     ...(state?.status === 'sent' && { sentAt: state.sentAt, ...(state.delivery && { delivery: state.delivery }) }),
     ...(repliedAt !== undefined && { repliedAt }),
     next: nextStep(state, contact !== undefined),
   };
+}
+
+/** The last request the journal holds for the contact, with what it carried when the journal kept it. Pure. */
+export function lastRequest(events: readonly ContactEvent[]): ContactStory['requested'] {
+  const attempt = events.findLast((e) => e.t === 'attempt');
+  if (attempt?.t !== 'attempt') return undefined;
+  return { at: attempt.at, ...(attempt.content !== undefined && { content: attempt.content }) };
 }
 
 /** What `resume` would do with a contact in this state, in one sentence. Pure. */
@@ -93,6 +108,6 @@ export function nextStep(state: ContactState | undefined, listed: boolean): stri
     case 'in_doubt':
       return `nothing: it is in doubt; \`outreach reconcile\` reads the platform back (or \`resume --retry-in-doubt\` resends it ${where(state)} after you checked)`;
     case 'skipped':
-      return `nothing: skipped (${state.reason})`;
+      return `decide it again: skipped (${state.reason}) until its cause is gone, then sent ${where(state)}`;
   }
 }

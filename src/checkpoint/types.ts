@@ -27,6 +27,14 @@ export interface DeliveryFacts {
   failureReason?: string;
 }
 
+/**
+ * What one request carried for its contact: the template with its filled variables, or the filled
+ * text. The job's media, after-send steps and conversation fields are the job's, not repeated here.
+ */
+export type RequestContent =
+  | { template: { name: string; language: string; /** Position → value, as sent. */ variables: Record<string, string> } }
+  | { text: string };
+
 export type CheckpointEvent =
   | {
       t: 'header';
@@ -51,6 +59,8 @@ export type CheckpointEvent =
       line?: number;
       /** Which of the job's messages (`message.variants`: a name or an index, or `default`); absent when the job has none. */
       variant?: string;
+      /** What the request carried (absent in journals written before it was kept): what `show` prints as sent. */
+      content?: RequestContent;
       at: string;
     }
   | {

@@ -8,7 +8,7 @@ import { providerRefusalOf } from './outcome.js';
 import { actOnRefusal, type Tries } from './provider-actions.js';
 import type { ProviderClass } from './provider-classes.js';
 import { backoffMs } from './retry-policy.js';
-import { planOf, requestFor, switchToTemplate } from './send-plan.js';
+import { contentOf, planOf, requestFor, switchToTemplate } from './send-plan.js';
 
 /** What became of one contact in this run. */
 export type ContactResult =
@@ -32,7 +32,11 @@ export interface RetryMode {
   retryInDoubt: boolean;
 }
 
-/** Decides whether an earlier state is taken up again at `now` (a deferred contact only from its `notBefore` on). */
+/**
+ * Decides whether an earlier state is taken up again at `now` (a deferred contact only from its
+ * `notBefore` on). A skip is decided again: its cause lives in the list or the store (consent,
+ * suppression, the window) and may be gone; the platform's verdicts are failures, not skips.
+ */
 export function shouldSend(prior: ContactState | undefined, mode: RetryMode, now?: number): boolean {
   if (!prior) return true;
   switch (prior.status) {
@@ -44,8 +48,9 @@ export function shouldSend(prior: ContactState | undefined, mode: RetryMode, now
       return mode.retryFailed && prior.retryable;
     case 'in_doubt':
       return mode.retryInDoubt;
-    case 'sent':
     case 'skipped':
+      return true;
+    case 'sent':
       return false;
     default: {
       const never: never = prior;
@@ -87,6 +92,8 @@ export async function sendContact(
     case 'reject':
       return { kind: 'rejected', reject: contactReject(contact, action.reason, action.detail) };
     case 'skip':
+      // Skipped again for the same reason: nothing new to record.
+      if (prior?.status === 'skipped' && prior.reason === action.reason) return { kind: 'skipped', reason: action.reason };
       await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
     case 'defer':
@@ -146,6 +153,7 @@ async function deliver(
           line: contact.line,
           ...(conversationId ? { conversation_id: conversationId } : {}),
           ...(action.variant !== undefined && { variant: action.variant }),
+          content: contentOf(plan.payload),
           at: isoAt(ctx.clock()),
         }),
       onRateLimited: (error) =>

@@ -1,3 +1,4 @@
+import type { RequestContent } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action, Media, RenderedTemplate } from '../plan/index.js';
 import type { SendContext } from './context.js';
@@ -23,6 +24,13 @@ export function planOf(action: Extract<Action, { kind: 'template' | 'text' }>): 
     mediaLeftOut: false,
     fallback: action.fallbackTemplate,
   };
+}
+
+/** What a request with this payload carries, as the journal keeps it (the template's variables, or the text; no media). */
+export function contentOf(payload: Payload): RequestContent {
+  if (payload.kind === 'text') return { text: payload.text };
+  const { name, language, variables } = payload.template;
+  return { template: { name, language, variables } };
 }
 
 /** Free text refused because the window closed: the template goes instead, and media cannot follow it. */

@@ -171,6 +171,30 @@ describe('compactJournal', () => {
     expect(states.get(c)).toMatchObject({ status: 'failed', code: 131026, errorClass: 'undeliverable' });
   });
 
+  it("keeps what each contact's last request carried, which show prints as sent", async () => {
+    const [a, b] = [phoneOf(1), phoneOf(2)];
+    const textFirst = { text: 'Oi Ana' };
+    const template = { template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': 'Ana', '2': 'BF0' } } };
+    const events: CheckpointEvent[] = [
+      header,
+      // text refused (the window had closed), then the template went on the conversation
+      attempt(a, { action: 'text', content: textFirst }),
+      failed(a, { status: 502, retryable: true, conversation_id: 'conv-a', client_id: 'client-a' }),
+      attempt(a, { via: 'template', conversation_id: 'conv-a', content: template }),
+      sent(a, 1, { via: 'template', conversation_id: 'conv-a', client_id: 'client-a' }),
+      { t: 'followup', phone: a, step: 'tag:vip', ok: false, error: 'x', at: AT },
+      { t: 'followup', phone: a, step: 'tag:vip', ok: true, at: AT },
+      // in doubt: the request's content is what may be on the platform
+      attempt(b, { content: template }),
+      attempt(b, { content: template }),
+    ];
+    const { after, result } = await compacted(events);
+    expect(result.keptVerbatim).toBe(0);
+    const carried = (phone: string) => after.events.filter((e) => e.phone === phone && e.t === 'attempt' && e.content !== undefined).map((e) => e.t === 'attempt' && e.content);
+    expect(carried(a)).toEqual([template]);
+    expect(carried(b)).toEqual([template]);
+  });
+
   it('keeps the original events of a contact no short sequence reproduces', async () => {
     const p = phoneOf(1);
     // A skip's line, then an in_doubt outcome without an attempt: unusual, kept as written.

@@ -100,7 +100,7 @@ describe('shouldSend', () => {
   it.each([
     ['a contact never tried', undefined, run, true],
     ['a sent contact', state({ status: 'sent' }), resume, false],
-    ['a skipped contact', state({ status: 'skipped' }), resume, false],
+    ['a skipped contact (decided again: its cause may be gone)', state({ status: 'skipped', reason: 'no_opt_in' }), run, true],
     ['a deferred contact', state({ status: 'deferred', reason: 'quiet_hours', notBefore: '2025-01-01T09:00:00.000Z' }), run, true],
     ['a retryable failure on run', state({ status: 'failed', retryable: true }), run, false],
     ['a retryable failure on resume', state({ status: 'failed', retryable: true }), resume, true],

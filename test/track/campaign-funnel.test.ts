@@ -156,7 +156,7 @@ describe('a campaign with delivery shares, tracked until settled', () => {
     expect(text.stdout).toContain(`${phone} in job cli-test`);
     expect(text.stdout).toMatch(/contacts\.csv line 2, phone written "\(011\) 97000-0000"/);
     expect(text.stdout).toContain('Phone: (011) 97000-0000 | First name: Ana 0 | coupon: BF0');
-    expect(text.stdout).toContain('template  promo_bf (pt_BR) {{1}}="Ana 0", {{2}}="BF0"');
+    expect(text.stdout).toContain('sent      template promo_bf (pt_BR) {{1}}="Ana 0", {{2}}="BF0"');
     expect(text.stdout).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z {2}→ start-whatsapp \(template\)/);
     expect(text.stdout).toMatch(new RegExp(`← sent: conversation ${m.conversationId}, client \\d+, message ${m.id}`));
     expect(text.stdout).toMatch(new RegExp(`delivery  ${m.deliveryStatus}`));
@@ -164,7 +164,7 @@ describe('a campaign with delivery shares, tracked until settled', () => {
     expect(text.stdout).toMatch(/next {6}nothing: it was sent/);
 
     const json = JSON.parse((await cli(['show', c.jobFile, phone, '--json'], env)).stdout);
-    expect(json).toMatchObject({ phone, row: { line: 2, phoneAsWritten: '(011) 97000-0000' }, state: { status: 'sent', messageId: String(m.id) }, delivery: { status: m.deliveryStatus } });
+    expect(json).toMatchObject({ phone, row: { line: 2, phoneAsWritten: '(011) 97000-0000' }, requested: { content: { template: { name: 'promo_bf', variables: { '2': 'BF0' } } } }, state: { status: 'sent', messageId: String(m.id) }, delivery: { status: m.deliveryStatus } });
     expect(json.events.map((e: { t: string }) => e.t)).toEqual(['attempt', 'sent', 'delivery']);
     expect(Date.parse(json.repliedAt)).toBeGreaterThan(Date.parse(json.sentAt));
   });

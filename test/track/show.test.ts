@@ -28,7 +28,7 @@ describe('what resume would do next', () => {
     expect(nextStep(s({ status: 'deferred', reason: 'quiet_hours', notBefore: '2026-01-01T08:00:00.000Z' }), true)).toBe(
       'send it with start-whatsapp (a first message) from 2026-01-01T08:00:00.000Z on (deferred: quiet_hours)',
     );
-    expect(nextStep(s({ status: 'skipped', reason: 'outside_24h_window' }), true)).toBe('nothing: skipped (outside_24h_window)');
+    expect(nextStep(s({ status: 'skipped', reason: 'outside_24h_window' }), true)).toBe('decide it again: skipped (outside_24h_window) until its cause is gone, then sent with start-whatsapp (a first message)');
     expect(nextStep(s({ status: 'sent', followups: { media: true } }), true)).toBe('nothing: it was sent');
     expect(nextStep(s({ status: 'sent', followups: { media: false, 'tag:vip': false }, followupsInDoubt: { media: true } }), true)).toBe('repeat the after-send steps not done: tag:vip');
     expect(nextStep(s({ status: 'sent', followups: { media: false }, followupsInDoubt: { media: true } }), true)).toMatch(/in doubt \(resume --retry-in-doubt repeats them\)/);

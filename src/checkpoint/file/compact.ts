@@ -5,7 +5,7 @@ import { fsyncDir } from './fsync-dir.js';
 import { MARKETING_LIMIT_REASON } from '../apply-event.js';
 import { replay } from '../replay.js';
 import { readJournal } from './read-journal.js';
-import type { ContactEvent, ContactState, DeliveryFacts, FollowupStep } from '../types.js';
+import type { ContactEvent, ContactState, DeliveryFacts, FollowupStep, RequestContent } from '../types.js';
 
 export interface CompactionResult {
   eventsBefore: number;
@@ -39,7 +39,7 @@ export async function compactJournal(file: string): Promise<CompactionResult> {
   let eventsAfter = 0;
   let keptVerbatim = 0;
   for (const [phone, state] of before) {
-    let events = synthesize(state);
+    let events = withContent(synthesize(state), original.get(phone));
     if (!isDeepStrictEqual(replay(events).get(phone), state)) {
       events = original.get(phone) ?? [];
       keptVerbatim += 1;
@@ -157,6 +157,21 @@ function synthesize(s: ContactState): ContactEvent[] {
     out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(inDoubt && { in_doubt: true }), ...(error !== undefined && { error }), at });
   }
   if (s.status === 'sent' && s.delivery) out.push(deliveryEvent(phone, s.delivery, at));
+  return out;
+}
+
+/**
+ * The synthetic events with the content of the contact's last request (what `show` prints as sent)
+ * on their last attempt: the state does not hold it, the journal's attempts do.
+ */
+function withContent(events: ContactEvent[], original: readonly ContactEvent[] | undefined): ContactEvent[] {
+  let content: RequestContent | undefined;
+  for (const e of original ?? []) if (e.t === 'attempt' && e.content !== undefined) content = e.content;
+  const last = events.findLastIndex((e) => e.t === 'attempt');
+  const attempt = events[last];
+  if (content === undefined || attempt?.t !== 'attempt') return events;
+  const out = [...events];
+  out[last] = { ...attempt, content };
   return out;
 }
 

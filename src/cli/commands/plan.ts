@@ -4,6 +4,7 @@ import type { ChannelType } from '../../plan/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
+import { TZ_OPTION, zoneOption } from '../format/time.js';
 import { storeFor } from '../state.js';
 
 interface PlanFlags {
@@ -13,6 +14,8 @@ interface PlanFlags {
   stateDir?: string;
   baseUrl?: string;
   tokenFile?: string;
+  forceChanged?: boolean;
+  tz?: string;
 }
 
 export function registerPlan(program: Command): void {
@@ -26,11 +29,14 @@ export function registerPlan(program: Command): void {
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
+    .option('--force-changed', 'preview the new content of a job whose message changed since its checkpoint started (as `run --force-changed` would send it)')
+    .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: PlanFlags) => {
+      const zone = zoneOption(flags.tz);
       const prepared = await prepareFor(jobPath, flags);
-      const plan = await planJob(prepared, { store: storeFor(flags.stateDir, jobPath) });
+      const plan = await planJob(prepared, { store: storeFor(flags.stateDir, jobPath), forceChanged: flags.forceChanged === true });
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
-      else process.stdout.write(formatPlan(plan));
+      else process.stdout.write(formatPlan(plan, zone));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');
     });
 }

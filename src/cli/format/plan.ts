@@ -1,4 +1,5 @@
 import { percent, type PlanResult } from '../../app/index.js';
+import { formatDeferred } from './deferred.js';
 
 /** The plan as one JSON object (`plan --json`). */
 export function planJson(plan: PlanResult) {
@@ -16,6 +17,8 @@ export function planJson(plan: PlanResult) {
     warnings: [...plan.preflightWarnings, ...plan.loaderWarnings],
     rejects_file: plan.rejectsFile,
     would_send_now: plan.wouldSendNow,
+    deferred: plan.deferred.map((g) => ({ reason: g.reason, count: g.count, not_before: g.notBefore, ...(g.zone !== undefined && { zone: g.zone }) })),
+    ...(plan.contentChanges !== undefined && { content_changes: plan.contentChanges }),
     by_country: plan.byCountry,
     ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
     ...(plan.already && { already: plan.already }),
@@ -23,10 +26,13 @@ export function planJson(plan: PlanResult) {
 }
 
 /** The plan for people. */
-export function formatPlan(plan: PlanResult): string {
+export function formatPlan(plan: PlanResult, zone: string): string {
   const { channel } = plan;
   const lines: string[] = [];
   lines.push(`plan for job ${plan.job}: channel ${channel.id} (${channel.type}${channel.name ? `, ${channel.name}` : ''})`);
+  if (plan.contentChanges !== undefined) {
+    lines.push(`  warning: what the job sends changed since this job's checkpoint started (${plan.contentChanges}); this plan previews the new content, which \`run --force-changed\` sends to the contacts not yet sent`);
+  }
   for (const w of [...plan.preflightWarnings, ...plan.loaderWarnings]) lines.push(`  warning: ${w}`);
   lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
   lines.push(`  rejected         ${pad(plan.rejects.length)}  ${plan.rows ? percent(plan.rejects.length / plan.rows) : ''}`);
@@ -48,6 +54,8 @@ export function formatPlan(plan: PlanResult): string {
   } else {
     lines.push(`  would send now   ${pad(plan.wouldSendNow)}`);
   }
+  const deferred = formatDeferred(plan.deferred, plan.now, zone);
+  if (deferred !== undefined) lines.push(`  ${deferred}; \`outreach run\` then sends them (or \`run --wait\`)`);
   if (plan.zoneFallbacks) {
     const { count, zone } = plan.zoneFallbacks;
     lines.push(`  send_window: ${count} contact${count === 1 ? '' : 's'} fell back to default_timezone ${zone} (no timezone cell, and a phone country with several zones)`);

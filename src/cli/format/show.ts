@@ -8,15 +8,7 @@ export function formatStory(s: ContactStory): string {
     lines.push(`row       ${s.row.file} line ${s.row.line}, phone written "${s.row.phoneAsWritten}"`);
     lines.push(`          ${s.row.cells.map((c) => `${c.header}: ${c.value}`).join(' | ')}`);
   } else lines.push('row       not in the contact list any more');
-  const m = s.message;
-  if (m) {
-    if (m.variant !== undefined) lines.push(`variant   ${m.variant}`);
-    if (m.template) {
-      const vars = Object.entries(m.template.variables).map(([k, v]) => `{{${k}}}=${JSON.stringify(v)}`);
-      lines.push(`template  ${m.template.name} (${m.template.language}) ${vars.join(', ')}`);
-    }
-    if (m.text !== undefined) lines.push(`text      ${JSON.stringify(m.text)}`);
-  }
+  lines.push(...messageLines(s));
   lines.push(`status    ${s.state ? statusLine(s.state) : 'never sent (pending)'}`);
   if (s.events.length > 0) {
     lines.push('requests and answers');
@@ -35,6 +27,40 @@ export function formatStory(s: ContactStory): string {
   if (s.sentAt !== undefined) lines.push(`reply     ${s.repliedAt ?? 'none recorded'}`);
   lines.push(`next      ${s.next}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What the contact was sent (from the journal), and the list's message when it is not that: the list
+ * may have changed since, and a journal written before requests kept their content says nothing.
+ */
+function messageLines(s: ContactStory): string[] {
+  const lines: string[] = [];
+  const m = s.message;
+  if (m?.variant !== undefined) lines.push(`variant   ${m.variant}`);
+  const listed = m ? [...(m.template ? [`template ${templateText(m.template)}`] : []), ...(m.text !== undefined ? [`text ${JSON.stringify(m.text)}`] : [])] : [];
+  const r = s.requested;
+  if (!r) {
+    if (m?.template) lines.push(`template  ${templateText(m.template)}`);
+    if (m?.text !== undefined) lines.push(`text      ${JSON.stringify(m.text)}`);
+    return lines;
+  }
+  if (!r.content) {
+    for (const l of listed) lines.push(`list now  ${l} (what was sent was not recorded by this journal)`);
+    return lines;
+  }
+  const sent = s.state?.status === 'sent';
+  const carried = 'template' in r.content ? `template ${templateText(r.content.template)}` : `text ${JSON.stringify(r.content.text)}`;
+  lines.push(`${(sent ? 'sent' : 'requested').padEnd(10)}${carried}`);
+  const now = 'template' in r.content ? m?.template && `template ${templateText(m.template)}` : m?.text !== undefined ? `text ${JSON.stringify(m.text)}` : undefined;
+  if (now !== undefined && now !== carried) {
+    lines.push(`list now  ${now} (the list changed since; ${sent ? 'not what was sent' : 'a new send carries this'})`);
+  }
+  return lines;
+}
+
+function templateText(t: { name: string; language: string; variables: Record<string, string> }): string {
+  const vars = Object.entries(t.variables).map(([k, v]) => `{{${k}}}=${JSON.stringify(v)}`);
+  return `${t.name} (${t.language}) ${vars.join(', ')}`;
 }
 
 function statusLine(s: ContactState): string {
