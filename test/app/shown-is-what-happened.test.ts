@@ -45,7 +45,7 @@ describe('show prints what the journal says was sent, not the list as it is now'
 
     const story = await showContact(jobFile, p, { store: b.store });
     expect(story.requested).toEqual({ at: new Date(T0).toISOString(), content: { template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': 'Ana 0', '2': 'BF0' } } } });
-    const text = formatStory(story);
+    const text = formatStory(story, 'UTC');
     expect(text).toContain('sent      template promo_bf (pt_BR) {{1}}="Ana 0", {{2}}="BF0"');
     expect(text).toMatch(/list now +template promo_bf \(pt_BR\) \{\{1\}\}="Ana 0", \{\{2\}\}="NEWCOUPON" \(the list changed since; not what was sent\)/);
 
@@ -65,7 +65,7 @@ describe('show prints what the journal says was sent, not the list as it is now'
 
     const story = await showContact(jobFile, p, { store: b.store });
     expect(story.requested).toEqual({ at: new Date(T0).toISOString() });
-    expect(formatStory(story)).toMatch(/list now +template promo_bf \(pt_BR\) .*"BF0" \(what was sent was not recorded by this journal\)/);
+    expect(formatStory(story, 'UTC')).toMatch(/list now +template promo_bf \(pt_BR\) .*"BF0" \(what was sent was not recorded by this journal\)/);
   });
 });
 

@@ -46,3 +46,13 @@ describe('status prints times in a named zone', () => {
     expect(stderr).toMatch(/--tz: "Mars\/Olympus" is not a time zone; give an IANA zone name such as --tz America\/Sao_Paulo/);
   });
 });
+
+describe('show prints recorded times in a named zone', () => {
+  it('shows each request of the story to the second in the zone of --tz, naming it', async () => {
+    const c = await runningJob();
+    const { code, stdout } = await cli(['show', c.jobFile, c.phones[0]!, '--state-dir', c.stateDir, '--tz', 'America/Sao_Paulo']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('2025-01-15 14:21:00 America/Sao_Paulo  deferred until 2025-01-16 10:20:00 America/Sao_Paulo: daily_limit');
+    expect(stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z {2}/);
+  });
+});

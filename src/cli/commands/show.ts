@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { showContact } from '../../app/index.js';
 import { formatStory } from '../format/show.js';
+import { TZ_OPTION, zoneOption } from '../format/time.js';
 import { storeFor } from '../state.js';
 
 export function registerShow(program: Command): void {
@@ -11,8 +12,10 @@ export function registerShow(program: Command): void {
     .argument('<phone>', 'the phone, as in the list or as +<country><number>')
     .option('--json', 'print the story as one JSON object')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
-    .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string }) => {
+    .option(...TZ_OPTION)
+    .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string; tz?: string }) => {
+      const zone = zoneOption(flags.tz);
       const story = await showContact(jobPath, phone, { store: storeFor(flags.stateDir, jobPath) });
-      process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story));
+      process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story, zone));
     });
 }

@@ -27,3 +27,12 @@ export function formatTime(at: number, zone: string, now: number): string {
   const format = local.hasSame(today, 'day') ? 'HH:mm' : Math.abs(at - now) < 6 * 86_400_000 ? 'ccc HH:mm' : 'yyyy-MM-dd HH:mm';
   return `${local.setLocale('en-US').toFormat(format)} ${zone}`;
 }
+
+/**
+ * A recorded time (ISO 8601) shown in full, to the second, in `zone` and naming it:
+ * "2026-11-25 14:20:03 America/Sao_Paulo". A text that is not a time is shown as it is.
+ */
+export function formatStamp(iso: string, zone: string): string {
+  const at = DateTime.fromISO(iso, { zone });
+  return at.isValid ? `${at.toFormat('yyyy-MM-dd HH:mm:ss')} ${zone}` : iso;
+}
