@@ -25,7 +25,8 @@ export interface ComplianceLookups {
   refresh(): Promise<void>;
 }
 
-export async function complianceLookups(store: StateStore, job: ComplianceLookups['job']): Promise<ComplianceLookups> {
+/** `refreshEveryMs`: how often at most `refresh` reads the store again (0: every time it is called). */
+export async function complianceLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs = REFRESH_EVERY_MS): Promise<ComplianceLookups> {
   const [suppressions, ledger] = await Promise.all([store.suppressions(), store.ledger()]);
   let readAt = performance.now();
   return {
@@ -34,7 +35,7 @@ export async function complianceLookups(store: StateStore, job: ComplianceLookup
     ledger,
     reservations: new Reservations(),
     refresh: async () => {
-      if (performance.now() - readAt < REFRESH_EVERY_MS) return;
+      if (performance.now() - readAt < refreshEveryMs) return;
       readAt = performance.now();
       await Promise.all([suppressions.refresh(), ledger.refresh()]);
     },

@@ -10,9 +10,9 @@ export interface PlanLookups {
   compliance?: ComplianceLookups;
 }
 
-/** The store's lookups for one job, read now. */
-export async function planLookups(store: StateStore, job: ComplianceLookups['job']): Promise<PlanLookups> {
-  const [windows, compliance] = await Promise.all([store.windows(), complianceLookups(store, job)]);
+/** The store's lookups for one job, read now; `refreshEveryMs` as in `complianceLookups`. */
+export async function planLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs?: number): Promise<PlanLookups> {
+  const [windows, compliance] = await Promise.all([store.windows(), complianceLookups(store, job, refreshEveryMs)]);
   return { windows, compliance };
 }
 

@@ -48,6 +48,12 @@ export interface RunJobOptions {
   onProgress?: (stats: RunStats, live: { concurrencyBound?: string }) => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
+  /**
+   * How often at most (wall ms) the run reads again what other processes write to the store (a STOP
+   * through the receiver, `suppress add`, another job's first messages) before deciding a contact;
+   * default 100. 0 reads it before every contact.
+   */
+  refreshEveryMs?: number;
   /** Told when the provider says a person stopped marketing messages (131050); the phone is already on the store's suppression list. */
   onOptedOut?: (phone: string, reason: string) => Promise<void>;
 }
@@ -91,7 +97,7 @@ export async function runJob(prepared: Prepared, options: RunJobOptions): Promis
   const logger = options.logger ?? silentLogger();
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
-  const lookups: PlanLookups = await planLookups(store, job);
+  const lookups: PlanLookups = await planLookups(store, job, options.refreshEveryMs);
   const refresh = setInterval(() => {
     store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
   }, WINDOW_REFRESH_MS);

@@ -1,15 +1,21 @@
 /**
  * The simulated clock: it runs with wall time from `startTime` and jumps forward on `advance`.
- * The 24-hour window, createdAt/updatedAt and webhook timestamps read it; rate limiting reads wall time.
+ * The 24-hour window, createdAt/updatedAt and webhook timestamps read it; rate limiting reads wall time
+ * (`wall`: Date.now unless the simulator was given another).
  */
 export class SimClock {
-  private readonly wallAtStart = Date.now();
+  private readonly wallAtStart: number;
   private offset = 0;
 
-  constructor(private readonly startTime: number = Date.now()) {}
+  constructor(
+    private readonly startTime: number = Date.now(),
+    readonly wall: () => number = Date.now,
+  ) {
+    this.wallAtStart = wall();
+  }
 
   now(): number {
-    return this.startTime + (Date.now() - this.wallAtStart) + this.offset;
+    return this.startTime + (this.wall() - this.wallAtStart) + this.offset;
   }
 
   advance(ms: number): number {

@@ -23,6 +23,7 @@ export type {
   SimConversation,
   SimCounters,
   SimCustomField,
+  SimDelay,
   SimFaults,
   SimMessage,
   SimOptions,
@@ -92,7 +93,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
   const store = new Store(seedData());
   const core: SimCore = {
     store,
-    clock: new SimClock(settings.startTime),
+    clock: new SimClock(settings.startTime, options.wallClock),
     faults: new Faults(settings.seed, options.faults),
     provider: new ProviderState(),
     delivery: new DeliveryTimeline(store, settings.seed, options.delivery),
@@ -100,7 +101,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     log,
     templateDisplay: settings.templateDisplay,
   };
-  const { server, shutdown } = createSimServer(core, settings.token);
+  const { server, shutdown } = createSimServer(core, settings.token, options.delay);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, () => {

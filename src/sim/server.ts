@@ -17,7 +17,7 @@ import { fail, HttpError, type Reply } from './http.js';
 import { RateLimiter } from './rate-limit.js';
 import { Router, type Match } from './router.js';
 import { apiRoutes } from './routes/index.js';
-import type { RequestLogEntry } from './types.js';
+import type { RequestLogEntry, SimDelay } from './types.js';
 
 const apiRouter = new Router(apiRoutes);
 
@@ -26,9 +26,9 @@ const apiRouter = new Router(apiRoutes);
  * processing → read body → latency (S50) → 404/405 → auth (401) → JSON (422) → delivery statuses due by
  * the clock (S53) → route → drop after processing or answer. /__sim/ requests skip auth, faults and the log.
  */
-export function createSimServer(core: SimCore, token: string): { server: Server; shutdown(): void } {
+export function createSimServer(core: SimCore, token: string, delay: SimDelay = timerDelay): { server: Server; shutdown(): void } {
   const expectedAuth = `Bearer ${token}`;
-  const timers = new Set<NodeJS.Timeout>();
+  const pending = new Set<() => void>();
   let limit = 0;
   let limiter: RateLimiter | undefined;
 
@@ -49,7 +49,7 @@ export function createSimServer(core: SimCore, token: string): { server: Server;
   }
 
   function api(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: URLSearchParams | null) {
-    const wall = Date.now();
+    const wall = core.clock.wall();
     const match = apiRouter.match(method, path);
     const endpoint = match.kind === 'route' ? match.route.key : 'unknown';
     const entry: RequestLogEntry = { method, path, body: undefined, status: 0, endpoint, at: core.clock.now(), wall };
@@ -82,11 +82,13 @@ export function createSimServer(core: SimCore, token: string): { server: Server;
       };
       // A timer per request, never a wait: thousands of delayed requests cost only their timers.
       if (latency > 0) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
+        const held = { answered: false, cancel: () => undefined as void };
+        held.cancel = delay(() => {
+          held.answered = true;
+          pending.delete(held.cancel);
           run();
         }, latency);
-        timers.add(timer);
+        if (!held.answered) pending.add(held.cancel);
       } else run();
     });
   }
@@ -141,10 +143,15 @@ export function createSimServer(core: SimCore, token: string): { server: Server;
   return {
     server,
     shutdown() {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      for (const cancel of pending) cancel();
+      pending.clear();
     },
   };
+}
+
+function timerDelay(answer: () => void, ms: number): () => void {
+  const timer = setTimeout(answer, ms);
+  return () => clearTimeout(timer);
 }
 
 function run(handler: () => Reply): Reply {

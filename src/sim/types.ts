@@ -51,11 +51,24 @@ export interface SimOptions {
   requestLogLimit?: number;
   /** Webhook delivery timeout in ms; default WEBHOOK_TIMEOUT_MS (10,000, documented). Tests use a short one. */
   webhookTimeoutMs?: number;
+  /**
+   * The wall clock (epoch ms) that the rate limit, the request log's `wall` and the running of the simulated
+   * clock read; default Date.now. Tests pass one that moves only when they move it.
+   */
+  wallClock?: () => number;
   /** Delivery statuses over time; absent = off (every outbound message stays `sent`, S51). `{}` = DEFAULT_DELIVERY. */
   delivery?: SimDelivery;
   /** How the message list shows a template message (S54): `full` (default, every component one a line) or `body` (its body alone). */
   templateDisplay?: TemplateDisplay;
+  /**
+   * Holds the answer of a request with latency (S50): calls `answer` after `ms`, and returns what cancels it
+   * (the simulator closing). Default: a timer. Tests pass their own to see each delay and answer when they choose.
+   */
+  delay?: SimDelay;
 }
+
+/** See `SimOptions.delay`. */
+export type SimDelay = (answer: () => void, ms: number) => () => void;
 
 export interface SimChannel {
   id: number;
@@ -175,7 +188,7 @@ export interface RequestLogEntry {
   endpoint: string;
   /** Sim-clock ms at arrival. */
   at: number;
-  /** Date.now() at arrival. */
+  /** Wall-clock ms at arrival (Date.now() unless `wallClock` says otherwise). */
   wall: number;
   /** True when no answer was sent (dropRate). */
   dropped?: true;

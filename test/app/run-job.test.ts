@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobReport, jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type JobStore, type Ledger, type StateStore } from '../../src/checkpoint/index.js';
 import { jobStatePaths, readJournal } from '../../src/checkpoint/file/index.js';
+import { unlimitedLimiter } from '../../src/run/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { campaign, phoneOf, type Campaign } from '../helpers/campaign.js';
@@ -138,6 +140,70 @@ describe('the write-ahead record', () => {
     expect(outcome.summary.byStatus.sent).toBe(8);
     expect(seenAtArrival).toHaveLength(8);
     expect(seenAtArrival.every((s) => s.attempted)).toBe(true);
+  });
+
+  it('waits for the store to say the attempt and its ledger entry are durable before the request leaves, however late the store says it', async () => {
+    await setup({ rows: 6 });
+    const real = createFileStore(c.stateDir);
+    const checkpoint = jobStatePaths(c.stateDir, 'cli-test').checkpoint;
+    // What the store has acknowledged as durable: its promise resolved. Each acknowledgement is held
+    // back a few turns of the event loop after the write itself, so a request that does not wait for it
+    // arrives before it, whatever the disk's speed.
+    const attemptsAcked = new Set<string>();
+    const ledgerAcked = new Set<string>();
+    const late = async () => {
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    };
+    const store: StateStore = {
+      ...real,
+      openJob: async (job, owner) => {
+        const opened = await real.openJob(job, owner);
+        const record: JobStore['record'] = async (event) => {
+          await opened.record(event);
+          await late();
+          if (event.t === 'attempt') attemptsAcked.add(event.phone);
+        };
+        return new Proxy(opened, { get: (target, key) => (key === 'record' ? record : Reflect.get(target, key)) });
+      },
+      ledger: async () => {
+        const ledger = await real.ledger();
+        const record: Ledger['record'] = async (entry) => {
+          await ledger.record(entry);
+          await late();
+          ledgerAcked.add(entry.phone);
+        };
+        return new Proxy(ledger, { get: (target, key) => (key === 'record' ? record : Reflect.get(target, key)) });
+      },
+    };
+    const api = client();
+    const atArrival: Array<{ phone: string; acked: boolean; ledgered: boolean; onDisk: boolean }> = [];
+    const observed: ApiClient = {
+      ...api,
+      startWhatsapp(body, options) {
+        // Read synchronously, as the request arrives: nothing may complete in between.
+        const journal = readFileSync(checkpoint, 'utf8');
+        atArrival.push({
+          phone: body.phone,
+          acked: attemptsAcked.has(body.phone),
+          ledgered: ledgerAcked.has(body.phone),
+          onDisk: journal.split('\n').some((line) => line.includes('"t":"attempt"') && line.includes(`"phone":"${body.phone}"`)),
+        });
+        return api.startWhatsapp(body, options);
+      },
+    };
+    const prepared = await prepare(c.jobFile, { api });
+    // No pacing wait between the record and the send: the request would leave at once if the record were not awaited.
+    const outcome = await runJob(prepared, {
+      store,
+      api: observed,
+      command: 'run',
+      mode: { retryFailed: false, retryInDoubt: false },
+      owner: { pid: process.pid },
+      limiter: unlimitedLimiter(),
+    });
+    expect(outcome.summary.byStatus.sent).toBe(6);
+    expect(atArrival.map((a) => a.phone).sort()).toEqual([...c.phones].sort());
+    expect(atArrival.filter((a) => !a.acked || !a.ledgered || !a.onDisk)).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/index.js';
 import { suppressPhones } from '../../src/app/index.js';
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { startReceiver, sync, type Receiver } from '../../src/webhook/index.js';
 import { bench, byPhone, phone, type Bench } from './helpers.js';
 
@@ -90,20 +92,58 @@ describe('opt-outs: the suppression list, STOP by webhook, PARAR by sync, START'
   it('stops the message of a contact whose STOP arrives while the campaign runs', async () => {
     const phones = [0, 1, 2, 3, 4, 5].map((i) => phone(i, 1));
     const last = phones[5] ?? '';
-    const jobFile = await b.job('midrun', phones.map((p) => ({ phone: p })), { rate: { per_second: 4, concurrency: 1 } });
+    const jobFile = await b.job('midrun', phones.map((p) => ({ phone: p })), { rate: { per_second: 500, concurrency: 1 } });
     await listen();
     let heard = false;
-    const outcome = await b.run(await b.prepare(jobFile), {
-      onProgress: () => {
-        if (heard) return;
-        heard = true;
-        b.sim.state.inbound(last, 'unsubscribe');
+    // The reply arrives (and the receiver has it) while the second request is on its way.
+    const api: ApiClient = {
+      ...b.api,
+      async startWhatsapp(body, options) {
+        if (!heard && body.phone === phones[1]) {
+          heard = true;
+          b.sim.state.inbound(last, 'unsubscribe');
+          await delivered();
+        }
+        return b.api.startWhatsapp(body, options);
       },
-    });
+    };
+    const outcome = await b.run(await b.prepare(jobFile), { api, refreshEveryMs: 0 });
     expect(heard).toBe(true);
     expect(b.started().has(last)).toBe(false);
     expect(outcome.thisRun).toMatchObject({ sent: 5, skipped: 1 });
     expect(byPhone(await b.report('midrun')).get(last)?.action).toBe('skip:suppressed');
+  });
+});
+
+describe('a STOP from another process while the run goes', () => {
+  it('skips the contacts after it when the STOP reaches the store through another opening of the state folder (the receiver, suppress add)', async () => {
+    const phones = [0, 1, 2, 3, 4, 5].map((i) => phone(i, 3));
+    const [byReply, byHand] = [phones[4] ?? '', phones[5] ?? ''];
+    const jobFile = await b.job('two-stores', phones.map((p) => ({ phone: p })), { rate: { per_second: 500, concurrency: 1 } });
+    // As two processes have: the receiver and `suppress add` write through their own opening of the folder.
+    const other = createFileStore(b.stateDir);
+    const secret = randomBytes(8).toString('hex');
+    receiver = await startReceiver({ port: 0, secret, store: other, api: b.api });
+    b.sim.state.setWebhook({ url: receiver.url, secret });
+    let starts = 0;
+    // When the second request arrives, the STOP and the suppression are durable in the folder before it goes on.
+    const api: ApiClient = {
+      ...b.api,
+      async startWhatsapp(body, options) {
+        if (++starts === 2) {
+          b.sim.state.inbound(byReply, 'STOP');
+          await delivered();
+          await suppressPhones(other, [byHand], { reason: 'asked the call centre' });
+        }
+        return b.api.startWhatsapp(body, options);
+      },
+    };
+    const outcome = await b.run(await b.prepare(jobFile), { api, refreshEveryMs: 0 });
+    expect([...b.started()].sort()).toEqual(phones.slice(0, 4).sort());
+    expect(outcome.thisRun).toMatchObject({ sent: 4, skipped: 2 });
+    const rows = byPhone(await b.report('two-stores'));
+    expect(rows.get(byReply)).toMatchObject({ status: 'skipped', action: 'skip:suppressed' });
+    expect(rows.get(byHand)).toMatchObject({ status: 'skipped', action: 'skip:suppressed' });
   });
 });
 

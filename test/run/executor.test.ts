@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import type { Job } from '../../src/job/index.js';
 import type { ChannelInfo } from '../../src/plan/index.js';
-import { AUTO_INITIAL, createRateLimiter, execute, runConcurrency, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
+import { AUTO_INITIAL, createRateLimiter, execute, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { stream, tempState, testContacts, testJob, type TempState } from '../helpers/run.js';
 
@@ -149,7 +149,7 @@ describe('execute against the simulator', () => {
     expect(result.stats.sent).toBe(60);
     for (const c of contacts) expect(sim.state.startWhatsappCount(c.phone)).toBe(1);
     expect(sim.state.counters.rateLimited).toBeGreaterThan(0);
-    expect(sim.state.counters.rateLimited).toBeLessThan(30);
+    // How few 429s it meets depends on the machine's timing; the pause and slow-down each 429 causes are tested in limiter.test.ts and pair-rate.test.ts with the limiter's own clock.
   });
 
   it('stops the whole run at the first refused token', async () => {
@@ -366,41 +366,40 @@ describe('execute against the simulator', () => {
   });
 });
 
-/** The most requests the simulator was answering at once, from its log (arrival time + latency of each). */
-function mostAtOnce(entries: readonly { wall: number; latencyMs?: number }[]): number {
-  const edges = entries.flatMap((e) => [
-    [e.wall, 1],
-    [e.wall + (e.latencyMs ?? 0), -1],
-  ]);
-  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-  let now = 0;
-  let most = 0;
-  for (const [, d] of edges) {
-    now += d!;
-    most = Math.max(most, now);
-  }
-  return most;
-}
-
 describe('execute following the adaptive concurrency', () => {
-  it('raises the requests in flight above the starting few when answers take 300 ms', async () => {
-    sim = await startSimulator({ faults: { latencyMs: 300, latencyJitterMs: 50 }, seed: 7 });
-    api = createApiClient({ baseUrl: sim.url, token: sim.token, connections: 200 });
-    state = await tempState();
-    const job = testJob({ rate: { per_second: 200 } });
-    const concurrency = runConcurrency(job.rate, Date.now);
-    const contacts = testContacts(600);
-    const result = await run(job, contacts, RUN, WBA, {
-      limiter: createRateLimiter({ perSecond: 200 }),
-      concurrency: concurrency.ceiling,
-      controller: concurrency.controller,
-    });
-
-    expect(result.stats.sent).toBe(600);
-    // 200/s × ~0.35 s × 1.3 ≈ 91 at the target; it starts at AUTO_INITIAL.
-    expect(concurrency.controller.limit()).toBeGreaterThan(60);
-    expect(result.peakInFlight).toBeGreaterThan(AUTO_INITIAL * 4);
-    expect(mostAtOnce(requestsTo('/start-whatsapp'))).toBeGreaterThan(AUTO_INITIAL * 4);
+  it('grows the requests in flight at once to the limit the controller raises after the first answers', async () => {
+    // The controller's sizing (rate × measured latency) is tested in concurrency.test.ts with its own clock;
+    // the rate it reaches at real latency is in `npm run bench` (bench/latency.ts). Here: the executor follows it.
+    await setup();
+    let limit = AUTO_INITIAL;
+    const controller = { observe: () => void (limit = 40), limit: () => limit, p90LatencyMs: () => undefined, meanLatencyMs: () => undefined };
+    const contacts = testContacts(200);
+    let left = contacts.length;
+    let inFlight = 0;
+    const most: number[] = [];
+    let held: Array<() => void> = [];
+    // Each request waits until as many are in flight as the limit allows (or as are left): the most at once is then exact.
+    const holding: ApiClient = {
+      ...api,
+      startWhatsapp: async (body, options) => {
+        inFlight += 1;
+        if (inFlight >= Math.min(limit, left)) {
+          most.push(inFlight);
+          for (const go of held.splice(0)) go();
+        } else await new Promise<void>((r) => held.push(r));
+        try {
+          return await api.startWhatsapp(body, options);
+        } finally {
+          inFlight -= 1;
+          left -= 1;
+        }
+      },
+    };
+    const result = await run(testJob(), contacts, RUN, WBA, { api: holding, limiter: unlimitedLimiter(), concurrency: 50, controller });
+    expect(result.stats.sent).toBe(200);
+    expect(most[0]).toBe(AUTO_INITIAL);
+    expect(Math.max(...most)).toBe(40);
+    expect(result.peakInFlight).toBe(40);
   });
 
   it('keeps a fixed concurrency where it is, and shrinks workers when the controller lowers its limit', async () => {

@@ -38,12 +38,15 @@ describe('simulator controls under /__sim/', () => {
     expect((await control(h.sim.url, 'POST', '/__sim/clock', { advance_ms: -1 })).status).toBe(422);
   });
 
-  it('starts the simulated clock at startTime and stamps records with it', async () => {
-    const h = await harness();
-    expect(h.state.now() - START).toBeLessThan(5000);
+  it('starts the simulated clock at startTime, runs it with the wall clock, and stamps records with it', async () => {
+    let wall = 1_000_000;
+    const h = await harness({ wallClock: () => wall });
+    expect(h.state.now()).toBe(START);
+    wall += 1_500;
     const res = await h.start();
     const message = (await h.call('GET', `/chat/conversations/${res.body.data.conversation_id}/messages`)).body.data[0];
-    expect(Date.parse(message.createdAt) - START).toBeLessThan(5000);
+    expect(Date.parse(message.createdAt)).toBe(START + 1_500);
+    expect(h.state.now()).toBe(START + 1_500);
   });
 
   it('GET /__sim/counters counts API requests by endpoint and status, not controls', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, harness } from './helpers.js';
+import { closeAll, harness, START } from './helpers.js';
 
 afterEach(closeAll);
 
@@ -59,7 +59,7 @@ describe('fault injection', () => {
   });
 
   it('over the rate limit answers 429 with Retry-After and does nothing', async () => {
-    const h = await harness({ faults: { rateLimitPerSecond: 2 } });
+    const h = await harness({ faults: { rateLimitPerSecond: 2 }, wallClock: () => START });
     expect((await h.start({ phone: '+5511999990001' })).status).toBe(200);
     expect((await h.start({ phone: '+5511999990002' })).status).toBe(200);
     const limited = await h.start({ phone: '+5511999990003' });
@@ -73,10 +73,12 @@ describe('fault injection', () => {
   });
 
   it('accepts requests again once the one-second window frees', async () => {
-    const h = await harness({ faults: { rateLimitPerSecond: 1 } });
+    let wall = START;
+    const h = await harness({ faults: { rateLimitPerSecond: 1 }, wallClock: () => wall });
     expect((await h.call('GET', '/wba/templates')).status).toBe(200);
+    wall += 999;
     expect((await h.call('GET', '/wba/templates')).status).toBe(429);
-    await new Promise((r) => setTimeout(r, 1010));
+    wall += 1;
     expect((await h.call('GET', '/wba/templates')).status).toBe(200);
   });
 
@@ -101,11 +103,12 @@ describe('fault injection', () => {
     expect(h.state.counters.dropped).toBe(1);
   });
 
-  it('latencyMs delays the answer', async () => {
-    const h = await harness({ faults: { latencyMs: 120 } });
-    const started = Date.now();
-    await h.call('GET', '/wba/templates');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+  it('latencyMs delays the answer by that many ms', async () => {
+    const asked: number[] = [];
+    const h = await harness({ faults: { latencyMs: 120 }, delay: (answer, ms) => (asked.push(ms), answer(), () => undefined) });
+    expect((await h.call('GET', '/wba/templates')).status).toBe(200);
+    expect(asked).toEqual([120]);
+    expect(h.state.requests[0]?.latencyMs).toBe(120);
   });
 
   it('refuses invalid fault values', async () => {

@@ -145,11 +145,10 @@ describe('webhook chat.message', () => {
     receivers.push(slow);
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const { port } = slow.address() as AddressInfo;
-    const h = await harness({ webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET } });
-    const started = Date.now();
+    // The receiver never answers, and its delivery gives up only after a minute: an answer now was not held for it.
+    const h = await harness({ webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET }, webhookTimeoutMs: 60_000 });
     expect((await h.start()).status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1000);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(h.state.webhookDeliveries).toHaveLength(1);
     expect(h.state.webhookDeliveries[0]!.pending).toBe(true);
     slow.closeAllConnections();
   });
@@ -161,14 +160,13 @@ describe('webhook chat.message', () => {
     const { port } = hanging.address() as AddressInfo;
     const h = await harness({ webhook: { url: `http://127.0.0.1:${port}/`, secret: SECRET }, webhookTimeoutMs: 200 });
     expect((await h.start()).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(h.state.webhookDeliveries[0]!.pending).toBe(true);
+    // (Whether it is still pending when the answer arrives depends on the machine's speed: not asserted here.)
     await h.state.webhookIdle();
     const [delivery] = h.state.webhookDeliveries;
     expect(delivery).toMatchObject({ pending: false, error: 'timeout' });
     expect(delivery!.status).toBeUndefined();
+    // Not before its timeout (how long after it depends on the machine's load, and is not asserted).
     expect(delivery!.durationMs).toBeGreaterThanOrEqual(190);
-    expect(delivery!.durationMs).toBeLessThan(2000);
     hanging.closeAllConnections();
   });
 

@@ -55,6 +55,8 @@ export class LockWriteError extends Error {
 export interface LockIo {
   /** Creates `file` (it does not exist) holding `data`, flushed to disk. */
   writeFile(file: string, data: string): Promise<void>;
+  /** Waits between two looks at a lock being written or taken over. */
+  sleep(ms: number): Promise<void>;
 }
 
 /** A lock that cannot be read (empty, torn) is taken as being written for this long, then taken over. */
@@ -76,6 +78,7 @@ const MAX_ROUNDS = 1_000;
  */
 export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<LockIo> = {}): Promise<Lock> {
   const write = io.writeFile ?? writeNewFile;
+  const wait = io.sleep ?? ((ms: number) => sleep(ms));
   const job = path.basename(path.dirname(lockFile));
   const owner: LockOwner = { pid: info.pid, host: hostname(), startedAt: info.startedAt, command: info.command };
   const content = JSON.stringify(owner) + '\n';
@@ -102,7 +105,7 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
     if (pid === undefined && age < UNREADABLE_GRACE_MS) {
       // Being written by a version of outreach that wrote locks in place: it is whole in a moment.
       if (Date.now() >= deadline) throw new LockedError(job, undefined, undefined, `another process is writing its lock ${lockFile} right now`);
-      await sleep(Math.min(UNREADABLE_GRACE_MS - age + POLL_MS, 250));
+      await wait(Math.min(UNREADABLE_GRACE_MS - age + POLL_MS, 250));
       continue;
     }
     // Stale. Whoever of the racers removes it, the one that then takes the lock took it over from pid.
@@ -112,7 +115,7 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
       if (Date.now() >= deadline) {
         throw new LockedError(job, outcome.pid, undefined, `${outcome.pid !== undefined ? `pid ${outcome.pid}` : 'another process'} is taking over its lock right now`);
       }
-      await sleep(POLL_MS);
+      await wait(POLL_MS);
     }
   }
 }
