@@ -96,8 +96,12 @@ describe('outreach run', () => {
     await setup({ rows: 150, job: { rate: { per_second: 100, concurrency: 8 } } }, { latencyMs: 30 });
     const child = spawn(process.execPath, [cliPath, 'run', c.jobFile, '--no-progress'], { env: { ...process.env, ...env().env }, stdio: 'ignore' });
     await waitFor(() => sim.state.counters.byEndpoint[START]! > 40);
+    // From here the platform holds every answer: at most the requests in flight (8) arrive before the kill,
+    // however slow this machine is, so the kill always lands mid-run.
+    sim.state.setFaults({ latencyMs: 600_000 });
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
+    sim.state.setFaults({ latencyMs: 30 });
     const before = sim.state.counters.byEndpoint[START]!;
     expect(before).toBeLessThan(150);
 
