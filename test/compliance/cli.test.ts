@@ -98,7 +98,7 @@ describe('run and status with suppressed and deferred contacts (command line)', 
   it('run --wait with a window opening a few seconds ahead sends the deferred contacts when it opens', async () => {
     const { zone, local } = noonZone();
     const jobFile = await b.job('soon', [{ phone: phone(0, 1) }, { phone: phone(1, 1) }, { phone: phone(2, 1) }], {
-      send_window: { from: local(Date.now() + 3000), to: '23:00', timezone: zone },
+      send_window: { from: local(Date.now() + 8000), to: '23:00', timezone: zone },
     });
     const started = Date.now();
     const run = await cli(['run', jobFile, '--no-progress', '--wait'], env());
