@@ -4,6 +4,7 @@ import { shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
+import type { MessagedByOtherJobs, OtherJobsTally } from './other-jobs.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -29,6 +30,8 @@ export interface PlanPass {
   byVariant: Record<string, Record<string, number>>;
   /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
   zoneFallbacks?: { count: number; zone: string };
+  /** Contacts not settled by this job that other jobs of the state folder messaged lately (with `otherJobs`). */
+  messagedByOtherJobs?: MessagedByOtherJobs;
 }
 
 const EXAMPLES = 3;
@@ -53,6 +56,7 @@ export async function planPass(
   prepared: Prepared,
   planner: (contact: Contact) => Action,
   prior: (phone: string) => ContactState | undefined = () => undefined,
+  otherJobs?: { tally: OtherJobsTally; now: number },
 ): Promise<PlanPass> {
   const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, byCountry: {}, byVariant: {} };
   const { items, counts } = audience(prepared, { decide: planner });
@@ -77,7 +81,9 @@ export async function planPass(
         const counts = (pass.byVariant[variant] ??= {});
         counts[label] = (counts[label] ?? 0) + 1;
       }
-      if ((action.kind === 'template' || action.kind === 'text') && shouldSend(prior(contact.phone), RUN)) pass.wouldSendNow += 1;
+      const open = shouldSend(prior(contact.phone), RUN);
+      if ((action.kind === 'template' || action.kind === 'text') && open) pass.wouldSendNow += 1;
+      if (open) otherJobs?.tally.note(contact.phone, otherJobs.now);
       const message = rendered(action);
       // Three examples, and one of each variant besides.
       const firstOfVariant = variant !== undefined && !pass.examples.some((e) => e.variant === variant);
@@ -87,6 +93,7 @@ export async function planPass(
     }
   }
   pass.rows = counts.rows;
+  if (otherJobs) pass.messagedByOtherJobs = otherJobs.tally.result();
   pass.loaderWarnings = describeWarnings(counts.warningsByKind);
   return pass;
 }

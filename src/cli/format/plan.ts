@@ -1,4 +1,5 @@
-import { percent, type PlanResult } from '../../app/index.js';
+import { messagedByOtherJobsJson, percent, type PlanResult } from '../../app/index.js';
+import { formatMessagedByOtherJobs } from './other-jobs.js';
 
 /** The plan as one JSON object (`plan --json`). */
 export function planJson(plan: PlanResult) {
@@ -19,6 +20,7 @@ export function planJson(plan: PlanResult) {
     by_country: plan.byCountry,
     ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
     ...(plan.already && { already: plan.already }),
+    messaged_by_other_jobs: messagedByOtherJobsJson(plan.messagedByOtherJobs),
   };
 }
 
@@ -48,6 +50,8 @@ export function formatPlan(plan: PlanResult): string {
   } else {
     lines.push(`  would send now   ${pad(plan.wouldSendNow)}`);
   }
+  const others = formatMessagedByOtherJobs(plan.messagedByOtherJobs);
+  if (others) lines.push(`  ${others}`);
   if (plan.zoneFallbacks) {
     const { count, zone } = plan.zoneFallbacks;
     lines.push(`  send_window: ${count} contact${count === 1 ? '' : 's'} fell back to default_timezone ${zone} (no timezone cell, and a phone country with several zones)`);
