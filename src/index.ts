@@ -40,6 +40,7 @@ export {
   type RunUntilDoneResult,
   type WaitInfo,
   type MessagingRoom,
+  type MessagedByOtherJobs,
   type TrackJobOptions,
   type TrackOutcome,
   type ReconcileJobOptions,
@@ -63,6 +64,7 @@ export {
   type SuppressionList,
   type Ledger,
   type LedgerEntry,
+  type LedgerMessage,
 } from './checkpoint/index.js';
 export type { Contact, Reject } from './contacts/index.js';
 export type { Action, ChannelInfo, PlanContext } from './plan/index.js';

@@ -50,7 +50,7 @@ export function freshPass(lookups: ComplianceLookups): ComplianceLookups {
 /** The compliance part of a contact's PlanContext at `now`. */
 export function complianceContext(c: ComplianceLookups, contact: Contact, now: number): Partial<PlanContext> {
   const entry = c.suppressions.get(contact.phone);
-  const lastMessagedAt = c.job.limits.min_hours_between_messages !== undefined ? c.ledger.lastMessagedAt(contact.phone, { exceptJob: c.job.name }) : undefined;
+  const lastMessagedAt = c.job.limits.min_hours_between_messages > 0 ? c.ledger.lastMessagedAt(contact.phone, { exceptJob: c.job.name }) : undefined;
   const limit = c.job.limits.daily_unique_recipients;
   return {
     ...(entry && { suppressed: { reason: entry.reason, source: entry.source } }),

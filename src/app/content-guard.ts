@@ -29,7 +29,7 @@ export function checkContent(job: Job, jobFile: string, header: HeaderEvent | un
   if (!forceChanged) {
     throw new AppError(
       `job "${job.name}": what it sends, or where, changed since this job's checkpoint started (${changes}); ` +
-        'run again with --force-changed to send the new content to the contacts not yet sent, or give the job a new name',
+        'run again with --force-changed to send the new content to the contacts not yet sent, or put the old content back',
     );
   }
   return { fingerprint, content, changes: [fileChange, changes].filter(Boolean).join('; ') };

@@ -19,4 +19,5 @@ export type { TrackPass } from './track.js';
 export type { ReportColumnsOption } from './report-output.js';
 export { suppressPhones, unsuppressPhones, importSuppressions, listSuppressions, type SuppressOptions, type SuppressOutcome, type ImportOutcome } from './suppression.js';
 export { messagingRoom, type MessagingRoom } from './messaging-room.js';
+export { messagedByOtherJobsJson, type MessagedByOtherJobs } from './other-jobs.js';
 export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';

@@ -4,6 +4,7 @@ import { summarise, writeRejects } from '../report/index.js';
 import { checkContent } from './content-guard.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
 import { planLookups } from './plan-context.js';
+import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
@@ -12,8 +13,10 @@ export interface PlanResult extends PlanPass {
   channel: ChannelInfo;
   /** The contact files read. */
   files: string[];
-  /** The preflight's warnings (the loader's are in `warnings`). */
+  /** The preflight's warnings (the loader's are in `warnings`), and the one of a job whose frequency cap is off. */
   preflightWarnings: string[];
+  /** Contacts of the list that other jobs of the state folder messaged lately, which jobs, and when. */
+  messagedByOtherJobs: MessagedByOtherJobs;
   rejectsFile: string;
   /** Set when more rows were rejected than the job allows: the run would refuse to start. */
   tooManyRejects?: string;
@@ -38,15 +41,19 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const pinned = checkContent(job, prepared.jobFile, view?.header, options.forceChanged === true);
   const prior = (phone: string) => view?.states.get(phone);
   const now = (options.clock ?? Date.now)();
-  const pass = await planPass(prepared, plannerFor(prepared, await planLookups(store, job), now), prior, now);
+  const lookups = await planLookups(store, job);
+  const tally = new OtherJobsTally(job, lookups.compliance?.ledger);
+  const { messagedByOtherJobs = tally.result(), ...pass } = await planPass(prepared, plannerFor(prepared, lookups, now), prior, { tally, now });
+  const off = protectionOffWarning(job);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
   return {
     job: job.name,
     channel: prepared.channel,
     files: prepared.files,
-    preflightWarnings: prepared.warnings,
+    preflightWarnings: off === undefined ? prepared.warnings : [...prepared.warnings, off],
     ...pass,
+    messagedByOtherJobs,
     rejectsFile,
     ...(tooMany !== undefined && { tooManyRejects: tooMany }),
     ...(view && { already: summarise(view.states).byStatus }),

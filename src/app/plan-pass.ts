@@ -5,6 +5,7 @@ import { shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
+import type { MessagedByOtherJobs, OtherJobsTally } from './other-jobs.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
 import type { Prepared } from './prepare.js';
@@ -32,6 +33,8 @@ export interface PlanPass {
   byVariant: Record<string, Record<string, number>>;
   /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
   zoneFallbacks?: { count: number; zone: string };
+  /** Contacts not settled by this job that other jobs of the state folder messaged lately (with `otherJobs`). */
+  messagedByOtherJobs?: MessagedByOtherJobs;
 }
 
 const EXAMPLES = 3;
@@ -58,8 +61,9 @@ export async function planPass(
   prepared: Prepared,
   planner: (contact: Contact) => Action,
   prior: (phone: string) => ContactState | undefined = () => undefined,
-  now?: number,
+  options: { now?: number; tally?: OtherJobsTally } = {},
 ): Promise<PlanPass> {
+  const { now } = options;
   const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {} };
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
@@ -93,6 +97,8 @@ export async function planPass(
       if (held) deferred.add(held);
       else if (action?.kind === 'defer') deferred.add(deferredState(contact.phone, action));
       if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) pass.wouldSendNow += 1;
+      // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
+      if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now);
       const message = action ? rendered(action) : '';
       // Three examples, and one of each variant besides.
       const firstOfVariant = variant !== undefined && !pass.examples.some((e) => e.variant === variant);
@@ -103,6 +109,7 @@ export async function planPass(
   }
   pass.rows = counts.rows;
   pass.deferred = deferred.result();
+  if (options.tally) pass.messagedByOtherJobs = options.tally.result();
   pass.loaderWarnings = describeWarnings(counts.warningsByKind);
   return pass;
 }

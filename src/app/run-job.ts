@@ -8,6 +8,7 @@ import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
 import { contactsNotDone, reportRowsFor } from './job-report.js';
 import { freshPass } from './compliance.js';
+import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
 import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
@@ -83,6 +84,8 @@ export interface RunOutcome {
   listIncomplete?: string;
   /** Set when the requests in flight kept the run below the asked rate ("concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto"). */
   concurrencyBound?: string;
+  /** Contacts of the list this run took up that other jobs of the state folder messaged lately, which jobs, and when. */
+  messagedByOtherJobs: MessagedByOtherJobs;
 }
 
 /**
@@ -136,7 +139,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
   // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
   const progress = settledProgress(options.onProgress);
-  const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled }, state.files.rejects);
+  const otherJobs = new OtherJobsTally(job, run.lookups.compliance?.ledger);
+  const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled, otherJobs }, state.files.rejects);
   const { pass } = read;
   const tooMany = await pass.start().catch(async (err: unknown) => {
     await pass.close();
@@ -248,6 +252,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     files: state.files,
     optedOut,
     ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),
+    messagedByOtherJobs: otherJobs.result(),
   };
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');

@@ -6,6 +6,7 @@ import { readRejects } from '../report/index.js';
 import { decide } from '../plan/index.js';
 import { emptyStats, followupsDue, shouldSend, type RetryMode, type RunStats } from '../run/index.js';
 import { listFiles, listSource } from './listing.js';
+import type { OtherJobsTally } from './other-jobs.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
@@ -18,17 +19,30 @@ const SAMPLE_BYTES = 64 * 1024;
  * `run`'s read of the list, with the planner deciding each contact as it is read (at the clock's time
  * then). A contact this run will not send (sent, or failed or in doubt and not taken up again) is
  * not planned: whatever the planner would say of it now, it is not a reject of this run. A skipped
- * contact is decided again: the cause of its skip may be gone.
+ * contact is decided again: the cause of its skip may be gone. The contacts it may send are counted
+ * in `otherJobs` when other jobs of the folder messaged them lately.
  */
 export async function openSendPass(
   prepared: Prepared,
-  run: { lookups: PlanLookups; clock: () => number; states: ReadonlyMap<string, ContactState>; mode: RetryMode; onSettled?: (alreadyDone: number) => void },
+  run: {
+    lookups: PlanLookups;
+    clock: () => number;
+    states: ReadonlyMap<string, ContactState>;
+    mode: RetryMode;
+    onSettled?: (alreadyDone: number) => void;
+    otherJobs?: OtherJobsTally;
+  },
   rejectsFile: string,
 ): Promise<{ pass: SendPass; files: string }> {
   const files = await listFiles(prepared);
   const { lookups, clock, states, mode } = run;
   const pass = new SendPass(prepared, {
-    planner: (contact) => (mayBeSent(states, contact.phone, mode) ? decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, clock())) : undefined),
+    planner: (contact) => {
+      if (!mayBeSent(states, contact.phone, mode)) return undefined;
+      const now = clock();
+      run.otherJobs?.note(contact.phone, now);
+      return decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+    },
     // What the executor would only count as untouched is counted here, without a trip through it.
     settled: (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode),
     ...(run.onSettled && { onSettled: run.onSettled }),

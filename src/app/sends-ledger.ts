@@ -2,9 +2,13 @@
  * A run's first messages into the ledger, written ahead like the checkpoint: the request's `attempt`
  * and its ledger entry are both durable before it leaves, so a crash can over-count the messaging
  * limit, never under-count it. The room a decision reserved is handed over to the ledger entry in
- * the same tick, so no recipient is counted twice or not at all meanwhile.
+ * the same tick, so no recipient is counted twice or not at all meanwhile. When the request's
+ * outcome is `failed` (the provider or the platform refused it, or it never left), the entry is taken
+ * back with it: the limit counts the first messages the provider accepted, and the frequency cap
+ * does not hold back a person who got nothing. A request in doubt stays counted: it may have gone.
  */
-import type { CheckpointEvent } from '../checkpoint/index.js';
+import { randomUUID } from 'node:crypto';
+import type { CheckpointEvent, LedgerEntry } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action, PlanContext } from '../plan/index.js';
 import { noteDecision, outsideWindow, type ComplianceLookups } from './compliance.js';
@@ -12,7 +16,7 @@ import { AppError } from './errors.js';
 
 export interface SendsLedger {
   onDecided(contact: Contact, action: Action, context: PlanContext): void;
-  /** Records the event through `write`; a first message's attempt also goes to the ledger. */
+  /** Records the event through `write`; a first message's attempt also goes to the ledger, and its failure takes it back. */
   record(event: CheckpointEvent, write: (event: CheckpointEvent) => Promise<void>): Promise<void>;
   /** The contact is done for this run: whatever it still holds is given back. */
   settled(contact: Contact): void;
@@ -20,31 +24,42 @@ export interface SendsLedger {
 
 export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
   const decided = new Map<string, { outside: boolean; kind: 'template' | 'text' }>();
-  /** Phones written to the ledger this run, and whether as outside the window. */
-  const written = new Map<string, boolean>();
+  /** Per phone, the ledger entry of its latest request this run whose outcome is not known yet. */
+  const open = new Map<string, LedgerEntry>();
+  const durable = (write: Promise<void>) =>
+    write.catch((err: unknown) => {
+      throw new AppError(`could not write the ledger in ${where}: ${err instanceof Error ? err.message : String(err)}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
+    });
   return {
     onDecided(contact, action, context) {
       noteDecision(c, contact, action, context);
       if (action.kind === 'template' || action.kind === 'text') decided.set(contact.phone, { outside: outsideWindow(c.job, contact, context), kind: action.kind });
     },
     async record(event, write) {
+      if (event.t === 'failed') {
+        const entry = open.get(event.phone);
+        if (entry === undefined) return write(event);
+        open.delete(event.phone);
+        await Promise.all([write(event), durable(c.ledger.takeBack(entry))]);
+        return;
+      }
+      if (event.t === 'sent' || event.t === 'in_doubt') open.delete(event.phone);
       if (event.t !== 'attempt') return write(event);
       const d = decided.get(event.phone);
       // A text refused and sent again as the template went outside the window after all.
       const outside = (d?.outside ?? true) || (d?.kind === 'text' && event.action === 'template');
-      const before = written.get(event.phone);
+      const before = open.get(event.phone)?.outsideWindow;
       if (before === true || before === outside) return write(event);
-      written.set(event.phone, outside);
-      const entry = c.ledger.record({ phone: event.phone, at: Date.parse(event.at), job: c.job.name, outsideWindow: outside });
+      const entry: LedgerEntry = { phone: event.phone, at: Date.parse(event.at), job: c.job.name, outsideWindow: outside, id: randomUUID() };
+      open.set(event.phone, entry);
+      const ledgered = durable(c.ledger.record(entry));
       c.reservations.release(event.phone);
-      const ledgered = entry.catch((err: unknown) => {
-        throw new AppError(`could not write the ledger in ${where}: ${err instanceof Error ? err.message : String(err)}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
-      });
       await Promise.all([write(event), ledgered]);
     },
     settled(contact) {
       c.reservations.release(contact.phone);
       decided.delete(contact.phone);
+      open.delete(contact.phone);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { writeFileAtomic } from '../report/index.js';
+import { messagedByOtherJobsJson } from './other-jobs.js';
 import type { RunOutcome } from './run-job.js';
 
 /** The run's outcome as one JSON object: `summary.json`, and what `run --json` prints. */
@@ -34,6 +35,7 @@ export function outcomeJson(outcome: RunOutcome) {
     },
     concurrency_bound: outcome.concurrencyBound ?? null,
     list_incomplete: outcome.listIncomplete ?? null,
+    messaged_by_other_jobs: messagedByOtherJobsJson(outcome.messagedByOtherJobs),
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

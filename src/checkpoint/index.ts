@@ -10,6 +10,6 @@ export { replay } from './replay.js';
 export { SuppressionIndex, SUPPRESSION_SOURCES, isSource } from './suppression.js';
 export type { SuppressionEntry, SuppressionInput, SuppressionList, SuppressionSource, SuppressResult, UnsuppressOptions, SuppressionChange } from './suppression.js';
 export { LedgerIndex } from './ledger.js';
-export type { Ledger, LedgerEntry, LedgerView } from './ledger.js';
+export type { Ledger, LedgerEntry, LedgerMessage, LedgerView } from './ledger.js';
 export { createFileStore, StateFileError, JournalWriteError, LockedError, LockWriteError, JobNameError, JournalVersionError, WindowFileError, SyncStateError } from './file/index.js';
 export type { FileStoreOptions, JournalOptions, EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact, WindowLookup, WindowStore, SyncBook } from './file/index.js';

@@ -3,8 +3,11 @@
  * time, its job, and whether it went outside the recipient's 24-hour window. It answers the two
  * questions the account's limits ask: how many distinct recipients were messaged outside their
  * window in the last 24 hours (the provider's messaging limit), and when a phone last got a first
- * message from another job (the frequency cap). `LedgerIndex` is the fold every backend shares;
- * folding one entry twice changes nothing, so a backend may read its own writes back.
+ * message from another job (the frequency cap). An entry is written before its request leaves (a
+ * crash over-counts, never under-counts) and taken back when the provider's answer says it did not
+ * accept the message: the limit counts what the provider counts. `LedgerIndex` is the fold every
+ * backend shares; folding one entry or take-back twice changes nothing, in any order, so a backend
+ * may read its own writes back.
  */
 
 /** One first message. */
@@ -15,6 +18,18 @@ export interface LedgerEntry {
   job: string;
   /** Sent outside the recipient's 24-hour window (a business-initiated conversation: it counts against the limit). */
   outsideWindow: boolean;
+  /**
+   * Tells this entry apart from any other (a retry of the same job and phone may come in the same
+   * millisecond); a take-back names it. Without one, the job, phone and time name the entry.
+   */
+  id?: string;
+}
+
+/** A first message of the phone still counted: its job and time. */
+export interface LedgerMessage {
+  job: string;
+  /** Epoch ms. */
+  at: number;
 }
 
 export interface LedgerView {
@@ -29,43 +44,77 @@ export interface LedgerView {
   lastOutsideWindowAt(phone: string): number | undefined;
   /** The phone's latest first message from any job (but `exceptJob`), epoch ms. */
   lastMessagedAt(phone: string, options?: { exceptJob?: string }): number | undefined;
+  /** The phone's latest first message from each job (but `exceptJob`) later than `since` (epoch ms). */
+  messagesSince(phone: string, since: number, options?: { exceptJob?: string }): LedgerMessage[];
 }
 
 export interface Ledger extends LedgerView {
   /** Counts at once; resolves once the entry is durable. */
   record(entry: LedgerEntry): Promise<void>;
+  /**
+   * Takes back an entry recorded earlier: the provider did not accept its message (refused, failed
+   * for good), so it counts for neither the messaging limit nor the frequency cap. Counts at once;
+   * resolves once the take-back is durable. A send in doubt is never taken back: it may have gone.
+   */
+  takeBack(entry: LedgerEntry): Promise<void>;
   /** Reads what other processes recorded since; cheap when there is nothing new. */
   refresh(): Promise<void>;
 }
 
+interface Counted {
+  id: string | undefined;
+  job: string;
+  at: number;
+  outside: boolean;
+}
+
+/** The name of an entry: its id, else its job, phone and time. */
+function keyOf(entry: Pick<LedgerEntry, 'phone' | 'at' | 'job' | 'id'>): string {
+  return entry.id ?? `${entry.job}\u0000${entry.phone}\u0000${entry.at}`;
+}
+
+/** Whether a counted entry is the one named. */
+function isEntry(e: Counted, entry: Pick<LedgerEntry, 'at' | 'job' | 'id'>): boolean {
+  return entry.id !== undefined ? e.id === entry.id : e.id === undefined && e.job === entry.job && e.at === entry.at;
+}
+
 export class LedgerIndex implements LedgerView {
-  /** Per phone, the latest first message of each job. */
-  private readonly byPhone = new Map<string, Array<{ job: string; at: number }>>();
+  /** Per phone, its entries not taken back. */
+  private readonly byPhone = new Map<string, Counted[]>();
+  /** Entries taken back: an entry read after its take-back (a backend reading its own lines) stays out. */
+  private readonly takenBack = new Set<string>();
   private readonly lastOutside = new Map<string, number>();
   /** Each phone's latest outside-window time, ascending (one value per phone in `lastOutside`). */
   private readonly outsideTimes: number[] = [];
 
   clear(): void {
     this.byPhone.clear();
+    this.takenBack.clear();
     this.lastOutside.clear();
     this.outsideTimes.length = 0;
   }
 
   add(entry: LedgerEntry): void {
     if (!Number.isFinite(entry.at)) return;
-    const jobs = this.byPhone.get(entry.phone);
-    if (jobs === undefined) this.byPhone.set(entry.phone, [{ job: entry.job, at: entry.at }]);
-    else {
-      const same = jobs.find((j) => j.job === entry.job);
-      if (same === undefined) jobs.push({ job: entry.job, at: entry.at });
-      else if (entry.at > same.at) same.at = entry.at;
-    }
-    if (!entry.outsideWindow) return;
-    const before = this.lastOutside.get(entry.phone);
-    if (before !== undefined && before >= entry.at) return;
-    if (before !== undefined) this.outsideTimes.splice(lowerBound(this.outsideTimes, before), 1);
-    this.lastOutside.set(entry.phone, entry.at);
-    this.outsideTimes.splice(upperBound(this.outsideTimes, entry.at), 0, entry.at);
+    if (this.takenBack.size > 0 && this.takenBack.has(keyOf(entry))) return;
+    const entries = this.byPhone.get(entry.phone);
+    const counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow };
+    if (entries === undefined) this.byPhone.set(entry.phone, [counted]);
+    else if (entries.some((e) => isEntry(e, entry))) return;
+    else entries.push(counted);
+    if (entry.outsideWindow) this.placeOutside(entry.phone, Math.max(entry.at, this.lastOutside.get(entry.phone) ?? -Infinity));
+  }
+
+  takeBack(entry: Pick<LedgerEntry, 'phone' | 'at' | 'job' | 'id'>): void {
+    this.takenBack.add(keyOf(entry));
+    const entries = this.byPhone.get(entry.phone);
+    const at = entries?.findIndex((e) => isEntry(e, entry)) ?? -1;
+    if (entries === undefined || at === -1) return;
+    entries.splice(at, 1);
+    if (entries.length === 0) this.byPhone.delete(entry.phone);
+    let latest: number | undefined;
+    for (const e of entries) if (e.outside && (latest === undefined || e.at > latest)) latest = e.at;
+    this.placeOutside(entry.phone, latest);
   }
 
   uniqueOutsideWindowSince(since: number): number {
@@ -83,11 +132,33 @@ export class LedgerIndex implements LedgerView {
 
   lastMessagedAt(phone: string, options: { exceptJob?: string } = {}): number | undefined {
     let last: number | undefined;
-    for (const j of this.byPhone.get(phone) ?? []) {
-      if (j.job === options.exceptJob) continue;
-      if (last === undefined || j.at > last) last = j.at;
+    for (const e of this.byPhone.get(phone) ?? []) {
+      if (e.job === options.exceptJob) continue;
+      if (last === undefined || e.at > last) last = e.at;
     }
     return last;
+  }
+
+  messagesSince(phone: string, since: number, options: { exceptJob?: string } = {}): LedgerMessage[] {
+    const latest = new Map<string, number>();
+    for (const e of this.byPhone.get(phone) ?? []) {
+      if (e.job === options.exceptJob || e.at <= since) continue;
+      if (e.at > (latest.get(e.job) ?? -Infinity)) latest.set(e.job, e.at);
+    }
+    return [...latest].map(([job, at]) => ({ job, at }));
+  }
+
+  /** Moves the phone's latest outside-window time to `at` (none: the phone no longer counts). */
+  private placeOutside(phone: string, at: number | undefined): void {
+    const before = this.lastOutside.get(phone);
+    if (before === at) return;
+    if (before !== undefined) this.outsideTimes.splice(lowerBound(this.outsideTimes, before), 1);
+    if (at === undefined) {
+      this.lastOutside.delete(phone);
+      return;
+    }
+    this.lastOutside.set(phone, at);
+    this.outsideTimes.splice(upperBound(this.outsideTimes, at), 0, at);
   }
 }
 
@@ -115,15 +186,24 @@ function upperBound(sorted: readonly number[], x: number): number {
   return lo;
 }
 
-/** A stored entry read back, or undefined when it is not one. */
-export function readLedgerEntry(value: Record<string, unknown>): LedgerEntry | undefined {
-  const { phone, at, job, outside_window: outside } = value;
-  if (typeof phone !== 'string' || typeof at !== 'string' || typeof job !== 'string' || typeof outside !== 'boolean') return undefined;
+/** A stored line read back: an entry, a take-back, or undefined when it is neither. */
+export function readLedgerLine(value: Record<string, unknown>): { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined {
+  const { phone, at, job, outside_window: outside, id, op } = value;
+  if (typeof phone !== 'string' || typeof at !== 'string' || typeof job !== 'string') return undefined;
+  if (id !== undefined && typeof id !== 'string') return undefined;
   const ms = Date.parse(at);
-  return Number.isNaN(ms) ? undefined : { phone, at: ms, job, outsideWindow: outside };
+  if (Number.isNaN(ms)) return undefined;
+  if (op === 'take_back') return { op, entry: { phone, at: ms, job, outsideWindow: outside === true, ...(id !== undefined && { id }) } };
+  if (op !== undefined || typeof outside !== 'boolean') return undefined;
+  return { op: 'add', entry: { phone, at: ms, job, outsideWindow: outside, ...(id !== undefined && { id }) } };
 }
 
 /** An entry as stored (snake_case, ISO time, so a person can read it). */
 export function ledgerRecord(entry: LedgerEntry): Record<string, unknown> {
-  return { v: 1, phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, outside_window: entry.outsideWindow };
+  return { v: 1, phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, outside_window: entry.outsideWindow, ...(entry.id !== undefined && { id: entry.id }) };
+}
+
+/** A take-back as stored: it names the entry by its id (and its phone, job and time, for people). */
+export function takeBackRecord(entry: LedgerEntry): Record<string, unknown> {
+  return { v: 1, op: 'take_back', phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, ...(entry.id !== undefined && { id: entry.id }) };
 }

@@ -99,9 +99,14 @@ export const dailyUniqueRecipients = wholeNumber(1, Number.MAX_SAFE_INTEGER, 250
     "The account's messaging limit (250, 2000, 10000, 100000): distinct recipients messaged outside their 24-hour window in any rolling 24 hours, across every job of the state folder",
   );
 
+/** The frequency cap's default: a day between two jobs' first messages to one person. */
+export const DEFAULT_MIN_HOURS_BETWEEN_MESSAGES = 24;
+
 export const minHoursBetweenMessages = z
-  .number({ error: says('a number of hours above 0, e.g. 72') })
-  .positive({ error: says('a number of hours above 0, e.g. 72') })
-  .max(8760, { error: says('a number of hours up to 8760 (a year), e.g. 72') })
-  .optional()
-  .describe('Defer a contact who got a first message from another job of the state folder less than this many hours ago');
+  .number({ error: says('a number of hours from 0 (off) to 8760, e.g. 24') })
+  .min(0, { error: says('a number of hours from 0 (off) to 8760, e.g. 24') })
+  .max(8760, { error: says('a number of hours from 0 (off) to 8760 (a year), e.g. 24') })
+  .default(DEFAULT_MIN_HOURS_BETWEEN_MESSAGES)
+  .describe(
+    'Defer a contact who got a first message from another job of the state folder less than this many hours ago (default 24); 0 turns the protection off',
+  );

@@ -33,8 +33,16 @@ describe('the job fields of compliance', () => {
     expect(problems({ require_opt_in: true })).toEqual(['require_opt_in: needs the column holding each contact\'s consent, and the job names none; set columns.opt_in to its header']);
     expect(problems({ limits: { daily_unique_recipients: 0, min_hours_between_messages: -1 } })).toEqual([
       'limits.daily_unique_recipients: must be a whole number of at least 1, e.g. 250',
-      'limits.min_hours_between_messages: must be a number of hours above 0, e.g. 72',
+      'limits.min_hours_between_messages: must be a number of hours from 0 (off) to 8760, e.g. 24',
     ]);
+  });
+
+  it('holds back contacts other jobs messaged in the last 24 hours unless the job says otherwise; 0 turns it off', () => {
+    const byDefault = parseJob(base);
+    const off = parseJob({ ...base, limits: { min_hours_between_messages: 0 } });
+    if (!byDefault.ok || !off.ok) throw new Error('a valid job was refused');
+    expect(byDefault.job.limits.min_hours_between_messages).toBe(24);
+    expect(off.job.limits.min_hours_between_messages).toBe(0);
   });
 });
 

@@ -34,7 +34,8 @@ describe('opted_out (131050): failed, never retried, and the phone handed to the
 
     const other = path.join(p.campaign.dir, 'next-job.json');
     const job = JSON.parse(await readFile(p.campaign.jobFile, 'utf8')) as Record<string, unknown>;
-    await writeFile(other, JSON.stringify({ ...job, name: 'next-campaign' }));
+    // The frequency cap off: this test is about the suppression list, not about holding back the others the first job messaged.
+    await writeFile(other, JSON.stringify({ ...job, name: 'next-campaign', limits: { min_hours_between_messages: 0 } }));
     const next = await prepare(other, { api: p.api });
     const outcome = await runJob(next, { store: p.store, api: p.api, command: 'run', mode: RUN, owner: { pid: process.pid } });
     expect(outcome.summary.byAction['skip:suppressed']).toBe(1);

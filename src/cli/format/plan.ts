@@ -1,5 +1,6 @@
-import { percent, type PlanResult } from '../../app/index.js';
+import { messagedByOtherJobsJson, percent, type PlanResult } from '../../app/index.js';
 import { formatDeferred } from './deferred.js';
+import { formatMessagedByOtherJobs } from './other-jobs.js';
 
 /** The plan as one JSON object (`plan --json`). */
 export function planJson(plan: PlanResult) {
@@ -22,6 +23,7 @@ export function planJson(plan: PlanResult) {
     by_country: plan.byCountry,
     ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
     ...(plan.already && { already: plan.already }),
+    messaged_by_other_jobs: messagedByOtherJobsJson(plan.messagedByOtherJobs),
   };
 }
 
@@ -56,6 +58,8 @@ export function formatPlan(plan: PlanResult, zone: string): string {
   }
   const deferred = formatDeferred(plan.deferred, plan.now, zone);
   if (deferred !== undefined) lines.push(`  ${deferred}; \`outreach run\` then sends them (or \`run --wait\`)`);
+  const others = formatMessagedByOtherJobs(plan.messagedByOtherJobs, zone, plan.now);
+  if (others) lines.push(`  ${others}`);
   if (plan.zoneFallbacks) {
     const { count, zone } = plan.zoneFallbacks;
     lines.push(`  send_window: ${count} contact${count === 1 ? '' : 's'} fell back to default_timezone ${zone} (no timezone cell, and a phone country with several zones)`);

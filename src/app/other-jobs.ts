@@ -1,0 +1,93 @@
+/**
+ * How many contacts of a job's list got a first message from other jobs of the state folder lately,
+ * from which jobs and when: what `plan` and `run` tell a person before a copy of a finished job
+ * messages them again (by default they are deferred `recently_messaged`). Counted from the ledger as
+ * the plan pass and the send pass read each contact.
+ */
+import type { LedgerView } from '../checkpoint/index.js';
+import type { Job } from '../job/index.js';
+
+const HOUR_MS = 3_600_000;
+/** The hours looked back when the protection is off (`min_hours_between_messages` 0): its default. */
+const HOURS_WHEN_OFF = 24;
+
+export interface MessagedByOtherJobs {
+  /** The hours looked back: `limits.min_hours_between_messages`, or 24 when it is 0. */
+  hours: number;
+  /** False when `limits.min_hours_between_messages` is 0: these contacts are not held back. */
+  protectionOn: boolean;
+  /** Contacts of the list this pass would take up that got a first message from another job in the last `hours`. */
+  contacts: number;
+  /** Per other job, most contacts first: how many of them it messaged, and its latest first message to one of them (ISO). */
+  byJob: Array<{ job: string; contacts: number; lastAt: string }>;
+  /** With the protection on: when the last of them may get a message again (ISO). */
+  until?: string;
+}
+
+/** Counts, contact by contact, the first messages other jobs sent them within the job's hours. */
+export class OtherJobsTally {
+  private contacts = 0;
+  private readonly jobs = new Map<string, { contacts: number; lastAt: number }>();
+  private until: number | undefined;
+  private readonly hours: number;
+  private readonly protectionOn: boolean;
+
+  constructor(
+    private readonly job: Pick<Job, 'name' | 'limits'>,
+    private readonly ledger: LedgerView | undefined,
+  ) {
+    this.protectionOn = job.limits.min_hours_between_messages > 0;
+    this.hours = this.protectionOn ? job.limits.min_hours_between_messages : HOURS_WHEN_OFF;
+  }
+
+  /** One contact of the list, read at `now`. */
+  note(phone: string, now: number): void {
+    const messages = this.ledger?.messagesSince(phone, now - this.hours * HOUR_MS, { exceptJob: this.job.name }) ?? [];
+    if (messages.length === 0) return;
+    this.contacts += 1;
+    let latest = -Infinity;
+    for (const { job, at } of messages) {
+      const seen = this.jobs.get(job);
+      if (seen === undefined) this.jobs.set(job, { contacts: 1, lastAt: at });
+      else {
+        seen.contacts += 1;
+        seen.lastAt = Math.max(seen.lastAt, at);
+      }
+      latest = Math.max(latest, at);
+    }
+    if (this.protectionOn) this.until = Math.max(this.until ?? -Infinity, latest + this.hours * HOUR_MS);
+  }
+
+  result(): MessagedByOtherJobs {
+    const byJob = [...this.jobs]
+      .sort((a, b) => b[1].contacts - a[1].contacts || a[0].localeCompare(b[0]))
+      .map(([job, j]) => ({ job, contacts: j.contacts, lastAt: new Date(j.lastAt).toISOString() }));
+    return {
+      hours: this.hours,
+      protectionOn: this.protectionOn,
+      contacts: this.contacts,
+      byJob,
+      ...(this.until !== undefined && { until: new Date(this.until).toISOString() }),
+    };
+  }
+}
+
+/** `plan`'s warning when the protection is off, or undefined. */
+export function protectionOffWarning(job: Pick<Job, 'limits'>): string | undefined {
+  if (job.limits.min_hours_between_messages > 0) return undefined;
+  return (
+    'limits.min_hours_between_messages is 0: a contact that another job of this state folder just messaged is messaged again; ' +
+    'remove the field (24 hours by default) to hold such contacts back'
+  );
+}
+
+/** The count as JSON (`plan --json`, `run --json`, summary.json). */
+export function messagedByOtherJobsJson(m: MessagedByOtherJobs) {
+  return {
+    hours: m.hours,
+    protection_on: m.protectionOn,
+    contacts: m.contacts,
+    by_job: m.byJob.map((j) => ({ job: j.job, contacts: j.contacts, last_at: j.lastAt })),
+    until: m.until ?? null,
+  };
+}
