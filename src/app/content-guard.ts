@@ -20,7 +20,8 @@ export function checkContent(job: Job, jobFile: string, header: HeaderEvent | un
   if (otherFile !== undefined && !forceChanged) {
     throw new AppError(
       `job "${job.name}" in this state folder was started by another job file, ${otherFile}, not ${jobFile}; ` +
-        'give this job its own "name" (or its own --state-dir), or run again with --force-changed if it is the same campaign moved',
+        'give this job its own "name" in this state folder (its suppression list and its record of who was messaged stay shared), ' +
+          'or run again with --force-changed if it is the same campaign moved',
     );
   }
   const fileChange = otherFile !== undefined ? `job file ${otherFile} → ${jobFile}` : undefined;

@@ -103,6 +103,27 @@ describe('runJob and the exit code of each outcome', () => {
     expect(sim.state.counters.total - before).toBe(2); // the preflight's channels and templates, nothing sent
   });
 
+  it('exits 2, sending nothing, when another job file of the same name started the state, and advises no separate state folder', async () => {
+    await setup({ rows: 2 });
+    await run();
+    const other = path.join(path.dirname(c.jobFile), 'other-job.json');
+    await writeFile(other, await readFile(c.jobFile, 'utf8'));
+    const before = sim.state.counters.total;
+    const err = await runJob(await prepare(other, { api: client() }), {
+      store: createFileStore(c.stateDir),
+      api: client(),
+      command: 'run',
+      mode: { retryFailed: false, retryInDoubt: false },
+      owner: { pid: process.pid },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).message).toMatch(/was started by another job file, .*job\.json, not .*other-job\.json; give this job its own "name"/);
+    // Another state folder would share neither the suppression list nor the ledger of first messages.
+    expect((err as AppError).message).not.toMatch(/state-dir|state folder of its own/);
+    expect(userErrorExitCode(err as AppError)).toBe(2);
+    expect(sim.state.counters.total - before).toBe(2); // the preflight's channels and templates, nothing sent
+  });
+
   it('exits 3 when the run stops early (the token is refused), leaving the rest pending', async () => {
     await setup({ rows: 5 });
     const outcome = await run({ api: createApiClient({ baseUrl: sim.url, token: 'not-the-token' }) });
