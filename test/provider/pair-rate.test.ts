@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRateLimiter, PAIR_RATE_MIN_WAIT_MS } from '../../src/run/index.js';
 import { provided } from './helpers.js';
+import { virtualTime } from '../helpers/virtual-time.js';
 
 async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -59,16 +60,8 @@ describe('throughput (130429, 80007): like a 429, everyone pauses and the limite
     const first = p.phones[0]!;
     p.sim.state.forceProviderError(first, 130429);
     // The limiter's time moves only when it waits: a pause is counted, not spent, and nothing depends on the machine's speed.
-    let now = 1_000_000;
-    const real = createRateLimiter({
-      perSecond: 100,
-      clock: () => now,
-      sleep: async (ms) => {
-        const until = now + ms;
-        await Promise.resolve();
-        now = Math.max(now, until);
-      },
-    });
+    const time = virtualTime();
+    const real = createRateLimiter({ perSecond: 100, clock: time.now, sleep: time.sleep });
     const pauses: Array<{ at: number; ms: number; leftBefore: number }> = [];
     /** The limiter's time at which each request passed its last gate, in order. */
     const left: number[] = [];
@@ -76,10 +69,10 @@ describe('throughput (130429, 80007): like a 429, everyone pauses and the limite
       ...real,
       async pace() {
         await real.pace();
-        left.push(now);
+        left.push(time.now());
       },
       backOff(ms: number) {
-        pauses.push({ at: now, ms, leftBefore: left.length });
+        pauses.push({ at: time.now(), ms, leftBefore: left.length });
         p.sim.state.clearProviderError(first);
         real.backOff(ms);
       },

@@ -7,6 +7,7 @@ import { createRateLimiter } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimDelivery } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
+import { virtualTime } from '../helpers/virtual-time.js';
 
 const HOUR = 3_600_000;
 const READS = 'GET /chat/conversations/{id}/messages';
@@ -45,18 +46,10 @@ describe('outreach track', () => {
     await sentCampaign(30, { delivered: 1, read: 0 }, { rate: { per_second: 15, concurrency: 4 } });
     const from = sim.state.requests.length;
     // The limiter's own time moves only when it waits: the rate is counted, not timed (its accuracy in wall time is in `npm run bench`).
-    let now = 1_000_000;
-    const real = createRateLimiter({
-      perSecond: 15,
-      clock: () => now,
-      sleep: async (ms) => {
-        const until = now + ms;
-        await Promise.resolve();
-        now = Math.max(now, until);
-      },
-    });
+    const time = virtualTime();
+    const real = createRateLimiter({ perSecond: 15, clock: time.now, sleep: time.sleep });
     const passed: number[] = [];
-    const limiter = { ...real, pace: async () => (await real.pace(), void passed.push(now)) };
+    const limiter = { ...real, pace: async () => (await real.pace(), void passed.push(time.now())) };
     const outcome = await track({ limiter });
     expect(outcome.checked).toBe(30);
     expect(reads(from)).toHaveLength(30);
