@@ -5,7 +5,7 @@
  * window, counted before the ledger has them (a decision and its request are apart in time, and
  * other contacts are decided meanwhile).
  */
-import type { Ledger, LedgerEntry, LedgerView, StateStore, SuppressionList } from '../checkpoint/index.js';
+import type { Ledger, LedgerView, StateStore, SuppressionList } from '../checkpoint/index.js';
 import { isClearYes, type Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import { isWindowOpen, latestInbound, type Action, type Budget, type PlanContext } from '../plan/index.js';
@@ -74,11 +74,6 @@ export function noteDecision(c: ComplianceLookups, contact: Contact, action: Act
   if (action.kind !== 'template' && action.kind !== 'text') return;
   if (context.budget === undefined || context.budget.counted || !outsideWindow(c.job, contact, context)) return;
   c.reservations.reserve(contact.phone);
-}
-
-/** The ledger entry of a first message's request, as it leaves. */
-export function ledgerEntry(job: string, phone: string, at: number, outside: boolean): LedgerEntry {
-  return { phone, at, job, outsideWindow: outside };
 }
 
 export class Reservations {
