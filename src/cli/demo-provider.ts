@@ -1,5 +1,6 @@
 import type { StateStore } from '../checkpoint/index.js';
 import type { RunningSimulator } from '../sim/index.js';
+import { formatTime, localZone } from './format/time.js';
 
 /** The two contacts the demo's provider refuses: a number not on WhatsApp (131026), and one at WhatsApp's per-user marketing limit (131049). */
 export interface DemoRefusals {
@@ -31,7 +32,7 @@ export async function describeDemoRefusals(store: StateStore, job: string, refus
     lines.push(`   ${dead.phone}: failed after one request, ${dead.error.split(':')[0] ?? dead.error}; resume never retries it (error_class ${dead.errorClass ?? 'other'} in the report)`);
   }
   if (limited?.status === 'deferred') {
-    lines.push(`   ${limited.phone}: deferred (${limited.reason}) until ${limited.notBefore}; a run after that sends it on the same conversation`);
+    lines.push(`   ${limited.phone}: deferred (${limited.reason}) until ${formatTime(Date.parse(limited.notBefore), localZone(), Date.now())}; a run after that sends it on the same conversation`);
   }
   return lines;
 }

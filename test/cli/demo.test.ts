@@ -30,7 +30,7 @@ describe('outreach demo', () => {
     expect(r.stdout).toMatch(/resume of demo done[\s\S]*?sent\s+266\s+failed\s+1\s+see report for why\s+in doubt\s+0\s+skipped\s+2\s+deferred\s+1/);
     expect(r.stdout).toContain('start-whatsapp calls during resume: 0');
     expect(r.stdout).toMatch(/failures by class\n\s+undeliverable\s+1\s+e\.g\. the number cannot receive WhatsApp messages \(131026\)/);
-    expect(r.stdout).toMatch(/: deferred \(marketing_limit\) until \d{4}-/);
+    expect(r.stdout).toMatch(/: deferred \(marketing_limit\) until (?:[A-Z][a-z]{2} |\d{4}-\d\d-\d\d )?\d\d:\d\d [A-Za-z_/]+; a run after that/);
 
     const report = parseCsv(await readFile(path.join(stateDir, 'demo', 'report.csv'), 'utf8'));
     expect(report).toHaveLength(270);
