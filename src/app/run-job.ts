@@ -214,6 +214,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     await pass.close();
     throw err;
   });
+  await ledger?.flush();
   const finished = clock();
   const settled = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });
 

@@ -2,10 +2,12 @@
  * A run's first messages into the ledger, written ahead like the checkpoint: the request's `attempt`
  * and its ledger entry are both durable before it leaves, so a crash can over-count the messaging
  * limit, never under-count it. The room a decision reserved is handed over to the ledger entry in
- * the same tick, so no recipient is counted twice or not at all meanwhile. When the request's
- * outcome is `failed` (the provider or the platform refused it, or it never left), the entry is taken
- * back with it: the limit counts the first messages the provider accepted, and the frequency cap
- * does not hold back a person who got nothing. A request in doubt stays counted: it may have gone.
+ * the same tick, so no recipient is counted twice or not at all meanwhile. The entry stays while the
+ * contact is being sent (a refused request that is retried, after a back-off or on its conversation,
+ * keeps its room and keeps other jobs off the phone meanwhile); when the contact settles for this run
+ * and its last request was refused (`failed`: the provider or the platform did not accept it), the
+ * entry is taken back: the limit counts the first messages the provider accepted, and the frequency
+ * cap does not hold back a person who got nothing. A request in doubt stays counted: it may have gone.
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckpointEvent, LedgerEntry } from '../checkpoint/index.js';
@@ -18,14 +20,19 @@ export interface SendsLedger {
   onDecided(contact: Contact, action: Action, context: PlanContext): void;
   /** Records the event through `write`; a first message's attempt also goes to the ledger, and its failure takes it back. */
   record(event: CheckpointEvent, write: (event: CheckpointEvent) => Promise<void>): Promise<void>;
-  /** The contact is done for this run: whatever it still holds is given back. */
+  /** The contact is done for this run: whatever it still holds is given back, and its entry taken back when its last request was refused. */
   settled(contact: Contact): void;
+  /** Resolves once every take-back of the run is written (one that could not be leaves the recipient counted: the safe side). */
+  flush(): Promise<void>;
 }
 
 export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
   const decided = new Map<string, { outside: boolean; kind: 'template' | 'text' }>();
-  /** Per phone, the ledger entry of its latest request this run whose outcome is not known yet. */
+  /** Per phone, the ledger entry of this run's requests to it, until the contact settles. */
   const open = new Map<string, LedgerEntry>();
+  /** Phones whose latest request was refused (a `failed` answer): their entry is taken back when they settle so. */
+  const refused = new Set<string>();
+  const takingBack: Array<Promise<void>> = [];
   const durable = (write: Promise<void>) =>
     write.catch((err: unknown) => {
       throw new AppError(`could not write the ledger in ${where}: ${err instanceof Error ? err.message : String(err)}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
@@ -36,15 +43,10 @@ export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
       if (action.kind === 'template' || action.kind === 'text') decided.set(contact.phone, { outside: outsideWindow(c.job, contact, context), kind: action.kind });
     },
     async record(event, write) {
-      if (event.t === 'failed') {
-        const entry = open.get(event.phone);
-        if (entry === undefined) return write(event);
-        open.delete(event.phone);
-        await Promise.all([write(event), durable(c.ledger.takeBack(entry))]);
-        return;
-      }
-      if (event.t === 'sent' || event.t === 'in_doubt') open.delete(event.phone);
+      if (event.t === 'failed' && open.has(event.phone)) refused.add(event.phone);
+      if (event.t === 'sent' || event.t === 'in_doubt') refused.delete(event.phone);
       if (event.t !== 'attempt') return write(event);
+      refused.delete(event.phone);
       const d = decided.get(event.phone);
       // A text refused and sent again as the template went outside the window after all.
       const outside = (d?.outside ?? true) || (d?.kind === 'text' && event.action === 'template');
@@ -59,7 +61,14 @@ export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
     settled(contact) {
       c.reservations.release(contact.phone);
       decided.delete(contact.phone);
+      const entry = open.get(contact.phone);
       open.delete(contact.phone);
+      if (entry === undefined || !refused.delete(contact.phone)) return;
+      // Written after the contact's `failed` (awaited before the executor settles it): a crash between them over-counts, never under-counts.
+      takingBack.push(c.ledger.takeBack(entry).catch(() => undefined));
+    },
+    async flush() {
+      await Promise.all(takingBack.splice(0));
     },
   };
 }

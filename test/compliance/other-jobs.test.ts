@@ -5,7 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobStatus, outcomeJson, planJob } from '../../src/app/index.js';
 import { formatPlan, planJson } from '../../src/cli/format/plan.js';
 import { formatRunEnd } from '../../src/cli/format/run.js';
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { bench, byPhone, HOUR, phone, type Bench } from './helpers.js';
+
+/** Polls until `check` holds (20 s at most: a bound on a hung test, never a measure of speed). */
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in 20 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 let b: Bench;
 beforeEach(async () => {
@@ -112,9 +122,10 @@ describe('the messaging limit counts accepted first messages only', () => {
     const first = await b.job('refused', rows, { limits: { daily_unique_recipients: 100 } });
     const outcome = await b.run(await b.prepare(first), { clock: () => T0, sleep: async () => undefined });
     expect(outcome.thisRun).toMatchObject({ sent: 3, failed: 2, deferred: 1 });
-    // Each request to the pair-rate phone was written ahead and taken back after its refusal.
+    // The pair-rate phone's entry was written ahead once, kept through its retry, and taken back when it settled refused.
     const lines = (await readFile(path.join(b.stateDir, 'ledger.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { phone: string; op?: string });
-    expect(lines.filter((l) => l.phone === pairRate).map((l) => l.op ?? 'entry')).toEqual(['entry', 'take_back', 'entry', 'take_back']);
+    expect(lines.filter((l) => l.phone === pairRate).map((l) => l.op ?? 'entry')).toEqual(['entry', 'take_back']);
+    expect(b.sim.state.startWhatsappCount(pairRate) + b.sim.state.requests.filter((q) => q.path.endsWith('/wba-send-template')).length).toBe(2);
 
     const status = await jobStatus(first, { store: b.store, clock: () => T0 + HOUR });
     expect(status.messaging.used).toBe(outcome.thisRun.sent);
@@ -127,6 +138,35 @@ describe('the messaging limit counts accepted first messages only', () => {
     expect(again.thisRun).toMatchObject({ sent: 3, deferred: 3 });
     for (const p of [undeliverable, marketing, pairRate]) expect(b.sim.state.messageCount(p)).toBe(1);
     expect(again.messagedByOtherJobs).toMatchObject({ contacts: 3, byJob: [{ job: 'refused', contacts: 3 }] });
+  });
+
+  it('a refused request waiting for its retry keeps its room and keeps other jobs off the phone until it settles', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => ({ phone: phone(i, 26) }));
+    const [held = '', second = '', third = ''] = rows.map((r) => r.phone);
+    b.sim.state.forceProviderError(held, 131056); // refused, then sent again on its conversation after a wait
+    const first = await b.job('retrying', rows, { limits: { daily_unique_recipients: 2 }, rate: { per_second: 1000, concurrency: 2 } });
+    const other = await copyAs(first, 'meanwhile');
+    const watcher = createFileStore(b.stateDir);
+    let meanwhile: Awaited<ReturnType<typeof b.run>> | undefined;
+    const outcome = await b.run(await b.prepare(first), {
+      clock: () => T0,
+      // The retry's wait lasts until the other worker has decided the third contact; then another job of the folder runs.
+      sleep: async () => {
+        if (meanwhile !== undefined) return;
+        await waitFor(async () => (await watcher.readJob('retrying'))?.states.get(third)?.status !== undefined);
+        b.sim.state.clearProviderError(held);
+        meanwhile = await b.run(await b.prepare(other), { clock: () => T0 });
+      },
+    });
+    // The held phone got its message on the retry; its room was never given to the third contact.
+    expect(b.sim.state.messageCount(held)).toBe(1);
+    expect(b.sim.state.messageCount(second)).toBe(1);
+    expect(b.sim.state.startWhatsappCount(third)).toBe(0);
+    expect(outcome.thisRun).toMatchObject({ sent: 2, deferred: 1 });
+    // The other job ran during the wait: it messaged nobody (the held phone included) a second time.
+    expect(meanwhile?.thisRun.sent).toBe(0);
+    const status = await jobStatus(first, { store: b.store, clock: () => T0 + HOUR });
+    expect(status.messaging.used).toBe(2);
   });
 
   it('a send in doubt stays counted: it may have gone', async () => {
