@@ -21,9 +21,9 @@ async function server(handler: http.RequestListener) {
   return s;
 }
 
-/** Accepts connections and reads requests but never answers. */
-async function silentServer() {
-  const s = await tcpServer((socket) => socket.resume());
+/** Accepts connections and reads requests but never answers; `onBytes` hears each chunk of a request arriving. */
+async function silentServer(onBytes: () => void = () => {}) {
+  const s = await tcpServer((socket) => socket.on('data', onBytes).resume());
   cleanups.push(s.close);
   return s;
 }
@@ -70,22 +70,22 @@ describe('ConnectionError.sent', () => {
   });
 
   it('is true, with aborted, when the caller aborts a request in flight', async () => {
-    const s = await silentServer();
-    const api = client(s.url);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the request's bytes reached the server: it is in flight, however slow the machine.
+    const s = await silentServer(() => controller.abort());
+    const api = client(s.url);
     const err = await rejection(api.sendMessage(1, { content: 'hi' }, { signal: controller.signal }));
     expectConnectionError(err, { sent: true, aborted: true });
   });
 
   it('is false, with aborted, when the caller aborts a request still queued in the pool', async () => {
-    const s = await silentServer();
+    const controller = new AbortController();
+    // Aborted once the first request reached the server: the second waits behind it on the one connection.
+    const s = await silentServer(() => controller.abort());
     const api = client(s.url, { connections: 1, headersTimeoutMs: 500 });
     const first = api.sendMessage(1, { content: 'first' });
     first.catch(() => {});
-    const controller = new AbortController();
     const second = api.sendMessage(1, { content: 'second' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
     expectConnectionError(await rejection(second), { sent: false, aborted: true });
     expectConnectionError(await rejection(first), { sent: true, aborted: false });
   });
