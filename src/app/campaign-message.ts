@@ -40,8 +40,9 @@ export function isCampaignMessage(message: Pick<Message, 'senderType' | 'body' |
 function templateShown(shown: string, template: Pick<Template, 'components'>, variables: Readonly<Record<string, string>>): boolean {
   const parts = templateParts(template);
   const bodyAt = parts.findIndex((p) => p.body);
-  if (bodyAt < 0) return everyPiece(shown, parts, variables);
-  const body = parts[bodyAt]!.text;
+  const bodyPart = parts[bodyAt];
+  if (bodyPart === undefined) return everyPiece(shown, parts, variables);
+  const body = bodyPart.text;
   const filled = fill(body, variables);
   if (filled === undefined || filled === '') return false;
   if (squash(body.replace(PLACEHOLDER, '')) === '') {
