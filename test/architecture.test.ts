@@ -56,4 +56,17 @@ describe('the layout of docs/architecture.md holds', () => {
       }
     }
   });
+
+  it('opens the store in one place: only cli/store-root.ts calls a backend\'s opener (the store itself and the public index aside)', async () => {
+    const openers = ['createFileStore'];
+    const root = path.join('cli', 'store-root.ts');
+    for (const file of await files(src)) {
+      const rel = path.relative(src, file);
+      if (rel === root || rel === 'index.ts' || folderOf(rel) === 'checkpoint') continue;
+      const text = await readFile(file, 'utf8');
+      for (const opener of openers) expect(text.includes(opener), `${rel} names ${opener}; open the store with openStore from ${root}`).toBe(false);
+    }
+    const rootText = await readFile(path.join(src, root), 'utf8');
+    for (const opener of openers) expect(rootText, `${root} opens the store with ${opener}`).toMatch(new RegExp(`\\b${opener}\\(`));
+  });
 });

@@ -3,7 +3,7 @@ import { loadJob } from '../job/index.js';
 import { connectionFrom, untilStopped, withClient } from './api-command.js';
 import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
-import { storeFor } from './state.js';
+import { storeFor } from './store-root.js';
 import { clientSettings } from '../app/index.js';
 
 /** The flags `track` and `reconcile` share. */
@@ -20,7 +20,7 @@ export interface ReadbackFlags {
  * the job's log file, and SIGINT/SIGTERM as the abort signal. `run` gets the use-case's options.
  */
 export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, run: (options: ReadbackOptions) => Promise<T>): Promise<T> {
-  const store = storeFor(flags.stateDir, jobPath);
+  const store = storeFor(flags, jobPath);
   const connection = await connectionFrom(flags);
   const { job } = await loadJob(jobPath);
   const logger = fileLogger(store.jobFiles(job.name).log);

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { createFileStore } from '../checkpoint/index.js';
 import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from './context.js';
 import { CliError } from './exit.js';
+import { openStore } from './store-root.js';
 
 /** The receiver's documented default; the simulator defaults to 8780 so both run side by side. */
 export const DEFAULT_WEBHOOK_PORT = 8787;
@@ -64,7 +64,7 @@ export async function runWebhook(
       'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows and opt-out replies are known by client id only',
     );
   }
-  const store = createFileStore(settings.stateDir);
+  const store = openStore({ kind: 'folder', path: settings.stateDir });
   const phones = knownPhones(store, logger);
   await phones.load();
   let receiver;

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createApiClient } from '../../api/index.js';
 import { planJob, prepare, suppressPhones } from '../../app/index.js';
-import { createFileStore } from '../../checkpoint/index.js';
 import { startSimulator } from '../../sim/index.js';
 import { keywordsFromEnv, startReceiver } from '../../webhook/index.js';
 import { demoAudience } from '../demo-audience.js';
@@ -16,6 +15,7 @@ import { formatPlan } from '../format/plan.js';
 import { localZone } from '../format/time.js';
 import { repoRoot } from '../repo-root.js';
 import { runSession } from '../run-session.js';
+import { openStore } from '../store-root.js';
 
 /** The faults the demo's platform has during the first run: some sends fail (502), and a rate limit below the job's rate. */
 const DEMO_FAULTS = { failRate: 0.2, rateLimitPerSecond: 80 };
@@ -32,7 +32,7 @@ export function registerDemo(program: Command): void {
 
 async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<void> {
   const jobFile = path.join(repoRoot(), 'jobs', 'demo.json');
-  const store = createFileStore(await freshDemoFolder(path.resolve(flags.stateDir ?? '.outreach-demo')));
+  const store = openStore({ kind: 'folder', path: await freshDemoFolder(path.resolve(flags.stateDir ?? '.outreach-demo')) });
   const say = (text: string) => process.stdout.write(`${text}\n`);
   const shown = (file: string) => (path.relative(process.cwd(), file).startsWith('..') ? file : path.relative(process.cwd(), file));
 

@@ -5,7 +5,7 @@ import { connectionFrom, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../state.js';
+import { storeFor } from '../store-root.js';
 
 interface PlanFlags {
   offline?: boolean;
@@ -34,7 +34,7 @@ export function registerPlan(program: Command): void {
     .action(async (jobPath: string, flags: PlanFlags) => {
       const zone = zoneOption(flags.tz);
       const prepared = await prepareFor(jobPath, flags);
-      const plan = await planJob(prepared, { store: storeFor(flags.stateDir, jobPath), forceChanged: flags.forceChanged === true });
+      const plan = await planJob(prepared, { store: storeFor(flags, jobPath), forceChanged: flags.forceChanged === true });
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
       else process.stdout.write(formatPlan(plan, zone));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');

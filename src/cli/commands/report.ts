@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { jobReport } from '../../app/index.js';
 import { CliError } from '../exit.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../state.js';
+import { storeFor } from '../store-root.js';
 
 interface ReportFlags {
   stateDir?: string;
@@ -31,7 +31,7 @@ export function registerReport(program: Command): void {
       if (format !== 'csv' && format !== 'json' && format !== 'html') throw new CliError(`--format: "${format}" is not a report format; use csv, json or html`);
       const columns = typeof flags.columns === 'string' ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : flags.columns;
       const report = await jobReport(jobPath, {
-        store: storeFor(flags.stateDir, jobPath),
+        store: storeFor(flags, jobPath),
         format,
         ...(flags.out && { out: path.resolve(flags.out) }),
         ...(flags.excel && { excel: true }),

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RetryMode } from '../../run/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
-import { storeFor } from '../state.js';
+import { storeFor } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 
 interface RunFlags {
@@ -41,7 +41,7 @@ export function registerRun(program: Command): void {
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
   const zone = zoneOption(flags.tz);
-  const store = storeFor(flags.stateDir, jobPath);
+  const store = storeFor(flags, jobPath);
   const connection = await connectionFrom(flags);
   const prepared = await prepareOnline(jobPath, connection);
   process.exitCode = await runSession(prepared, {

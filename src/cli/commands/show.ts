@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { showContact } from '../../app/index.js';
 import { formatStory } from '../format/show.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../state.js';
+import { storeFor } from '../store-root.js';
 
 export function registerShow(program: Command): void {
   program
@@ -15,7 +15,7 @@ export function registerShow(program: Command): void {
     .option(...TZ_OPTION)
     .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string; tz?: string }) => {
       const zone = zoneOption(flags.tz);
-      const story = await showContact(jobPath, phone, { store: storeFor(flags.stateDir, jobPath) });
+      const story = await showContact(jobPath, phone, { store: storeFor(flags, jobPath) });
       process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story, zone));
     });
 }

@@ -5,7 +5,7 @@ import { outcomeExitCode } from '../exit.js';
 import { formatDeferred, formatRoom } from '../format/deferred.js';
 import { formatFunnel } from '../format/funnel.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../state.js';
+import { storeFor } from '../store-root.js';
 
 interface StatusFlags {
   stateDir?: string;
@@ -23,7 +23,7 @@ export function registerStatus(program: Command): void {
     .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {
       const zone = zoneOption(flags.tz);
-      const status = await jobStatus(jobPath, { store: storeFor(flags.stateDir, jobPath) });
+      const status = await jobStatus(jobPath, { store: storeFor(flags, jobPath) });
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
       const { summary, replies, deferred, messaging, funnel, running } = status;
       if (flags.json) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { importSuppressions, listSuppressions, suppressPhones, unsuppressPhones } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
 import { formatAdded, formatImported, formatList, formatRemoved } from '../format/suppress.js';
-import { suppressionStore as listStore } from '../state.js';
+import { suppressionStore as listStore } from '../store-root.js';
 
 interface SuppressFlags {
   stateDir?: string;

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { createApiClient } from '../../api/index.js';
 import { platformError } from '../../app/index.js';
-import { createFileStore } from '../../checkpoint/index.js';
 import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResult } from '../../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { stderrLogger } from '../logger.js';
+import { openStore } from '../store-root.js';
 
 interface SyncFlags {
   since?: string;
@@ -46,7 +46,7 @@ export async function runSync(
   io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
 ): Promise<SyncResult> {
   const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
-  const store = createFileStore(settings.stateDir);
+  const store = openStore({ kind: 'folder', path: settings.stateDir });
   const phones = knownPhones(store, io.logger);
   await phones.load();
   let result: SyncResult;
