@@ -44,6 +44,19 @@ describe('the layout of docs/architecture.md holds', () => {
     }
   });
 
+  it('keeps the storage port free of any backend: only the file backend\'s factory leaves checkpoint/ through its index', async () => {
+    const checkpoint = path.join(src, 'checkpoint');
+    for (const file of await files(checkpoint)) {
+      const rel = path.relative(checkpoint, file);
+      if (rel.startsWith(`file${path.sep}`) || rel === 'index.ts') continue;
+      for (const imported of await importsOf(file)) expect(imported.startsWith(path.join('checkpoint', 'file')), `checkpoint/${rel} imports ${imported}`).toBe(false);
+    }
+    const index = await readFile(path.join(checkpoint, 'index.ts'), 'utf8');
+    const fromFile = [...index.matchAll(/export \{([^}]*)\} from '\.\/file\/index\.js'/g)].flatMap((m) => (m[1] ?? '').split(',').map((name) => name.trim()));
+    expect(fromFile).toEqual(['createFileStore', 'type FileStoreOptions']);
+    expect(index).not.toMatch(/export type \{[^}]*\} from '\.\/file\//);
+  });
+
   it('lets no folder but the store reach the file backend, and keeps sim/ and api/ apart', async () => {
     for (const file of await files(src)) {
       const rel = path.relative(src, file);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { ContactListing, StateTable, type ContactState, type SentContact, type StateStore } from '../checkpoint/index.js';
+import { ContactListing, type ContactStates, type SentContact, type StateStore } from '../checkpoint/index.js';
 import { audience } from './audience.js';
 import { listedOf } from './listed.js';
 import { loaderOptions, type ContactList } from './prepare.js';
@@ -54,20 +54,16 @@ export async function listedContacts(list: ContactList, store: StateStore): Prom
 }
 
 /** Listed contacts the job's state has not seen: pending. */
-export function countPending(listing: ContactListing, states: ReadonlyMap<string, ContactState>): number {
+export function countPending(listing: ContactListing, states: ContactStates): number {
+  if (states.countUnseen) return states.countUnseen(listing);
   let pending = 0;
-  if (states instanceof StateTable) {
-    for (const n of listing.numbers()) if (n === undefined || !states.hasNumber(n)) pending += 1;
-    // A phone kept whole (never from the loader) is looked up by its text.
-    return pending - listing.oddPresentIn(states);
-  }
   for (const c of listing) if (!states.has(c.phone)) pending += 1;
   return pending;
 }
 
-/** The sent contacts of a state, as replies are matched on them (from the columns when the states are a StateTable). */
-export function sentContacts(states: ReadonlyMap<string, ContactState>): Iterable<readonly [string, SentContact]> {
-  if (states instanceof StateTable) return states.sentEntries();
+/** The sent contacts of a state, as replies are matched on them (through the store's fast path when it has one). */
+export function sentContacts(states: ContactStates): Iterable<readonly [string, SentContact]> {
+  if (states.sentEntries) return states.sentEntries();
   return (function* () {
     for (const [phone, s] of states) {
       if (s.status === 'sent') yield [phone, { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId }] as const;

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { JournalWriteError, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import { StoreWriteError, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
+import { storeStopped } from './store-stopped.js';
 import { contactsNotDone, reportRowsFor } from './job-report.js';
 import { freshPass } from './compliance.js';
 import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
@@ -108,9 +109,7 @@ export async function runJob(prepared: Prepared, options: RunJobOptions): Promis
   try {
     return await sendAll(prepared, options, { state, limiter, lookups, clock, logger });
   } catch (err) {
-    if (err instanceof JournalWriteError) {
-      throw new AppError(`${err.message}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
-    }
+    if (err instanceof StoreWriteError) throw storeStopped(err);
     throw err;
   } finally {
     clearInterval(refresh);
@@ -131,9 +130,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const { store, command } = options;
   const { job } = prepared;
   const { state, clock, logger } = run;
-  if (state.tookOverFrom !== undefined) logger.warn({ pid: state.tookOverFrom }, 'took over the lock of a process that is gone');
-  if (state.tornRecords.length > 0) logger.warn({ lines: state.tornRecords }, 'checkpoint lines that could not be read were skipped (a torn write)');
-  if (state.compacted) logger.info({ compaction: state.compacted }, 'checkpoint compacted');
+  if (state.tookOverFrom !== undefined) logger.warn({ owner: state.tookOverFrom }, `took over the job from pid ${state.tookOverFrom.pid} on host ${state.tookOverFrom.host}, which is gone`);
+  for (const notice of state.notices) logger[notice.level](notice.message);
 
   const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
@@ -163,7 +161,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   // The sends count the messaging limit afresh: nothing reserved before them (the read's planner only looks for rejects).
   const compliance = run.lookups.compliance && (run.lookups.compliance = freshPass(run.lookups.compliance));
-  const ledger = compliance && sendsLedger(compliance, store.location);
+  const ledger = compliance && sendsLedger(compliance);
   const started = clock();
   // Contacts rejected only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { rowKey, StateTable, type ContactListing, type ContactState, type StateStore } from '../checkpoint/index.js';
+import { rowKey, type ContactListing, type ContactState, type ContactStates, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { readRejects } from '../report/index.js';
 import { decide } from '../plan/index.js';
@@ -27,7 +27,7 @@ export async function openSendPass(
   run: {
     lookups: PlanLookups;
     clock: () => number;
-    states: ReadonlyMap<string, ContactState>;
+    states: ContactStates;
     mode: RetryMode;
     onSettled?: (alreadyDone: number) => void;
     otherJobs?: OtherJobsTally;
@@ -53,8 +53,8 @@ export async function openSendPass(
 }
 
 /** Whether this run may send `phone` a first message: no state, or one `shouldSend` takes up (the status alone decides most). */
-function mayBeSent(states: ReadonlyMap<string, ContactState>, phone: string, mode: RetryMode): boolean {
-  const status = states instanceof StateTable ? states.statusOf(phone) : states.get(phone)?.status;
+function mayBeSent(states: ContactStates, phone: string, mode: RetryMode): boolean {
+  const status = states.statusOf ? states.statusOf(phone) : states.get(phone)?.status;
   switch (status) {
     case undefined:
     case 'pending':

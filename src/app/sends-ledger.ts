@@ -10,11 +10,11 @@
  * cap does not hold back a person who got nothing. A request in doubt stays counted: it may have gone.
  */
 import { randomUUID } from 'node:crypto';
-import type { CheckpointEvent, LedgerEntry } from '../checkpoint/index.js';
+import { StoreWriteError, type CheckpointEvent, type LedgerEntry } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action, PlanContext } from '../plan/index.js';
 import { noteDecision, outsideWindow, type ComplianceLookups } from './compliance.js';
-import { AppError } from './errors.js';
+import { storeStopped } from './store-stopped.js';
 
 export interface SendsLedger {
   onDecided(contact: Contact, action: Action, context: PlanContext): void;
@@ -26,7 +26,7 @@ export interface SendsLedger {
   flush(): Promise<void>;
 }
 
-export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
+export function sendsLedger(c: ComplianceLookups): SendsLedger {
   const decided = new Map<string, { outside: boolean; kind: 'template' | 'text' }>();
   /** Per phone, the ledger entry of this run's requests to it, until the contact settles. */
   const open = new Map<string, LedgerEntry>();
@@ -35,7 +35,7 @@ export function sendsLedger(c: ComplianceLookups, where: string): SendsLedger {
   const takingBack: Array<Promise<void>> = [];
   const durable = (write: Promise<void>) =>
     write.catch((err: unknown) => {
-      throw new AppError(`could not write the ledger in ${where}: ${err instanceof Error ? err.message : String(err)}; nothing more was sent: make room or fix the folder, then run \`outreach resume\``, 'aborted');
+      throw err instanceof StoreWriteError ? storeStopped(err) : err;
     });
   return {
     onDecided(contact, action, context) {

@@ -1,7 +1,8 @@
-/** The storage port, the state types, the pure replay, and the file backend behind the port. */
+/** The storage port (its own types only), the state types, the pure replay, and the file backend's factory. */
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
+export { StoreWriteError } from './errors.js';
 export { ContactListing, type ListedContact } from './listing.js';
 export { StateTable } from './state-table.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
@@ -11,5 +12,8 @@ export { SuppressionIndex, SUPPRESSION_SOURCES, isSource } from './suppression.j
 export type { SuppressionEntry, SuppressionInput, SuppressionList, SuppressionSource, SuppressResult, UnsuppressOptions, SuppressionChange } from './suppression.js';
 export { LedgerIndex } from './ledger.js';
 export type { Ledger, LedgerEntry, LedgerMessage, LedgerView } from './ledger.js';
-export { createFileStore, StateFileError, JournalWriteError, LockedError, LockWriteError, JobNameError, JournalVersionError, WindowFileError, SyncStateError } from './file/index.js';
-export type { FileStoreOptions, JournalOptions, EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact, WindowLookup, WindowStore, SyncBook } from './file/index.js';
+export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact } from './inbound.js';
+export type { WindowLookup, WindowStore } from './windows.js';
+export type { SyncBook } from './sync.js';
+// The file backend: its factory (and the factory's options) only; what it returns is a StateStore.
+export { createFileStore, type FileStoreOptions } from './file/index.js';

@@ -2,6 +2,8 @@ import { PhoneIndex } from './phone-index.js';
 import { isoText } from './iso-time.js';
 import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
 import type { ContactState, ContactStatus } from './types.js';
+import type { ContactListing } from './listing.js';
+import type { ContactStates } from './store.js';
 
 /** What replies are matched on, of a sent contact. */
 export interface SentSummary {
@@ -32,7 +34,7 @@ export interface TableImage {
  * (never written by this program) are kept whole beside the columns. Iteration follows the order in
  * which phones were first set, as a Map's does (the kept-whole ones come last).
  */
-export class StateTable implements Map<string, ContactState> {
+export class StateTable implements Map<string, ContactState>, ContactStates {
   private columns: Columns;
   private rows = 0;
   private capacity: number;
@@ -101,6 +103,14 @@ export class StateTable implements Map<string, ContactState> {
   hasNumber(n: number): boolean {
     const row = this.index.get(n);
     return row >= 0 && !(this.deleted.size > 0 && this.deleted.has(row));
+  }
+
+  /** How many of the listing's contacts have no state here: counted by number, no string made. */
+  countUnseen(listing: ContactListing): number {
+    let unseen = 0;
+    for (const n of listing.numbers()) if (n === undefined || !this.hasNumber(n)) unseen += 1;
+    // A phone kept whole (never from the loader) is looked up by its text.
+    return unseen - listing.oddPresentIn(this);
   }
 
   /**

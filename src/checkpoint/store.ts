@@ -3,17 +3,23 @@
  * The file backend (`file/`) is today's implementation; a database backend implements the same
  * interfaces and nothing in `run/`, `app/` or `cli/` changes. No other folder names a state file:
  * the paths a person needs (report, rejects, log) are the ones the store reports.
+ *
+ * Every type here is the port's own (`inbound.ts`, `windows.ts`, `sync.ts`, `ledger.ts`,
+ * `suppression.ts`, `types.ts`): none belongs to a backend. What every backend must do with them is
+ * stated by one contract suite, `test/checkpoint/contract/`, run against each backend.
  */
 import type { ContactListing } from './listing.js';
-import type { CheckpointEvent, ContactEvent, ContactState, HeaderEvent } from './types.js';
-import type { EventsLog, OpenEventsLogOptions, SentContact } from './file/events-log.js';
-import type { SyncBook } from './file/sync-book.js';
-import type { WindowLookup, WindowStore } from './file/window-store.js';
+import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
+import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
+import type { SyncBook } from './sync.js';
+import type { WindowLookup, WindowStore } from './windows.js';
 import type { Ledger } from './ledger.js';
 import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
 
-/** Who holds a job while it runs (the lock's content). */
+/** Who holds a job while it runs (what the store records of its owner). */
 export interface JobOwner {
+  /** The machine the owner runs on; by default this machine's name (`os.hostname()`), filled by the store. */
+  host?: string;
   pid: number;
   startedAt: string;
   command: string;
@@ -46,21 +52,39 @@ export interface RowRef {
   line: number;
 }
 
+/** Something a person should hear about how the store read or kept a job (a record it had to skip, a tidying it did). */
+export interface StoreNotice {
+  level: 'info' | 'warn';
+  /** One sentence, naming the place (a file, a table) it is about. */
+  message: string;
+}
+
+/**
+ * A job's states by phone. A backend may add the fast paths below (a million contacts are counted
+ * without building each state); a caller uses one when it is there, the map otherwise.
+ */
+export interface ContactStates extends ReadonlyMap<string, ContactState> {
+  /** The status of a phone's state, without building the state. */
+  statusOf?(phone: string): ContactStatus | undefined;
+  /** The sent contacts, as the replies column matches them. */
+  sentEntries?(): Iterable<readonly [string, SentContact]>;
+  /** How many of the listing's contacts have no state here. */
+  countUnseen?(listing: ContactListing): number;
+}
+
 /** A job's state as read: its header (the content in force), and one state per phone. */
 export interface JobView {
   readonly header: HeaderEvent | undefined;
-  readonly states: ReadonlyMap<string, ContactState>;
-  /** Positions of records that could not be read and were skipped (a torn write). */
-  readonly tornRecords: readonly number[];
+  readonly states: ContactStates;
+  /** What a person should hear about how the state was read (records skipped, tidying done); empty when nothing. */
+  readonly notices: readonly StoreNotice[];
 }
 
 /** A job opened for a run: its lock held, its state replayed and kept current as events are recorded. */
 export interface JobStore extends JobView {
   readonly files: JobFiles;
-  /** The pid of a dead process whose lock was taken over, if any. */
-  readonly tookOverFrom?: number;
-  /** Set when the store compacted the job's journal while opening it. */
-  readonly compacted?: { eventsBefore: number; eventsAfter: number };
+  /** The owner whose hold had lapsed (its process gone) when this one took the job over, if any. */
+  readonly tookOverFrom?: { host: string; pid: number };
   /** Appends durably (a later crash keeps it), then folds the event into `states`. */
   record(event: CheckpointEvent): Promise<void>;
   /** Closes the journal and releases the lock. Safe to call twice. */
@@ -71,7 +95,7 @@ export interface StateStore {
   /** Where the store is, for people (a folder for the file backend). */
   readonly location: string;
   jobFiles(job: string): JobFiles;
-  /** Takes the job's lock (refusing, with the holder's pid, while another process runs it) and replays its state. */
+  /** Takes the job (refusing, naming the holder's host and pid, while another owner holds it) and replays its state. */
   openJob(job: string, owner: JobOwner): Promise<JobStore>;
   /**
    * Who runs the job now (holds its lock), without taking it: undefined when nobody does. A lock left

@@ -33,7 +33,7 @@ describe('job lock', () => {
     await lock.release(); // twice is fine
   });
 
-  it('refuses a second run while the first holds the lock, naming its pid', async () => {
+  it('refuses a second run while the first holds the lock, naming its host and pid', async () => {
     const file = await lockFileIn();
     const first = await acquireLock(file, info);
     const second = acquireLock(file, { ...info, startedAt: '2025-01-01T11:00:00.000Z' });
@@ -41,7 +41,7 @@ describe('job lock', () => {
     await expect(second).rejects.toMatchObject({
       userError: true,
       pid: process.pid,
-      message: `job "promo" is already running (pid ${process.pid}, started 2025-01-01T10:00:00.000Z); wait for it or stop it`,
+      message: `job "promo" is already running (pid ${process.pid} on host ${hostname()}, started 2025-01-01T10:00:00.000Z); wait for it or stop it`,
     });
     await first.release();
     const third = await acquireLock(file, info);
@@ -98,6 +98,14 @@ describe('job lock', () => {
     const file = await lockFileIn();
     await writeFile(file, JSON.stringify({ pid: 4242, host: 'other-box', startedAt: 'x', command: 'x' }));
     await expect(acquireLock(file, info)).rejects.toThrow(/pid 4242.*other-box/);
+  });
+
+  it('records the host its owner names, and refuses others naming that host', async () => {
+    const file = await lockFileIn();
+    const lock = await acquireLock(file, { ...info, host: 'runner-7' });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ ...info, host: 'runner-7' });
+    await expect(acquireLock(file, info)).rejects.toThrow(/pid \d+ on host runner-7/);
+    await lock.release();
   });
 
   it('sees this process as alive and a pid that exited as dead', async () => {
@@ -180,7 +188,7 @@ describe('job lock', () => {
       setTimeout(() => void writeFile(file, JSON.stringify({ pid: other.pid, host: hostname(), startedAt: 'now', command: 'x' })), 200);
       const err = await acquireLock(file, info).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LockedError);
-      expect(err).toMatchObject({ pid: other.pid, message: `job "promo" is already running (pid ${other.pid}, started now); wait for it or stop it` });
+      expect(err).toMatchObject({ pid: other.pid, message: `job "promo" is already running (pid ${other.pid} on host ${hostname()}, started now); wait for it or stop it` });
     } finally {
       other.kill();
     }

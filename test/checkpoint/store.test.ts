@@ -1,8 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileStore, type CheckpointEvent } from '../../src/checkpoint/index.js';
-import { jobStatePaths, readJournal, replay } from '../../src/checkpoint/file/index.js';
+import { createFileStore, StoreWriteError, type CheckpointEvent } from '../../src/checkpoint/index.js';
+import { globalStatePaths, jobStatePaths, readJournal, replay } from '../../src/checkpoint/file/index.js';
 import { AT, attempt, failed, phoneOf, sent, tempDir } from './helpers.js';
 
 const header: CheckpointEvent = { t: 'header', v: 1, job: 'promo', fingerprint: 'f1', content: {}, at: AT };
@@ -55,7 +55,7 @@ describe('the file store', () => {
     await job.close();
   });
 
-  it('reports torn records found at open and keeps appending after them', async () => {
+  it('tells of torn records found at open, as a sentence naming the line, and keeps appending after them', async () => {
     const dir = await tempDir();
     const store = createFileStore(dir);
     const { checkpoint } = jobStatePaths(dir, 'promo');
@@ -65,11 +65,34 @@ describe('the file store', () => {
     await writeFile(checkpoint, (await readFile(checkpoint, 'utf8')) + '{"t":"sent","phone":"+5');
 
     const job = await store.openJob('promo', owner);
-    expect(job.tornRecords).toEqual([2]);
+    expect(job.notices).toEqual([{ level: 'warn', message: `${checkpoint} line 2 could not be read and was skipped (a torn write)` }]);
     await job.record(sent(phoneOf(1)));
     await job.close();
     const read = await readJournal(checkpoint);
     expect(replay(read.events).get(phoneOf(1))?.status).toBe('sent');
+  });
+
+  it('rejects a write the folder refuses with the port\'s StoreWriteError, naming the file and the fix', async () => {
+    const dir = await tempDir();
+    const store = createFileStore(dir);
+    const { planRejects } = jobStatePaths(dir, 'promo');
+    const { sync, window } = globalStatePaths(dir);
+    for (const blocked of [planRejects, sync]) await mkdir(path.join(blocked, 'in-the-way'), { recursive: true });
+    const writes = [
+      [planRejects, () => store.savePlanRejects('promo', [{ file: 'a.csv', line: 2 }])],
+      [sync, () => store.saveSyncBook({ updatedAt: null, conversations: new Map(), lastRun: AT })],
+    ] as const;
+    for (const [file, write] of writes) {
+      const err = await write().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreWriteError);
+      expect((err as StoreWriteError).message.endsWith(` ${file}: a folder is in its place; move it out of the way or pass another --state-dir`)).toBe(true);
+      expect((err as StoreWriteError).message).toMatch(/^could not write the /);
+      expect((err as StoreWriteError).userError).toBe(true);
+    }
+    const windows = await store.openWindowStore();
+    windows.noteInbound({ clientId: 'c1', at: Date.parse(AT) });
+    await mkdir(path.join(window, 'in-the-way'), { recursive: true });
+    await expect(windows.flush()).rejects.toBeInstanceOf(StoreWriteError);
   });
 
   it('refuses a job name that would leave the state folder', async () => {
@@ -95,8 +118,9 @@ describe('the file store', () => {
     const before = job.states.get(phoneOf(1));
     await job.close();
     const again = await store.openJob('promo', owner);
-    expect(again.compacted?.eventsBefore).toBe(13);
-    expect(again.compacted?.eventsAfter).toBeLessThan(13);
+    expect(again.notices).toHaveLength(1);
+    expect(again.notices[0]?.level).toBe('info');
+    expect(again.notices[0]?.message).toMatch(/^the checkpoint .*checkpoint\.jsonl was compacted from 13 events to [1-9]\d? /);
     expect(again.states.get(phoneOf(1))).toEqual(before);
     await again.close();
   });

@@ -41,7 +41,7 @@ async function data(rejects?: string) {
   const map = new Map(states.map((s) => [s.phone, s]));
   const report = {
     job,
-    view: { header: undefined, states: map, tornRecords: [] },
+    view: { header: undefined, states: map, notices: [] },
     listing: new ContactListing(),
     listOnlyPending: 0,
     replies: new Map([['+2', '2026-01-01T12:00:00.000Z']]),

@@ -15,37 +15,12 @@ import { createInterface } from 'node:readline';
 import { fsyncDir } from './fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
 import { parseLine } from './jsonl-file.js';
+import { storeWriteError } from './state-file-error.js';
+import type { EventsLog, OpenEventsLogOptions, RecordedEvent, SentContact } from '../inbound.js';
 
-export type EventDirection = 'inbound' | 'outbound';
-export type EventSource = 'webhook' | 'sync';
-
-/** One message as the log stores it (snake_case, as on the wire of the webhook). */
-export interface RecordedEvent {
-  message_id: string;
-  conversation_id: string;
-  client_id: string;
-  direction: EventDirection;
-  /** `client`, `user`, `system`, … as the platform says. */
-  sender_type: string;
-  content?: string;
-  /** The message's own time (ISO). */
-  created_at: string;
-  /** When this process accepted it (ISO). */
-  received_at: string;
-  source: EventSource;
-  /** The client's E.164 phone, when known at recording time. */
-  phone?: string;
-}
-
-export interface EventsLog {
+/** The file backend's events log: the port's, and the file it lives in. */
+export interface FileEventsLog extends EventsLog {
   readonly file: string;
-  /** Records the event unless its message id is already in the log; true when it was new. */
-  record(event: RecordedEvent): Promise<boolean>;
-  has(messageId: string): boolean;
-  /** Distinct message ids known (loaded and recorded). */
-  readonly size: number;
-  /** Waits for pending writes, then closes the file. */
-  close(): Promise<void>;
 }
 
 interface Pending {
@@ -54,13 +29,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-
-export interface OpenEventsLogOptions {
-  /** Called for each event already in the log when it is opened (e.g. to rebuild the window store). */
-  onLoad?: (event: RecordedEvent) => void;
-}
-
-export async function openEventsLog(file: string, options: OpenEventsLogOptions = {}): Promise<EventsLog> {
+export async function openEventsLog(file: string, options: OpenEventsLogOptions = {}): Promise<FileEventsLog> {
   await mkdir(path.dirname(file), { recursive: true });
   const handle = await open(file, 'a+');
 
@@ -112,7 +81,8 @@ export async function openEventsLog(file: string, options: OpenEventsLogOptions 
       for (const p of fresh) p.resolve(true);
     } catch (err) {
       for (const p of fresh) seen.delete(p.event.message_id);
-      for (const p of batch) p.reject(err);
+      const failure = storeWriteError(err, file, 'the events log');
+      for (const p of batch) p.reject(failure);
     }
   }
 
@@ -184,14 +154,6 @@ export async function* readEvents(file: string): AsyncGenerator<RecordedEvent> {
     lines.close();
     stream.destroy();
   }
-}
-
-/** What `repliesFor` needs to know of one contact of a job (keyed by its E.164 phone). */
-export interface SentContact {
-  /** When the job's message went out (ISO). */
-  sentAt: string;
-  clientId?: string;
-  conversationId?: string;
 }
 
 /**

@@ -26,3 +26,6 @@ export * from './sync-book.js';
 export { replay } from '../replay.js';
 export { applyEvent, NO_ANSWER } from '../apply-event.js';
 export type * from '../types.js';
+export type * from '../inbound.js';
+export type * from '../windows.js';
+export type * from '../sync.js';

@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 import type { CheckpointEvent } from '../types.js';
+import { StoreWriteError } from '../errors.js';
 
 /** The part of a file handle the journal uses; tests inject one to count or fail writes. */
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
@@ -39,14 +40,12 @@ interface Waiter {
 }
 
 /** An error of the disk under the journal: every waiting and later append rejects with it. */
-export class JournalWriteError extends Error {
+export class JournalWriteError extends StoreWriteError {
   constructor(
     readonly file: string,
     cause: unknown,
   ) {
-    super(`could not write the checkpoint ${file}: ${(cause as Error).message ?? String(cause)}`, {
-      cause,
-    });
+    super(`could not write the checkpoint ${file}: ${(cause as Error).message ?? String(cause)}`, 'make room or fix the folder', { cause });
     this.name = 'JournalWriteError';
   }
 }

@@ -13,7 +13,7 @@ import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
-import { stateFileError } from './state-file-error.js';
+import { stateFileError, storeWriteError } from './state-file-error.js';
 
 
 export interface JsonlFile {
@@ -23,7 +23,7 @@ export interface JsonlFile {
    * by a shorter one, `onReset` is called first and the whole file is read again.
    */
   catchUp(onLine: (line: string) => void, onReset?: () => void): Promise<void>;
-  /** Appends one line per value (JSON); resolves once they are on disk. */
+  /** Appends one line per value (JSON); resolves once they are on disk, rejects with a StoreWriteError when they may not be. */
   append(values: readonly unknown[]): Promise<void>;
 }
 
@@ -33,7 +33,8 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
-export function jsonlFile(file: string): JsonlFile {
+/** `what` names the file for people in a write error ("the ledger"). */
+export function jsonlFile(file: string, what: string): JsonlFile {
   /** Bytes read so far, always just after a newline (or 0). */
   let offset = 0;
   let reads: Promise<void> = Promise.resolve();
@@ -85,7 +86,7 @@ export function jsonlFile(file: string): JsonlFile {
         }
         for (const w of batch) w.resolve();
       } catch (err) {
-        const failure = stateFileError(err, file);
+        const failure = storeWriteError(err, file, what);
         for (const w of batch) w.reject(failure);
       }
     }

@@ -14,7 +14,7 @@ import { LedgerIndex, ledgerRecord, readLedgerLine, takeBackRecord, type Ledger 
 import { jsonlFile, parseLine } from './jsonl-file.js';
 
 export function ledgerFile(file: string): () => Promise<Ledger> {
-  const log = jsonlFile(file);
+  const log = jsonlFile(file, 'the ledger');
   const index = new LedgerIndex();
   const refresh = () =>
     log.catchUp(

@@ -3,8 +3,11 @@ import { link, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { StoreWriteError } from '../errors.js';
 
 export interface LockInfo {
+  /** The owner's machine; this one's name when not given. */
+  host?: string;
   pid: number;
   startedAt: string;
   command: string;
@@ -38,15 +41,14 @@ export class LockedError extends Error {
 }
 
 /** The lock (or the takeover mark) could not be written, e.g. the disk is full. Nothing was left behind. */
-export class LockWriteError extends Error {
-  readonly userError = true;
+export class LockWriteError extends StoreWriteError {
   constructor(
     readonly file: string,
     readonly code: string | undefined,
     options: { cause: unknown },
   ) {
-    const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC); free some space' : `${code ?? String(options.cause)}; check the state folder`;
-    super(`cannot write the job lock ${file}: ${why} and run again`, options);
+    const [why, fix] = code === 'ENOSPC' ? ['the disk is full (ENOSPC)', 'free some space'] : [code ?? String(options.cause), 'check the state folder'];
+    super(`cannot write the job lock ${file}: ${why}`, `${fix} and run again`, options);
     this.name = 'LockWriteError';
   }
 }
@@ -80,7 +82,7 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
   const write = io.writeFile ?? writeNewFile;
   const wait = io.sleep ?? ((ms: number) => sleep(ms));
   const job = path.basename(path.dirname(lockFile));
-  const owner: LockOwner = { pid: info.pid, host: hostname(), startedAt: info.startedAt, command: info.command };
+  const owner: LockOwner = { pid: info.pid, host: info.host ?? hostname(), startedAt: info.startedAt, command: info.command };
   const content = JSON.stringify(owner) + '\n';
   await mkdir(path.dirname(lockFile), { recursive: true });
   const deadline = Date.now() + PATIENCE_MS;
@@ -96,10 +98,10 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
     if (found === undefined) continue; // released between the two: try again
     const { owner: holder, pid } = found;
     if (holder !== undefined && holder.host !== hostname()) {
-      throw new LockedError(job, holder.pid, holder, `${describe(holder)} on host ${holder.host}, which cannot be checked from here`);
+      throw new LockedError(job, holder.pid, holder, `${describe(holder)}; that host cannot be checked from here`);
     }
     if (pid !== undefined && isProcessAlive(pid)) {
-      throw new LockedError(job, pid, holder, holder ? describe(holder) : `pid ${pid}, whose lock file ${lockFile} cannot be read`);
+      throw new LockedError(job, pid, holder, holder ? describe(holder) : `pid ${pid} on host ${hostname()}, whose lock file ${lockFile} cannot be read`);
     }
     const age = Date.now() - found.mtimeMs;
     if (pid === undefined && age < UNREADABLE_GRACE_MS) {
@@ -303,13 +305,13 @@ async function sweep(lockFile: string): Promise<void> {
 
 async function lockedBy(job: string, lockFile: string): Promise<LockedError> {
   const found = await readLock(lockFile);
-  const detail = found?.owner ? describe(found.owner) : found?.pid !== undefined ? `pid ${found.pid}` : 'another process holds the lock';
+  const detail = found?.owner ? describe(found.owner) : found?.pid !== undefined ? `pid ${found.pid} on host ${hostname()}` : 'another process holds the lock';
   return new LockedError(job, found?.pid, found?.owner, detail);
 }
 
 function describe(owner: LockOwner): string {
   const started = owner.startedAt ? `, started ${owner.startedAt}` : '';
-  return `pid ${owner.pid}${started}`;
+  return `pid ${owner.pid} on host ${owner.host || 'unknown'}${started}`;
 }
 
 function ignoreMissing(err: unknown): void {

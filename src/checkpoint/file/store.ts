@@ -1,10 +1,11 @@
 /** The file backend of the storage port: one folder per state directory, a folder per job inside it. */
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { readdir, readFile } from 'node:fs/promises';
 import { rowKey, type JobFiles, type JobOwner, type JobRunner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
 import { openJobJournal } from './checkpoint.js';
 import type { JournalOptions } from './journal.js';
-import { StateFileError, stateFileError } from './state-file-error.js';
+import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
 import { openEventsLog, repliesFor } from './events-log.js';
 import { acquireLock, lockHolder, type LockIo } from './lock.js';
 import { readListing, writeListing } from './listing-file.js';
@@ -14,6 +15,7 @@ import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
 import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
 import { ledgerFile } from './ledger-file.js';
+import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
 
 export interface FileStoreOptions {
@@ -52,9 +54,9 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
             return journal.header;
           },
           states: journal.state,
-          tornRecords: journal.tornLineNumbers,
-          ...(lock.tookOverFrom !== undefined && { tookOverFrom: lock.tookOverFrom }),
-          ...(journal.compacted && { compacted: journal.compacted }),
+          notices: journalNotices(paths.checkpoint, journal.tornLineNumbers, journal.compacted),
+          // A lock of another host is never taken over (its process cannot be checked): the lapsed owner was of this one.
+          ...(lock.tookOverFrom !== undefined && { tookOverFrom: { host: hostname(), pid: lock.tookOverFrom } }),
           record: (event) => journal.record(event),
           async close() {
             try {
@@ -86,7 +88,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       });
       // A long tail read here is folded into a snapshot for the next reader (best effort: the journal is the truth).
       await snapshotIfDue(file, loaded, loaded.tailBytes);
-      return { header: loaded.header, states: loaded.state, tornRecords: loaded.tornLineNumbers };
+      return { header: loaded.header, states: loaded.state, notices: journalNotices(file, loaded.tornLineNumbers) };
     },
 
     async contactEvents(job: string, phone: string) {
@@ -115,14 +117,20 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
 
     async savePlanRejects(job: string, rows: Iterable<RowRef>): Promise<void> {
       const keys = Array.from(rows, rowKey);
-      await writeFileAtomic(jobStatePaths(dir, job).planRejects, `${JSON.stringify({ v: 1, rows: keys })}\n`);
+      const file = jobStatePaths(dir, job).planRejects;
+      await writeFileAtomic(file, `${JSON.stringify({ v: 1, rows: keys })}\n`).catch((err: unknown) => {
+        throw storeWriteError(err, file, 'the plan\'s rejected rows');
+      });
     },
 
     listing: (job, source) => readListing(jobStatePaths(dir, job).listing, source),
     async saveListing(job, source, listing) {
       const paths = jobStatePaths(dir, job);
-      await ensureDir(paths.dir);
-      await writeListing(paths.listing, source, listing);
+      await ensureDir(paths.dir)
+        .then(() => writeListing(paths.listing, source, listing))
+        .catch((err: unknown) => {
+          throw storeWriteError(err, paths.listing, 'the listing');
+        });
     },
 
     windows: () =>

@@ -26,7 +26,7 @@ export interface SuppressionFile {
 }
 
 export function suppressionFile(file: string, now: () => Date = () => new Date()): SuppressionFile {
-  const log = jsonlFile(file);
+  const log = jsonlFile(file, 'the suppression list');
   const index = new SuppressionIndex();
   const refresh = () =>
     log.catchUp(

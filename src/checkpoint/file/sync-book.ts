@@ -6,14 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './window-store.js';
-
-export interface SyncBook {
-  /** The next sync lists conversations with `updated_at >=` this (A12); null before the first. */
-  updatedAt: string | null;
-  /** Per conversation, the newest message id already recorded: the next `after_id`. */
-  conversations: Map<string, number>;
-  lastRun: string | null;
-}
+import { storeWriteError } from './state-file-error.js';
+import type { SyncBook } from '../sync.js';
 
 interface SyncFile {
   v: 1;
@@ -73,5 +67,7 @@ export async function saveSyncBook(file: string, book: SyncBook): Promise<void> 
     conversations: Object.fromEntries(book.conversations),
     last_run: book.lastRun,
   };
-  await writeFileAtomic(file, JSON.stringify(data) + '\n');
+  await writeFileAtomic(file, JSON.stringify(data) + '\n').catch((err: unknown) => {
+    throw storeWriteError(err, file, 'the sync bookmark');
+  });
 }

@@ -14,23 +14,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
+import { storeWriteError } from './state-file-error.js';
+import type { WindowLookup, WindowStore } from '../windows.js';
 
-/** What the planner reads, through the runner: the last inbound time (epoch ms) of a phone. */
-export interface WindowLookup {
-  lastInboundAt(phone: string): number | undefined;
-}
-
-export interface WindowStore extends WindowLookup {
+/** The file backend's window store: the port's, and the file it lives in. */
+export interface FileWindowStore extends WindowStore {
   readonly file: string;
-  /** An inbound message at `at` (epoch ms) from this client (and phone, when known). */
-  noteInbound(inbound: { clientId: string; phone?: string; at: number }): void;
-  /** The client's phone became known: the phone's window takes the client's. */
-  linkPhone(clientId: string, phone: string): void;
-  phoneOf(clientId: string): string | undefined;
-  lastInboundByPhone(phone: string): number | undefined;
-  lastInboundByClient(clientId: string): number | undefined;
-  /** Writes the changes since the last flush (no-op when none); concurrent calls share one write. */
-  flush(): Promise<void>;
 }
 
 interface WindowFile {
@@ -46,7 +35,7 @@ interface State {
   links: Map<string, string>;
 }
 
-export async function openWindowStore(file: string): Promise<WindowStore> {
+export async function openWindowStore(file: string): Promise<FileWindowStore> {
   const state: State = { clients: new Map(), phones: new Map(), links: new Map() };
   merge(state, await readWindowFile(file));
   let dirty = false;
@@ -69,11 +58,11 @@ export async function openWindowStore(file: string): Promise<WindowStore> {
       await writeFileAtomic(file, JSON.stringify(toFile(state)) + '\n');
     } catch (err) {
       dirty = true;
-      throw err;
+      throw storeWriteError(err, file, 'the window store');
     }
   }
 
-  const store: WindowStore = {
+  const store: FileWindowStore = {
     file,
     noteInbound({ clientId, phone, at }) {
       if (!Number.isFinite(at)) return;

@@ -1,0 +1,300 @@
+/**
+ * The storage port's contract: what every backend must do, written against the port's interfaces
+ * only (`StateStore`, `JobStore`, and the port's own types) and run once per backend. A behaviour
+ * stated here is one the backends agree on; a second store on the same place stands for a second
+ * process (on this host or another).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContactListing, rowKey, type CheckpointEvent, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
+import { AT, attempt, failed, phoneOf, sent } from '../helpers.js';
+import { backends, type OpenedBackend } from './backends.js';
+
+const header: CheckpointEvent = { t: 'header', v: 1, job: 'promo', fingerprint: 'f1', content: {}, at: AT };
+const ownerA = { host: 'runner-a', pid: process.pid, startedAt: AT, command: 'run' };
+const ownerB = { host: 'runner-b', pid: 4242, startedAt: AT, command: 'resume' };
+const HOUR = 3_600_000;
+
+function inbound(id: string, clientId: string, createdAt: string, phone?: string): RecordedEvent {
+  return {
+    message_id: id,
+    conversation_id: `conv-${clientId}`,
+    client_id: clientId,
+    direction: 'inbound',
+    sender_type: 'client',
+    content: 'hello',
+    created_at: createdAt,
+    received_at: createdAt,
+    source: 'webhook',
+    ...(phone !== undefined && { phone }),
+  };
+}
+
+describe.each(backends)('the storage port, on the $name backend', (backend) => {
+  let place: OpenedBackend;
+  let store: StateStore;
+  beforeEach(async () => {
+    place = await backend.open();
+    store = place.store;
+  });
+  afterEach(async () => {
+    await place.cleanup();
+  });
+
+  describe('one owner per job', () => {
+    it('refuses a second owner while the first holds the job, naming its host and pid, and opens a closed job again', async () => {
+      const job = await store.openJob('promo', ownerA);
+      const other = await place.another();
+      const refused = await other.openJob('promo', ownerB).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(Error);
+      expect(refused).toMatchObject({ userError: true });
+      expect((refused as Error).message).toMatch(new RegExp(`pid ${process.pid} on host runner-a`));
+      await job.close();
+      const again = await other.openJob('promo', ownerB);
+      await again.close();
+    });
+
+    it('says who runs a job (host, pid, since, command) while it is held, and nobody once it is closed', async () => {
+      expect(await store.runningBy('promo')).toBeUndefined();
+      const job = await store.openJob('promo', ownerA);
+      const other = await place.another();
+      expect(await other.runningBy('promo')).toEqual({ host: 'runner-a', pid: process.pid, since: AT, command: 'run' });
+      await job.close();
+      expect(await other.runningBy('promo')).toBeUndefined();
+    });
+
+    it('records an owner that names no host with this machine\'s name', async () => {
+      const { hostname } = await import('node:os');
+      const job = await store.openJob('promo', { pid: process.pid, startedAt: AT, command: 'run' });
+      expect((await (await place.another()).runningBy('promo'))?.host).toBe(hostname());
+      await job.close();
+    });
+
+    it('lets close be called twice', async () => {
+      const job = await store.openJob('promo', ownerA);
+      await job.close();
+      await job.close();
+      expect(await store.runningBy('promo')).toBeUndefined();
+    });
+  });
+
+  describe('the journal', () => {
+    it('starts a new job with no header, no states, nothing to tell, and the files the store names for it', async () => {
+      const job = await store.openJob('promo', ownerA);
+      expect(job.header).toBeUndefined();
+      expect(job.states.size).toBe(0);
+      expect(job.notices).toEqual([]);
+      expect(job.files).toEqual(store.jobFiles('promo'));
+      await job.close();
+    });
+
+    it('keeps what was recorded for another store on the same place, as a second process reads it', async () => {
+      const job = await store.openJob('promo', ownerA);
+      await job.record(header);
+      await job.record(attempt(phoneOf(1)));
+      await job.record(sent(phoneOf(1), 1));
+      expect(job.header).toEqual(header);
+      expect(job.states.get(phoneOf(1))?.status).toBe('sent');
+      await job.close();
+
+      const view = await (await place.another()).readJob('promo');
+      expect(view?.header).toEqual(header);
+      expect(view?.states.get(phoneOf(1))).toMatchObject({ status: 'sent', conversationId: 'conv-1', clientId: 'client-1' });
+      expect(view?.notices).toEqual([]);
+    });
+
+    it('folds the states as replay says: an attempt without outcome is in doubt on reopening; sent, failed, deferred and skipped stay', async () => {
+      const job = await store.openJob('promo', ownerA);
+      await job.record(header);
+      await job.record(attempt(phoneOf(1)));
+      await job.record(attempt(phoneOf(2)));
+      await job.record(sent(phoneOf(2), 2));
+      await job.record(attempt(phoneOf(3)));
+      await job.record(failed(phoneOf(3), { status: 502, retryable: true, client_id: 'c3' }));
+      await job.record({ t: 'deferred', phone: phoneOf(4), reason: 'quiet_hours', not_before: '2025-01-02T08:00:00.000Z', at: AT });
+      await job.record({ t: 'skipped', phone: phoneOf(5), reason: 'suppressed', at: AT });
+      const live = new Map(job.states);
+      await job.close();
+
+      const again = await (await place.another()).openJob('promo', ownerB);
+      expect(again.states.get(phoneOf(1))?.status).toBe('in_doubt');
+      expect(again.states.get(phoneOf(2))).toMatchObject({ status: 'sent', conversationId: 'conv-2' });
+      expect(again.states.get(phoneOf(3))).toMatchObject({ status: 'failed', retryable: true, httpStatus: 502 });
+      expect(again.states.get(phoneOf(4))).toMatchObject({ status: 'deferred', reason: 'quiet_hours', notBefore: '2025-01-02T08:00:00.000Z' });
+      expect(again.states.get(phoneOf(5))).toMatchObject({ status: 'skipped', reason: 'suppressed' });
+      expect(new Map(again.states)).toEqual(live);
+      await again.close();
+    });
+
+    it('reads a job without taking it, while its owner holds it; a job never run is not there', async () => {
+      const other = await place.another();
+      expect(await other.readJob('promo')).toBeUndefined();
+      const job = await store.openJob('promo', ownerA);
+      await job.record(sent(phoneOf(3), 3));
+      expect((await other.readJob('promo'))?.states.get(phoneOf(3))?.status).toBe('sent');
+      expect((await other.runningBy('promo'))?.pid).toBe(process.pid);
+      await job.close();
+    });
+
+    it('gives every event of one contact, oldest first, and none of another', async () => {
+      const job = await store.openJob('promo', ownerA);
+      await job.record(header);
+      await job.record(attempt(phoneOf(1)));
+      await job.record(attempt(phoneOf(2)));
+      await job.record(failed(phoneOf(1), { status: 429, retryable: true }));
+      await job.record(attempt(phoneOf(1), { via: 'template' }));
+      await job.record(sent(phoneOf(1), 1, { via: 'template' }));
+      await job.close();
+      const events = await (await place.another()).contactEvents('promo', phoneOf(1));
+      expect(events.map((e) => e.t)).toEqual(['attempt', 'failed', 'attempt', 'sent']);
+      expect(events.every((e) => e.phone === phoneOf(1))).toBe(true);
+    });
+
+    it('keeps jobs apart', async () => {
+      const a = await store.openJob('promo', ownerA);
+      const b = await store.openJob('winter', ownerA);
+      await a.record(sent(phoneOf(1), 1));
+      await b.record(failed(phoneOf(1)));
+      await a.close();
+      await b.close();
+      expect((await store.readJob('promo'))?.states.get(phoneOf(1))?.status).toBe('sent');
+      expect((await store.readJob('winter'))?.states.get(phoneOf(1))?.status).toBe('failed');
+    });
+  });
+
+  describe('the plan\'s rejects and the listing', () => {
+    it('remembers the rows a plan rejected, for another store too', async () => {
+      expect(await store.planRejects('promo')).toEqual(new Set());
+      await store.savePlanRejects('promo', [{ file: 'contacts.csv', line: 4 }, { file: 'contacts.csv', line: 9 }]);
+      const rows = await (await place.another()).planRejects('promo');
+      expect(rows).toEqual(new Set([rowKey({ file: 'contacts.csv', line: 4 }), rowKey({ file: 'contacts.csv', line: 9 })]));
+      await store.savePlanRejects('promo', []);
+      expect(await store.planRejects('promo')).toEqual(new Set());
+    });
+
+    it('gives a listing back only for the source it was saved with', async () => {
+      const listing = new ContactListing();
+      listing.add({ phone: phoneOf(1), line: 2, file: 'contacts.csv', name: 'Ana' });
+      listing.add({ phone: phoneOf(2), line: 3, file: 'contacts.csv' });
+      await store.saveListing('promo', 'source-1', listing);
+      const other = await place.another();
+      const kept = await other.listing('promo', 'source-1');
+      expect(kept && [...kept]).toEqual([...listing]);
+      expect(await other.listing('promo', 'source-2')).toBeUndefined();
+      expect(await other.listing('winter', 'source-1')).toBeUndefined();
+    });
+  });
+
+  describe('the store-wide lists', () => {
+    it('shares the suppression list between stores: added, seen by refresh, removed', async () => {
+      const other = await place.another();
+      const seen = await other.suppressions();
+      expect(seen.size).toBe(0);
+      const result = await store.suppress([{ phone: phoneOf(1), reason: 'asked', source: 'manual', at: AT }]);
+      expect(result.added.map((e) => e.phone)).toEqual([phoneOf(1)]);
+      expect((await store.suppress([{ phone: phoneOf(1), reason: 'again', source: 'manual' }])).already.map((e) => e.phone)).toEqual([phoneOf(1)]);
+      await seen.refresh();
+      expect(seen.get(phoneOf(1))).toEqual({ phone: phoneOf(1), reason: 'asked', source: 'manual', at: AT });
+
+      expect(await other.unsuppress([phoneOf(1)], { onlySource: 'reply_keyword' })).toEqual([]);
+      expect(await other.unsuppress([phoneOf(1), phoneOf(2)])).toEqual([phoneOf(1)]);
+      const mine = await store.suppressions();
+      expect(mine.get(phoneOf(1))).toBeUndefined();
+      await seen.refresh();
+      expect(seen.size).toBe(0);
+    });
+
+    it('shares the ledger between stores: a first message counts for the messaging limit and the last message, a take-back undoes it', async () => {
+      const at = Date.parse(AT);
+      const mine = await store.ledger();
+      const theirs = await (await place.another()).ledger();
+      const entry = { phone: phoneOf(1), at, job: 'promo', outsideWindow: true, id: 'entry-1' };
+      await mine.record(entry);
+      await mine.record({ phone: phoneOf(2), at: at + 1, job: 'winter', outsideWindow: false, id: 'entry-2' });
+      await theirs.refresh();
+      expect(theirs.uniqueOutsideWindowSince(at - 24 * HOUR)).toBe(1);
+      expect(theirs.lastOutsideWindowAt(phoneOf(1))).toBe(at);
+      expect(theirs.lastMessagedAt(phoneOf(1))).toBe(at);
+      expect(theirs.lastMessagedAt(phoneOf(1), { exceptJob: 'promo' })).toBeUndefined();
+      expect(theirs.lastMessagedAt(phoneOf(2))).toBe(at + 1);
+      expect(theirs.messagesSince(phoneOf(1), at - HOUR).map((m) => m.job)).toEqual(['promo']);
+
+      await mine.takeBack(entry);
+      await theirs.refresh();
+      expect(theirs.uniqueOutsideWindowSince(at - 24 * HOUR)).toBe(0);
+      expect(theirs.lastMessagedAt(phoneOf(1))).toBeUndefined();
+      const fresh = await (await place.another()).ledger();
+      expect(fresh.lastMessagedAt(phoneOf(1))).toBeUndefined();
+      expect(fresh.lastMessagedAt(phoneOf(2))).toBe(at + 1);
+    });
+
+    it('keeps the reply windows for another store: the latest inbound time per phone, never moving back', async () => {
+      const at = Date.parse(AT);
+      const windows = await store.openWindowStore();
+      windows.noteInbound({ clientId: 'c1', phone: phoneOf(1), at });
+      windows.noteInbound({ clientId: 'c1', phone: phoneOf(1), at: at - HOUR });
+      windows.noteInbound({ clientId: 'c2', at: at + HOUR });
+      windows.linkPhone('c2', phoneOf(2));
+      await windows.flush();
+      const other = await place.another();
+      const lookup = await other.windows();
+      expect(lookup.lastInboundAt(phoneOf(1))).toBe(at);
+      expect(lookup.lastInboundAt(phoneOf(2))).toBe(at + HOUR);
+      expect(lookup.lastInboundAt(phoneOf(3))).toBeUndefined();
+      const theirs = await other.openWindowStore();
+      expect(theirs.phoneOf('c2')).toBe(phoneOf(2));
+      expect(theirs.lastInboundByClient('c1')).toBe(at);
+    });
+
+    it('records each inbound message once, whichever store received it, and shows it to another store', async () => {
+      const events = await store.openEventsLog();
+      const message = inbound('m1', 'c1', AT, phoneOf(1));
+      expect(await events.record(message)).toBe(true);
+      expect(await events.record(message)).toBe(false);
+      expect(events.has('m1')).toBe(true);
+      await events.close();
+
+      const loaded: RecordedEvent[] = [];
+      const theirs = await (await place.another()).openEventsLog({ onLoad: (e) => loaded.push(e) });
+      expect(loaded).toEqual([message]);
+      expect(theirs.has('m1')).toBe(true);
+      expect(await theirs.record(message)).toBe(false);
+      expect(await theirs.record(inbound('m2', 'c2', AT))).toBe(true);
+      expect(theirs.size).toBe(2);
+      await theirs.close();
+    });
+
+    it('finds the first reply after each sent message, by client id or phone', async () => {
+      const events = await store.openEventsLog();
+      await events.record(inbound('before', 'c1', '2025-01-01T09:00:00.000Z'));
+      await events.record(inbound('first', 'c1', '2025-01-01T11:00:00.000Z'));
+      await events.record(inbound('second', 'c1', '2025-01-01T12:00:00.000Z'));
+      await events.record(inbound('by-phone', 'c9', '2025-01-01T13:00:00.000Z', phoneOf(2)));
+      await events.close();
+      const replies = await (await place.another()).replies([
+        [phoneOf(1), { sentAt: '2025-01-01T10:00:00.000Z', clientId: 'c1' }],
+        [phoneOf(2), { sentAt: '2025-01-01T10:00:00.000Z' }],
+        [phoneOf(3), { sentAt: '2025-01-01T10:00:00.000Z', clientId: 'c3' }],
+      ]);
+      expect(replies).toEqual(new Map([[phoneOf(1), '2025-01-01T11:00:00.000Z'], [phoneOf(2), '2025-01-01T13:00:00.000Z']]));
+    });
+
+    it('keeps the sync bookmark for another store, and starts with none', async () => {
+      expect(await store.loadSyncBook()).toEqual({ updatedAt: null, conversations: new Map(), lastRun: null });
+      const book = { updatedAt: '2025-01-01T10:00:00.000Z', conversations: new Map([['conv-1', 17]]), lastRun: AT };
+      await store.saveSyncBook(book);
+      expect(await (await place.another()).loadSyncBook()).toEqual(book);
+    });
+
+    it('knows the phone of every client id its jobs have met', async () => {
+      const a = await store.openJob('promo', ownerA);
+      await a.record(sent(phoneOf(1), 1));
+      await a.record(failed(phoneOf(2), { status: 502, retryable: true, client_id: 'c2' }));
+      await a.close();
+      const b = await store.openJob('winter', ownerA);
+      await b.record(sent(phoneOf(3), 3));
+      await b.close();
+      const phones = await (await place.another()).knownPhones();
+      expect(phones).toEqual(new Map([['client-1', phoneOf(1)], ['c2', phoneOf(2)], ['client-3', phoneOf(3)]]));
+    });
+  });
+});
