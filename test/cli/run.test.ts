@@ -6,6 +6,7 @@ import { startSimulator, type RunningSimulator, type SimFaults } from '../../src
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { cli } from '../helpers/in-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 const START = 'POST /chat/conversations/start-whatsapp';
 let sim: RunningSimulator;
@@ -163,10 +164,3 @@ describe('outreach run', () => {
   });
 });
 
-async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -7,15 +7,7 @@ import { formatPlan, planJson } from '../../src/cli/format/plan.js';
 import { formatRunEnd } from '../../src/cli/format/run.js';
 import { createFileStore } from '../../src/checkpoint/index.js';
 import { bench, byPhone, HOUR, phone, type Bench } from './helpers.js';
-
-/** Polls until `check` holds (20 s at most: a bound on a hung test, never a measure of speed). */
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in 20 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { waitFor } from '../helpers/wait.js';
 
 let b: Bench;
 beforeEach(async () => {

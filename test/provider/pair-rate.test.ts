@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRateLimiter, PAIR_RATE_MIN_WAIT_MS } from '../../src/run/index.js';
 import { provided } from './helpers.js';
 import { virtualTime } from '../helpers/virtual-time.js';
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-}
+import { waitFor } from '../helpers/wait.js';
 
 describe('pair_rate (131056): this contact waits and goes again on its conversation; the others go on', () => {
   it('waits at least 6 s for that contact only, then sends on the same conversation, while the rest are sent meanwhile', async () => {
@@ -23,7 +19,7 @@ describe('pair_rate (131056): this contact waits and goes again on its conversat
         if (ms < PAIR_RATE_MIN_WAIT_MS) return;
         // The provider lets this person receive again later; meanwhile the other workers carry on.
         p.sim.state.clearProviderError(busy);
-        await until(() => others.every((phone) => p.sim.state.messageCount(phone) === 1));
+        await waitFor(() => others.every((phone) => p.sim.state.messageCount(phone) === 1));
         othersSentDuringWait = others.filter((phone) => p.sim.state.messageCount(phone) === 1).length;
       },
     });

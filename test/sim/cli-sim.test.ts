@@ -3,15 +3,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerSim, runSim } from '../../src/cli/commands/sim.js';
 import { simOptionsFromFlags } from '../../src/cli/sim-flags.js';
-
-/** Polls until `check` holds (10 s at most: a bound on a hung test, never a measure of speed). */
-async function until(check: () => boolean): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in 10 s');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { waitFor } from '../helpers/wait.js';
 
 const defaults = { port: '8780', host: '127.0.0.1', token: 'sim-token' };
 
@@ -136,7 +128,7 @@ describe('outreach sim', () => {
     const sink = new Writable({ write: (chunk, _e, cb) => ((out += String(chunk)), cb()) });
     const stop = new AbortController();
     const running = runSim(simOptionsFromFlags({ ...defaults, port: '0' }), { out: sink, stop: stop.signal });
-    await until(() => out.includes('template messages listed:'));
+    await waitFor(() => out.includes('template messages listed:'));
     const url = /simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     expect(out).toContain('token: sim-token');
     expect(out).toContain(`export OUTREACH_BASE_URL=${url} OUTREACH_TOKEN=sim-token`);
@@ -155,7 +147,7 @@ describe('outreach sim', () => {
     let out = '';
     const sink = new Writable({ write: (chunk, _e, cb) => ((out += String(chunk)), cb()) });
     const first = runSim(simOptionsFromFlags({ ...defaults, port: '0' }), { out: sink, stop: stop.signal });
-    await until(() => /:(\d+)\n/.test(out));
+    await waitFor(() => /:(\d+)\n/.test(out));
     const port = /:(\d+)\n/.exec(out)![1]!;
     const error = await runSim(simOptionsFromFlags({ ...defaults, port }), { out: sink, stop: stop.signal }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/already in use/);

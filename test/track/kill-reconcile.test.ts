@@ -6,6 +6,7 @@ import { startSimulator, type RunningSimulator, type TemplateDisplay } from '../
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';
 import { cliPath } from '../helpers/cli.js';
 import { cli } from '../helpers/in-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 const START = 'POST /chat/conversations/start-whatsapp';
 let sim: RunningSimulator;
@@ -18,14 +19,6 @@ afterEach(async () => {
 
 function env() {
   return { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir };
-}
-
-async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /**
