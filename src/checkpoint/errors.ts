@@ -19,3 +19,21 @@ export class StoreWriteError extends Error {
     this.name = 'StoreWriteError';
   }
 }
+
+/**
+ * The store cannot be reached or refuses us (a database down, credentials refused, a database that
+ * does not exist): nothing was sent because of it; the process stops, exit 3.
+ */
+export class StoreUnavailableError extends Error {
+  readonly userError = true;
+  /** Exit 3: the run is aborted, not refused for bad input. */
+  readonly kind = 'aborted';
+  constructor(
+    readonly problem: string,
+    readonly fix: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${problem}; ${fix}`, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -2,7 +2,7 @@
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
-export { StoreWriteError } from './errors.js';
+export { StoreUnavailableError, StoreWriteError } from './errors.js';
 export { ContactListing, type ListedContact } from './listing.js';
 export { StateTable } from './state-table.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
@@ -11,9 +11,12 @@ export { replay } from './replay.js';
 export { SuppressionIndex, SUPPRESSION_SOURCES, isSource } from './suppression.js';
 export type { SuppressionEntry, SuppressionInput, SuppressionList, SuppressionSource, SuppressResult, UnsuppressOptions, SuppressionChange } from './suppression.js';
 export { LedgerIndex } from './ledger.js';
-export type { Ledger, LedgerEntry, LedgerMessage, LedgerView } from './ledger.js';
+export type { BudgetHolder, Ledger, LedgerEntry, LedgerMessage, LedgerView } from './ledger.js';
 export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact } from './inbound.js';
 export type { WindowLookup, WindowStore } from './windows.js';
 export type { SyncBook } from './sync.js';
 // The file backend: its factory (and the factory's options) only; what it returns is a StateStore.
 export { createFileStore, type FileStoreOptions } from './file/index.js';
+// The PostgreSQL backend: its factory, the URL reader, and `store migrate` / `store import`.
+export { createPgStore, type PgStoreOptions } from './pg/index.js';
+export { isPgUrl, maskUrl, parsePgUrl, StoreUrlError, type PgStoreUrl } from './pg/url.js';

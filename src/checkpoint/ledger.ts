@@ -48,9 +48,31 @@ export interface LedgerView {
   messagesSince(phone: string, since: number, options?: { exceptJob?: string }): LedgerMessage[];
 }
 
+/**
+ * Places in the store's messaging limit held by one process: taken atomically for the whole store
+ * (every process of every host together never holds more than the limit leaves), used one by one as
+ * the process's first messages outside the window reach the ledger, given back at the end. Places a
+ * process holds and does not use (it died) lapse after a few minutes without a take or a use.
+ */
+export interface BudgetHolder {
+  /** Places taken and not yet used. */
+  readonly held: number;
+  /**
+   * Takes up to `want` more places under `limit` in the rolling 24 hours before `now` (epoch ms),
+   * counting the ledger's distinct recipients messaged outside their window since then and every
+   * holder's unused places; resolves with how many were granted (0: no room left).
+   */
+  take(want: number, limit: number, now: number): Promise<number>;
+  /** Gives the unused places back. Safe to call twice. */
+  release(): Promise<void>;
+}
+
 export interface Ledger extends LedgerView {
-  /** Counts at once; resolves once the entry is durable. */
-  record(entry: LedgerEntry): Promise<void>;
+  /**
+   * Counts at once; resolves once the entry is durable. With `from`, an entry outside the window uses
+   * one of that holder's places in the same write (the room moves from the hold to the ledger).
+   */
+  record(entry: LedgerEntry, from?: BudgetHolder): Promise<void>;
   /**
    * Takes back an entry recorded earlier: the provider did not accept its message (refused, failed
    * for good), so it counts for neither the messaging limit nor the frequency cap. Counts at once;

@@ -13,7 +13,7 @@ import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, Header
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';
 import type { WindowLookup, WindowStore } from './windows.js';
-import type { Ledger } from './ledger.js';
+import type { BudgetHolder, Ledger } from './ledger.js';
 import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
 
 /** Who holds a job while it runs (what the store records of its owner). */
@@ -134,6 +134,10 @@ export interface StateStore {
   unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
   /** Every job's first messages: the messaging limit and the frequency cap count from it. */
   ledger(): Promise<Ledger>;
+  /** A new holder of places in the store-wide messaging limit, for one process's run. */
+  budgetHolder(): Promise<BudgetHolder>;
+  /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
+  close(): Promise<void>;
 }
 
 /** The key of a row in `planRejects`. */

@@ -6,7 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createFileStore, type StateStore } from '../../../src/checkpoint/index.js';
+import { inject } from 'vitest';
+import { createFileStore, createPgStore, type StateStore } from '../../../src/checkpoint/index.js';
+import { schemaUrl } from '../../helpers/pg-cluster.js';
 
 export interface OpenedBackend {
   store: StateStore;
@@ -18,6 +20,8 @@ export interface Backend {
   name: string;
   open(): Promise<OpenedBackend>;
 }
+
+const pgUrl = inject('pgUrl');
 
 export const backends: Backend[] = [
   {
@@ -32,3 +36,34 @@ export const backends: Backend[] = [
     },
   },
 ];
+
+/** PostgreSQL, when the test setup started a cluster (never skipped in CI: the setup fails instead). */
+if (pgUrl) {
+  backends.push({
+    name: 'postgres',
+    async open() {
+      const url = schemaUrl(pgUrl);
+      const dir = await mkdtemp(path.join(tmpdir(), 'outreach-contract-pg-'));
+      const opened: StateStore[] = [];
+      const open = () => {
+        const store = createPgStore(url, { filesDir: dir, leaseSeconds: 2 });
+        opened.push(store);
+        return store;
+      };
+      const store = open();
+      return {
+        store,
+        another: () => Promise.resolve(open()),
+        async cleanup() {
+          const schema = new URL(url).searchParams.get('schema') ?? '';
+          await store.close();
+          const admin = createPgStore(pgUrl, { filesDir: dir });
+          await admin.db.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await admin.close();
+          await Promise.all(opened.map((s) => s.close()));
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * The store's tables, as numbered migrations applied in order, each once, in the store's schema.
+ * They run in one transaction under a transaction-level advisory lock (never a session lock: the
+ * store works behind PgBouncer in transaction pooling), so processes starting together do not race:
+ * the second waits, then finds them applied. A migration is never edited once released: a change is
+ * a new one at the end.
+ *
+ * What each table holds (`docs/architecture.md` has the picture):
+ * - jobs: one row per job, with its lease (owner host/pid/command, fencing token, expiry);
+ * - journal: each job's events, in order (`seq`), written under the lease's token;
+ * - snapshots: a job's folded state up to a journal seq (a shortcut: the journal is the truth);
+ * - listings, plan_rejects: what the last read of a job's list left;
+ * - suppression_changes, ledger_ops: the store-wide lists, as changes folded by the port's indexes;
+ * - budget_holds: places of the messaging limit taken and not yet in the ledger, per process;
+ * - window_clients, window_phones: the last inbound time per client and per phone;
+ * - events: each message the webhook or sync recorded, once by message id;
+ * - sync_book: the bookmark of `sync`.
+ */
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** SQL with `$schema` standing for the quoted schema name. */
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'the store',
+    sql: `
+CREATE TABLE $schema.jobs (
+  job text PRIMARY KEY,
+  lease_token bigint NOT NULL DEFAULT 0,
+  owner_host text,
+  owner_pid integer,
+  owner_command text,
+  owner_started_at text,
+  lease_expires_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE $schema.journal (
+  job text NOT NULL,
+  seq bigserial NOT NULL,
+  phone text,
+  token bigint NOT NULL,
+  event text NOT NULL,
+  PRIMARY KEY (job, seq)
+);
+CREATE INDEX journal_phone ON $schema.journal (job, phone, seq);
+CREATE TABLE $schema.snapshots (
+  job text PRIMARY KEY,
+  upto bigint NOT NULL,
+  data bytea NOT NULL,
+  written_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE $schema.listings (
+  job text PRIMARY KEY,
+  source text NOT NULL,
+  data bytea NOT NULL
+);
+CREATE TABLE $schema.plan_rejects (
+  job text PRIMARY KEY,
+  rows jsonb NOT NULL
+);
+CREATE TABLE $schema.suppression_changes (
+  seq bigserial PRIMARY KEY,
+  change jsonb NOT NULL
+);
+CREATE TABLE $schema.ledger_ops (
+  seq bigserial PRIMARY KEY,
+  op text NOT NULL CHECK (op IN ('add', 'take_back')),
+  id text,
+  phone text NOT NULL,
+  at timestamptz NOT NULL,
+  job text NOT NULL,
+  outside_window boolean NOT NULL
+);
+CREATE INDEX ledger_ops_at ON $schema.ledger_ops (at);
+CREATE TABLE $schema.budget_holds (
+  holder text PRIMARY KEY,
+  held integer NOT NULL CHECK (held >= 0),
+  expires_at timestamptz NOT NULL
+);
+CREATE TABLE $schema.window_clients (
+  client_id text PRIMARY KEY,
+  phone text,
+  last_inbound_at bigint
+);
+CREATE TABLE $schema.window_phones (
+  phone text PRIMARY KEY,
+  last_inbound_at bigint NOT NULL
+);
+CREATE TABLE $schema.events (
+  seq bigserial UNIQUE,
+  message_id text PRIMARY KEY,
+  client_id text NOT NULL,
+  phone text,
+  direction text NOT NULL,
+  created_at timestamptz NOT NULL,
+  event jsonb NOT NULL
+);
+CREATE INDEX events_client ON $schema.events (client_id, created_at);
+CREATE INDEX events_phone ON $schema.events (phone, created_at);
+CREATE TABLE $schema.sync_book (
+  id integer PRIMARY KEY CHECK (id = 1),
+  book jsonb NOT NULL
+);
+`,
+  },
+];
+
+/** The newest version this program knows. */
+export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

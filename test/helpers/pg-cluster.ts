@@ -1,0 +1,115 @@
+/**
+ * A throwaway PostgreSQL cluster for the tests: Debian's `initdb` and `pg_ctl` in a temporary folder,
+ * as the `postgres` user when the tests run as root (the server refuses root), on a free port of
+ * 127.0.0.1 and a socket in the folder. Started once for the whole run by `test/pg-global-setup.ts`;
+ * a test that stops and starts its server (the database killed mid-run) starts its own.
+ */
+import { execFile as execFileCb } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFile = promisify(execFileCb);
+
+export interface Cluster {
+  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  url: string;
+  port: number;
+  dir: string;
+  /** The socket folder. */
+  socketDir: string;
+  /** Stops the server (fast: open connections are closed). */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  /** Stops it and removes its folder. */
+  destroy(): Promise<void>;
+}
+
+/** The folder of Debian's PostgreSQL programs (initdb, pg_ctl), or undefined when none is installed. */
+export function postgresBin(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
+}
+
+/** pgbouncer, when installed. */
+export function pgbouncerBin(): string | undefined {
+  for (const p of ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer']) if (existsSync(p)) return p;
+  return undefined;
+}
+
+export const PG_MISSING = "PostgreSQL tests skipped: Debian's PostgreSQL is not installed (apt-get install postgresql pgbouncer); in CI they never skip";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a PostgreSQL program, as `postgres` when we are root. */
+export async function runAsPostgres(program: string, args: string[]): Promise<string> {
+  const { stdout } = asRoot ? await execFile('runuser', ['-u', 'postgres', '--', program, ...args]) : await execFile(program, args);
+  return stdout;
+}
+
+async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (!asRoot) return undefined;
+  const { stdout } = await execFile('id', ['-u', 'postgres']);
+  const { stdout: g } = await execFile('id', ['-g', 'postgres']);
+  return { uid: Number(stdout.trim()), gid: Number(g.trim()) };
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const bin = postgresBin();
+  if (bin === undefined) throw new Error(PG_MISSING);
+  const dir = await mkdtemp(path.join(tmpdir(), 'outreach-pg-'));
+  const ids = await postgresIds();
+  await chmod(dir, 0o755);
+  if (ids) await chown(dir, ids.uid, ids.gid);
+  const data = path.join(dir, 'data');
+  await runAsPostgres(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--no-locale']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const start = async () => {
+    await runAsPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+  };
+  const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
+    await runAsPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']).catch(() => undefined);
+  };
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    socketDir: dir,
+    start,
+    stop,
+    async destroy() {
+      await stop('immediate');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** A URL of the shared cluster with a schema of its own (one per test file or test). */
+export function schemaUrl(base: string, name = `t_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`): string {
+  return `${base}${base.includes('?') ? '&' : '?'}schema=${name}`;
+}
