@@ -17,15 +17,16 @@ export function phoneOf(i: number): string {
 
 /**
  * A temp folder with a contacts.csv of `rows` good rows (national form, default country BR) plus
- * `bad` unusable ones, and a job file over it; the job's fields can be overridden.
+ * `bad` unusable ones, and a job file over it; the job's fields can be overridden. `firstRow` shifts
+ * the phones (phoneOf(firstRow) first), so two campaigns can be of other people.
  */
 export async function campaign(
-  options: { rows: number; bad?: number; emptyCoupon?: number; job?: Record<string, unknown>; name?: string } = { rows: 10 },
+  options: { rows: number; bad?: number; emptyCoupon?: number; job?: Record<string, unknown>; name?: string; firstRow?: number } = { rows: 10 },
 ): Promise<Campaign> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-cli-'));
   const lines = ['Phone;First name;coupon'];
   const phones: string[] = [];
-  for (let i = 0; i < options.rows; i++) {
+  for (let i = options.firstRow ?? 0; i < (options.firstRow ?? 0) + options.rows; i++) {
     const e164 = phoneOf(i);
     phones.push(e164);
     // National form with trunk prefix: (011) 97xxx-xxxx

@@ -113,3 +113,71 @@ let counter = 0;
 export function schemaUrl(base: string, name = `t_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`): string {
   return `${base}${base.includes('?') ? '&' : '?'}schema=${name}`;
 }
+
+export interface Bouncer {
+  /** postgres://postgres@127.0.0.1:<port>/postgres, through the pooler. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Debian's PgBouncer in transaction pooling in front of `cluster`: a server connection is lent to a
+ * client for one transaction only, so nothing that keeps session state (a session advisory lock,
+ * LISTEN, a SET outside a transaction, a named prepared statement) survives between two of them.
+ */
+export async function startPgbouncer(cluster: Pick<Cluster, 'port' | 'dir'>): Promise<Bouncer> {
+  const bin = pgbouncerBin();
+  if (bin === undefined) throw new Error(PG_MISSING);
+  const { mkdir, writeFile, readFile } = await import('node:fs/promises');
+  const dir = path.join(cluster.dir, `bouncer-${Date.now().toString(36)}`);
+  await mkdir(dir, { recursive: true });
+  const ids = await postgresIds();
+  if (ids) await chown(dir, ids.uid, ids.gid);
+  const port = await freePort();
+  const ini = path.join(dir, 'pgbouncer.ini');
+  await writeFile(path.join(dir, 'users.txt'), '"postgres" ""\n');
+  await writeFile(
+    ini,
+    [
+      '[databases]',
+      `* = host=127.0.0.1 port=${cluster.port}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${path.join(dir, 'users.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 500',
+      'default_pool_size = 10',
+      'ignore_startup_parameters = extra_float_digits',
+      `logfile = ${path.join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+  );
+  if (ids) for (const f of ['users.txt', 'pgbouncer.ini']) await chown(path.join(dir, f), ids.uid, ids.gid);
+  await runAsPostgres(bin, ['-d', ini]);
+  const pidFile = path.join(dir, 'pgbouncer.pid');
+  for (let i = 0; i < 100; i++) {
+    const ok = await readFile(pidFile, 'utf8').then(
+      () => true,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (pid > 0) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+    },
+  };
+}

@@ -22,7 +22,9 @@ describe.skipIf(!pgUrl)('the database store\'s tables', () => {
     const five = Array.from({ length: 5 }, () => open(url));
     const applied = await Promise.all(five.map((s) => migrate(s.db)));
     expect(applied.flat()).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
-    const { rows } = await five[0]!.db.pool.query<{ version: number }>(`SELECT version FROM ${five[0]!.db.s}.schema_migrations ORDER BY version`);
+    const [first] = five;
+    if (first === undefined) throw new Error('no store');
+    const { rows } = await first.db.pool.query<{ version: number }>(`SELECT version FROM ${first.db.s}.schema_migrations ORDER BY version`);
     expect(rows.map((r) => r.version)).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
   });
 
