@@ -75,7 +75,8 @@ async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> 
   return { uid: Number(stdout.trim()), gid: Number(g.trim()) };
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `durable`: fsync and synchronous commit on, as a real server runs (the bench); the tests run without. */
+export async function startCluster(options: { durable?: boolean } = {}): Promise<Cluster> {
   const bin = postgresBin();
   if (bin === undefined) throw new Error(PG_MISSING);
   const dir = await mkdtemp(path.join(tmpdir(), 'outreach-pg-'));
@@ -85,9 +86,10 @@ export async function startCluster(): Promise<Cluster> {
   const data = path.join(dir, 'data');
   await runAsPostgres(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--no-locale']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}`;
   const start = async () => {
-    await runAsPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+    await runAsPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
   };
   const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
     await runAsPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']).catch(() => undefined);
