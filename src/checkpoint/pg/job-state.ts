@@ -65,7 +65,7 @@ async function foldJob(c: Queryable, db: Db, job: string): Promise<PgJobState> {
   let tail = 0;
   const unreadable: string[] = [];
   for (;;) {
-    const { rows } = await c.query<{ seq: string; event: string }>(`SELECT seq::text AS seq, event FROM ${db.s}.journal WHERE job = $1 AND seq > $2::bigint ORDER BY seq LIMIT ${PAGE}`, [job, upto]);
+    const { rows } = await c.query<{ seq: string; event: string }>(`SELECT j.seq::text AS seq, j.event FROM ${db.s}.journal j WHERE j.job = $1 AND j.seq > $2::bigint ORDER BY j.seq LIMIT ${PAGE}`, [job, upto]);
     for (const row of rows) {
       const event = parseEvent(row.event);
       if (event === undefined) unreadable.push(row.seq);

@@ -203,6 +203,19 @@ describe.skipIf(!pgUrl)('a job in the database', () => {
       expect(view?.states.get(phoneOf(7))?.status).toBe('sent');
     });
 
+    it('reads back a journal longer than one read, in the order it was written', async () => {
+      const url = schemaUrl(pgUrl);
+      const job = await (await open(url)).openJob('promo', ownerA);
+      const many: Promise<void>[] = [job.record(header)];
+      for (let i = 0; i < 10_300; i++) many.push(job.record(attempt(phoneOf(i))), job.record(sent(phoneOf(i), i)));
+      await Promise.all(many);
+      // Read while the job is open: no snapshot yet, the whole journal is folded.
+      const view = await (await open(url)).readJob('promo');
+      expect(view?.states.size).toBe(10_300);
+      expect(new Map(view?.states)).toEqual(new Map(job.states));
+      await job.close();
+    });
+
     it('gives every event of a contact from the journal, even those a snapshot covers', async () => {
       const url = schemaUrl(pgUrl);
       const store = await open(url);
