@@ -1,15 +1,31 @@
 /**
- * Large byte values (a snapshot, a listing) read in parts: node-postgres reads a bytea as hex text,
- * so a value of hundreds of megabytes read whole would be a string twice its size. The columns are
- * stored uncompressed (STORAGE EXTERNAL), so the server reads each part alone. Call inside a
- * REPEATABLE READ transaction, so that every part is of the same value.
+ * Large byte values (a snapshot, a listing): kept deflated (their columns of numbers shrink several
+ * times, and node-postgres reads a bytea as hex text, twice its size), and read in parts, so that a
+ * value of a million contacts is never one string of hundreds of megabytes. The columns are stored as
+ * they are given (STORAGE EXTERNAL: the server does not compress them again), so the server reads
+ * each part alone. Deflating and inflating run off the event loop.
  */
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { Queryable } from './db.js';
+
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+
+/** The chunks of an image as the bytes to store. */
+export function pack(chunks: readonly Uint8Array[]): Promise<Buffer> {
+  return deflate(Buffer.concat(chunks), { level: 1 });
+}
+
+/** The image stored by `pack`; undefined when it cannot be inflated (it is then read as none). */
+export function unpack(data: Buffer): Promise<Buffer | undefined> {
+  return inflate(data).catch(() => undefined);
+}
 
 /** The size of one part read. */
 const PART_BYTES = 32 << 20;
 
-/** The `data` of the row of `table` (schema-qualified) for `job`, `size` bytes long. */
+/** The `data` of the row of `table` (schema-qualified) for `job`, `size` bytes long. Call inside a REPEATABLE READ transaction, so that every part is of the same value. */
 export async function readBytes(c: Queryable, table: string, job: string, size: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   for (let from = 0; from < size; from += PART_BYTES) {

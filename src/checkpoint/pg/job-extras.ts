@@ -2,7 +2,7 @@
 import { decodeListing, encodeListing } from '../listing-codec.js';
 import type { ContactListing } from '../listing.js';
 import { rowKey, type RowRef } from '../store.js';
-import { consistentRead, readBytes } from './blob.js';
+import { consistentRead, pack, readBytes, unpack } from './blob.js';
 import type { Db } from './db.js';
 import { unavailable, writeFailed } from './errors.js';
 
@@ -35,11 +35,12 @@ export async function listing(db: Db, job: string, source: string): Promise<Cont
   ).catch((err: unknown) => {
     throw unavailable(err, db.url.place);
   });
-  return data && decodeListing(data, source);
+  const image = data && (await unpack(data));
+  return image && decodeListing(image, source);
 }
 
 export async function saveListing(db: Db, job: string, source: string, contacts: ContactListing): Promise<void> {
-  const data = Buffer.concat(encodeListing(source, contacts));
+  const data = await pack(encodeListing(source, contacts));
   await db
     .query(`INSERT INTO ${db.s}.listings (job, source, data) VALUES ($1, $2, $3) ON CONFLICT (job) DO UPDATE SET source = EXCLUDED.source, data = EXCLUDED.data`, [job, source, data])
     .catch((err: unknown) => {

@@ -9,7 +9,7 @@ import { decodeSnapshot, encodeSnapshot, snapshotMeta } from '../snapshot-codec.
 import { StateTable } from '../state-table.js';
 import type { StoreNotice } from '../store.js';
 import type { HeaderEvent } from '../types.js';
-import { consistentRead, readBytes } from './blob.js';
+import { consistentRead, pack, readBytes, unpack } from './blob.js';
 import type { Db, Queryable } from './db.js';
 
 /** A snapshot is written (on close, by a reader) once this many journal rows came after the last one. */
@@ -89,7 +89,8 @@ async function readPgSnapshot(c: Queryable, db: Db, job: string): Promise<{ tabl
   const { rows } = await c.query<{ upto: string; size: number }>(`SELECT upto::text AS upto, octet_length(data) AS size FROM ${db.s}.snapshots WHERE job = $1`, [job]);
   const row = rows[0];
   if (!row) return undefined;
-  const data = await readBytes(c, `${db.s}.snapshots`, job, row.size);
+  const data = await unpack(await readBytes(c, `${db.s}.snapshots`, job, row.size));
+  if (!data) return undefined;
   const meta = snapshotMeta(data);
   // A snapshot of another job or of another point of the journal than its row says is not used.
   if (!meta || meta.job !== job || meta.upto !== row.upto) return undefined;
@@ -101,12 +102,10 @@ async function readPgSnapshot(c: Queryable, db: Db, job: string): Promise<{ tabl
  * Writes the snapshot of `state` (the journal folded up to `upto`), unless a newer one is there. The
  * image is taken now (the table may go on changing while it is written). Throws what the database said.
  */
-export function writePgSnapshot(db: Db, job: string, state: StateTable, header: HeaderEvent | undefined, upto: string): Promise<void> {
-  const data = Buffer.concat(encodeSnapshot(state, header, { job, upto }));
-  return db
-    .query(
-      `INSERT INTO ${db.s}.snapshots (job, upto, data) VALUES ($1, $2::bigint, $3) ON CONFLICT (job) DO UPDATE SET upto = EXCLUDED.upto, data = EXCLUDED.data, written_at = now() WHERE ${db.s}.snapshots.upto < EXCLUDED.upto`,
-      [job, upto, data],
-    )
-    .then(() => undefined);
+export async function writePgSnapshot(db: Db, job: string, state: StateTable, header: HeaderEvent | undefined, upto: string): Promise<void> {
+  const data = await pack(encodeSnapshot(state, header, { job, upto }));
+  await db.query(
+    `INSERT INTO ${db.s}.snapshots (job, upto, data) VALUES ($1, $2::bigint, $3) ON CONFLICT (job) DO UPDATE SET upto = EXCLUDED.upto, data = EXCLUDED.data, written_at = now() WHERE ${db.s}.snapshots.upto < EXCLUDED.upto`,
+    [job, upto, data],
+  );
 }

@@ -216,6 +216,22 @@ describe.skipIf(!pgUrl)('a job in the database', () => {
       await job.close();
     });
 
+    it('ignores a snapshot that does not check and reads the whole journal instead', async () => {
+      const url = schemaUrl(pgUrl);
+      const store = await open(url);
+      const job = await store.openJob('promo', ownerA);
+      const many: Promise<void>[] = [job.record(header)];
+      for (let i = 0; i < 2_600; i++) many.push(job.record(attempt(phoneOf(i))), job.record(sent(phoneOf(i), i)));
+      await Promise.all(many);
+      const live = new Map(job.states);
+      await job.close();
+      const { rowCount } = await store.db.query(`UPDATE ${store.db.s}.snapshots SET data = substring(data FROM 1 FOR 100) WHERE job = 'promo'`);
+      expect(rowCount).toBe(1);
+      const view = await (await open(url)).readJob('promo');
+      expect(view?.header).toEqual(header);
+      expect(new Map(view?.states)).toEqual(live);
+    });
+
     it('gives every event of a contact from the journal, even those a snapshot covers', async () => {
       const url = schemaUrl(pgUrl);
       const store = await open(url);
