@@ -59,6 +59,17 @@ describe.skipIf(!pgUrl)('a job in the database', () => {
       await job.close();
     });
 
+    it('goes to exactly one of several owners opening a new job together; the others are refused naming it', async () => {
+      const url = schemaUrl(pgUrl);
+      const racers = await Promise.all(Array.from({ length: 5 }, () => open(url)));
+      const outcomes = await Promise.allSettled(racers.map((s, i) => s.openJob('promo', { ...ownerA, pid: 100 + i })));
+      const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [{ job: o.value, pid: 100 + i }] : []));
+      expect(won).toHaveLength(1);
+      const winner = won[0];
+      for (const o of outcomes) if (o.status === 'rejected') expect(String((o.reason as Error).message)).toContain(`pid ${winner?.pid} on host runner-a`);
+      await winner?.job.close();
+    });
+
     it('is taken over once the owner\'s lease expired: the new owner says from whom, under a bigger token', async () => {
       const url = schemaUrl(pgUrl);
       const first = await open(url);
