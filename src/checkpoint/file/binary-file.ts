@@ -26,21 +26,4 @@ export async function writeChunksAtomic(file: string, chunks: readonly Uint8Arra
   await fsyncDir(path.dirname(file));
 }
 
-/** The first two lines of a binary state file: its `magic` line (name and version), then its meta as one line of JSON. */
-export function headOf(magic: string, meta: unknown): Buffer {
-  return Buffer.from(`${magic}${JSON.stringify(meta)}\n`, 'utf8');
-}
-
-/** The meta of a file that starts with `magic`, and where the bytes after its head start; undefined for any other file or a torn head. */
-export function readHead(data: Buffer, magic: string): { meta: object; end: number } | undefined {
-  if (data.subarray(0, magic.length).toString('utf8') !== magic) return undefined;
-  const newline = data.indexOf(0x0a, magic.length);
-  if (newline === -1) return undefined;
-  let meta: unknown;
-  try {
-    meta = JSON.parse(data.toString('utf8', magic.length, newline));
-  } catch {
-    return undefined;
-  }
-  return typeof meta === 'object' && meta !== null ? { meta, end: newline + 1 } : undefined;
-}
+export { headOf, readHead } from '../binary-head.js';

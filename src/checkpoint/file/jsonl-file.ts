@@ -121,13 +121,4 @@ export function jsonlFile(file: string, what: string): JsonlFile {
   };
 }
 
-/** A line as an object, or undefined when it is torn or not JSON. */
-export function parseLine(line: string): Record<string, unknown> | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { parseLine } from '../json-line.js';

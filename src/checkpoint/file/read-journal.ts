@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { CheckpointEvent, ContactEvent, HeaderEvent } from '../types.js';
-import { parseLine } from './jsonl-file.js';
+import type { ContactEvent, HeaderEvent } from '../types.js';
+import { parseEvent } from '../json-line.js';
+
+export { parseEvent } from '../json-line.js';
 
 export interface JournalContents {
   /** The first header of the file, when there is one. */
@@ -24,8 +26,6 @@ export class JournalVersionError extends Error {
     this.name = 'JournalVersionError';
   }
 }
-
-const CONTACT_EVENTS = new Set(['attempt', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred', 'followup', 'delivery', 'reconciled']);
 
 /**
  * Reads a journal line by line. A missing file is an empty journal. Unreadable lines (a torn last
@@ -60,15 +60,4 @@ export async function readJournal(file: string, options: { lines?: (line: string
     }
   }
   return out;
-}
-
-/** One line of a journal as an event, or undefined when it is not one (a torn write). */
-export function parseEvent(line: string): CheckpointEvent | undefined {
-  const value = parseLine(line);
-  if (value === undefined) return undefined;
-  const e = value as { t?: unknown; phone?: unknown; at?: unknown };
-  if (e.t === 'header') return value as CheckpointEvent;
-  if (typeof e.t !== 'string' || !CONTACT_EVENTS.has(e.t)) return undefined;
-  if (typeof e.phone !== 'string' || typeof e.at !== 'string') return undefined;
-  return value as CheckpointEvent;
 }

@@ -1,20 +1,49 @@
-/** A job's listing and plan rejects in the database. Filled by the job-part work. */
+/** A job's listing and plan rejects in the database (tables `listings` and `plan_rejects`). */
+import { decodeListing, encodeListing } from '../listing-codec.js';
 import type { ContactListing } from '../listing.js';
-import type { RowRef } from '../store.js';
+import { rowKey, type RowRef } from '../store.js';
+import { consistentRead, pack, readBytes, unpack } from './blob.js';
 import type { Db } from './db.js';
+import { unavailable, writeFailed } from './errors.js';
 
-const notYet = (): never => {
-  throw new Error('not written yet');
-};
-export function planRejects(_db: Db, _job: string): Promise<ReadonlySet<string>> {
-  return notYet();
+export async function planRejects(db: Db, job: string): Promise<ReadonlySet<string>> {
+  const { rows } = await db.query<{ rows: unknown }>(`SELECT rows FROM ${db.s}.plan_rejects WHERE job = $1`, [job]).catch((err: unknown) => {
+    throw unavailable(err, db.url.place);
+  });
+  const kept = rows[0]?.rows;
+  return new Set(Array.isArray(kept) ? kept.filter((r): r is string => typeof r === 'string') : []);
 }
-export function savePlanRejects(_db: Db, _job: string, _rows: Iterable<RowRef>): Promise<void> {
-  return notYet();
+
+export async function savePlanRejects(db: Db, job: string, rows: Iterable<RowRef>): Promise<void> {
+  const keys = JSON.stringify(Array.from(rows, rowKey));
+  await db
+    .query(`INSERT INTO ${db.s}.plan_rejects (job, rows) VALUES ($1, $2::jsonb) ON CONFLICT (job) DO UPDATE SET rows = EXCLUDED.rows`, [job, keys])
+    .catch((err: unknown) => {
+      throw writeFailed(err, db.url.place, `the plan's rejected rows of job "${job}"`);
+    });
 }
-export function listing(_db: Db, _job: string, _source: string): Promise<ContactListing | undefined> {
-  return notYet();
+
+/** The listing saved for `source`; undefined when there is none, it is of another source, or it does not check. */
+export async function listing(db: Db, job: string, source: string): Promise<ContactListing | undefined> {
+  const data = await consistentRead(
+    (body) => db.tx(body),
+    async (c) => {
+      const { rows } = await c.query<{ size: number }>(`SELECT octet_length(data) AS size FROM ${db.s}.listings WHERE job = $1 AND source = $2`, [job, source]);
+      const size = rows[0]?.size;
+      return size === undefined ? undefined : readBytes(c, `${db.s}.listings`, job, size);
+    },
+  ).catch((err: unknown) => {
+    throw unavailable(err, db.url.place);
+  });
+  const image = data && (await unpack(data));
+  return image && decodeListing(image, source);
 }
-export function saveListing(_db: Db, _job: string, _source: string, _listing: ContactListing): Promise<void> {
-  return notYet();
+
+export async function saveListing(db: Db, job: string, source: string, contacts: ContactListing): Promise<void> {
+  const data = await pack(encodeListing(source, contacts));
+  await db
+    .query(`INSERT INTO ${db.s}.listings (job, source, data) VALUES ($1, $2, $3) ON CONFLICT (job) DO UPDATE SET source = EXCLUDED.source, data = EXCLUDED.data`, [job, source, data])
+    .catch((err: unknown) => {
+      throw writeFailed(err, db.url.place, `the listing of job "${job}"`);
+    });
 }

@@ -1,29 +1,124 @@
-/** A job in the database: its lease (owner, fencing token, expiry) and its journal. Filled by the job-part work. */
+/**
+ * A job in the database: its lease (`lease.ts`: one owner, a fencing token, an expiry the database's
+ * clock decides), its journal (`journal-writer.ts`: appends batched and fenced), and its state read
+ * back (`job-state.ts`: the latest snapshot and the journal rows after it).
+ */
+import { applyEvent } from '../apply-event.js';
+import { parseEvent } from '../json-line.js';
+import type { StateTable } from '../state-table.js';
 import type { ContactEvent } from '../types.js';
 import type { JobFiles, JobOwner, JobRunner, JobStore, JobView } from '../store.js';
 import type { Db } from './db.js';
+import { unavailable } from './errors.js';
+import { leaseHolder, takeLease, type LeaseOptions } from './lease.js';
+import { pgJournalWriter } from './journal-writer.js';
+import { JobVersionError, loadPgJobState, SNAPSHOT_AFTER_EVENTS, SNAPSHOT_DURING_RUN_EVENTS, writePgSnapshot, type PgJobState } from './job-state.js';
 
-export interface LeaseOptions {
-  /** How long a lease lasts without renewal (default 30 s); the owner renews it every third of that. */
-  leaseSeconds?: number;
+export type { LeaseOptions } from './lease.js';
+
+/** An error of reading: the store's own (unavailable), unless it is one a person must read as it is. */
+function readFailed(db: Db) {
+  return (err: unknown): never => {
+    if (err instanceof JobVersionError) throw err;
+    throw unavailable(err, db.url.place);
+  };
 }
 
-const notYet = (): never => {
-  throw new Error('the PostgreSQL job store is not written yet');
-};
+/** Takes the job's lease (refusing while another live owner holds it), reads its state, and keeps it current as events are recorded. */
+export async function openPgJob(db: Db, job: string, owner: JobOwner, files: JobFiles, options: LeaseOptions): Promise<JobStore> {
+  const lease = await takeLease(db, job, owner, options);
+  let loaded: PgJobState;
+  try {
+    loaded = await loadPgJobState(db, job).catch(readFailed(db));
+  } catch (err) {
+    await lease.release();
+    throw err;
+  }
+  const state: StateTable = loaded.state;
+  let header = loaded.header;
+  let upto = loaded.upto;
+  /** Journal rows no snapshot in the store covers. */
+  let uncovered = loaded.tail;
+  let snapshotting: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
 
-export function openPgJob(_db: Db, _job: string, _owner: JobOwner, _files: JobFiles, _options: LeaseOptions): Promise<JobStore> {
-  return notYet();
+  const snapshot = (): Promise<void> => {
+    const at = uncovered;
+    // The image is taken now, of the state folded up to `upto`; a failed one is only a missed shortcut.
+    const written = writePgSnapshot(db, job, state, header, upto).then(
+      () => {
+        uncovered -= at;
+      },
+      () => undefined,
+    );
+    snapshotting = written.finally(() => (snapshotting = undefined));
+    return snapshotting;
+  };
+
+  const journal = pgJournalWriter(db, lease, (events, last) => {
+    for (const event of events) {
+      if (event.t === 'header') header = event;
+      else applyEvent(state, event);
+    }
+    upto = last;
+    uncovered += events.length;
+    // A long run keeps a recent snapshot, so that opening the job after a crash reads a short tail.
+    if (uncovered >= SNAPSHOT_DURING_RUN_EVENTS && !snapshotting && !closing) void snapshot();
+  });
+
+  return {
+    files,
+    get header() {
+      return header;
+    },
+    states: state,
+    notices: loaded.notices,
+    ...(lease.tookOverFrom && { tookOverFrom: lease.tookOverFrom }),
+    record: (event) => journal.append(event),
+    close() {
+      closing ??= (async () => {
+        await journal.close();
+        await snapshotting;
+        if (!journal.broken && !lease.lost && uncovered >= SNAPSHOT_AFTER_EVENTS) await snapshot();
+        await lease.release();
+      })();
+      return closing;
+    },
+  };
 }
-export function runningBy(_db: Db, _job: string): Promise<JobRunner | undefined> {
-  return notYet();
+
+/** The job's state without its lease; undefined for a job never opened. A long tail is folded into a snapshot for the next reader (best effort). */
+export async function readPgJob(db: Db, job: string): Promise<JobView | undefined> {
+  const loaded = await loadPgJobState(db, job, { ifOpened: true }).catch(readFailed(db));
+  if (!loaded) return undefined;
+  if (loaded.tail >= SNAPSHOT_AFTER_EVENTS) await writePgSnapshot(db, job, loaded.state, loaded.header, loaded.upto).catch(() => undefined);
+  return { header: loaded.header, states: loaded.state, notices: loaded.notices };
 }
-export function readPgJob(_db: Db, _job: string): Promise<JobView | undefined> {
-  return notYet();
+
+/** Who holds the job's live lease; an expired lease is nobody's. */
+export function runningBy(db: Db, job: string): Promise<JobRunner | undefined> {
+  return leaseHolder(db, job).catch(readFailed(db));
 }
-export function contactEvents(_db: Db, _job: string, _phone: string): Promise<ContactEvent[]> {
-  return notYet();
+
+/** Every journal event of one contact, oldest first (the journal keeps them all, whatever a snapshot covers). */
+export async function contactEvents(db: Db, job: string, phone: string): Promise<ContactEvent[]> {
+  const { rows } = await db.query<{ event: string }>(`SELECT event FROM ${db.s}.journal WHERE job = $1 AND phone = $2 ORDER BY seq`, [job, phone]).catch(readFailed(db));
+  const events: ContactEvent[] = [];
+  for (const row of rows) {
+    const event = parseEvent(row.event);
+    if (event && event.t !== 'header' && event.phone === phone) events.push(event);
+  }
+  return events;
 }
-export function knownPhones(_db: Db): Promise<Map<string, string>> {
-  return notYet();
+
+/** Client id → phone, over every job's journal (the latest event naming a client id wins). */
+export async function knownPhones(db: Db): Promise<Map<string, string>> {
+  const { rows } = await db
+    .query<{ client_id: string; phone: string }>(
+      `SELECT DISTINCT ON (client_id) client_id, phone FROM (
+         SELECT (event::jsonb) ->> 'client_id' AS client_id, phone, seq FROM ${db.s}.journal WHERE phone IS NOT NULL AND event LIKE '%"client\\_id":%'
+       ) e WHERE client_id IS NOT NULL ORDER BY client_id, seq DESC`,
+    )
+    .catch(readFailed(db));
+  return new Map(rows.map((r) => [r.client_id, r.phone]));
 }

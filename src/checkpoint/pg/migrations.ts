@@ -54,11 +54,14 @@ CREATE TABLE $schema.snapshots (
   data bytea NOT NULL,
   written_at timestamptz NOT NULL DEFAULT now()
 );
+-- Kept uncompressed, so that a large one is read in parts (pg/blob.ts) without inflating it from its start each time.
+ALTER TABLE $schema.snapshots ALTER COLUMN data SET STORAGE EXTERNAL;
 CREATE TABLE $schema.listings (
   job text PRIMARY KEY,
   source text NOT NULL,
   data bytea NOT NULL
 );
+ALTER TABLE $schema.listings ALTER COLUMN data SET STORAGE EXTERNAL;
 CREATE TABLE $schema.plan_rejects (
   job text PRIMARY KEY,
   rows jsonb NOT NULL

@@ -5,14 +5,23 @@
  * process (on this host or another).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContactListing, rowKey, type CheckpointEvent, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
+import { ContactListing, rowKey, type CheckpointEvent, type JobStore, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
 import { AT, attempt, failed, phoneOf, sent } from '../helpers.js';
 import { backends, type OpenedBackend } from './backends.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const header: CheckpointEvent = { t: 'header', v: 1, job: 'promo', fingerprint: 'f1', content: {}, at: AT };
 const ownerA = { host: 'runner-a', pid: process.pid, startedAt: AT, command: 'run' };
 const ownerB = { host: 'runner-b', pid: 4242, startedAt: AT, command: 'resume' };
 const HOUR = 3_600_000;
+
+/** The pid of a process of this host that has ended. */
+async function deadPid(): Promise<number> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid ?? 0;
+}
 
 function inbound(id: string, clientId: string, createdAt: string, phone?: string): RecordedEvent {
   return {
@@ -67,6 +76,23 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       const job = await store.openJob('promo', { pid: process.pid, startedAt: AT, command: 'run' });
       expect((await (await place.another()).runningBy('promo'))?.host).toBe(hostname());
       await job.close();
+    });
+
+    it('lets the next owner take a job whose owner is gone, saying from whom, and keeps what it recorded', async () => {
+      const { hostname } = await import('node:os');
+      const gone = { host: hostname(), pid: await deadPid(), startedAt: AT, command: 'run' };
+      const lapsed = await store.openJob('promo', gone);
+      await lapsed.record(header);
+      await lapsed.record(sent(phoneOf(1), 1));
+      await store.close(); // its process ends without closing the job: nothing keeps its hold
+      const other = await place.another();
+      let job: JobStore | undefined;
+      await waitFor(async () => (job = await other.openJob('promo', ownerB).catch(() => undefined)) !== undefined);
+      expect(job?.tookOverFrom).toEqual({ host: gone.host, pid: gone.pid });
+      expect(job?.header).toEqual(header);
+      expect(job?.states.get(phoneOf(1))?.status).toBe('sent');
+      await job?.close();
+      await lapsed.close().catch(() => undefined);
     });
 
     it('lets close be called twice', async () => {

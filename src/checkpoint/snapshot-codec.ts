@@ -1,0 +1,91 @@
+/**
+ * A job's folded state as bytes (a snapshot): what a backend keeps so that opening a job replays only
+ * the journal after it. Pure: the file backend writes the bytes beside the journal, a database in a
+ * row. The image: a `outreach-snapshot 1` line, one line of JSON (the backend's own fields, e.g. where
+ * in the journal the state was folded to; the header in force there, the rest texts and the states
+ * kept whole, the column sizes, a CRC-32 of the columns), zero padding to a multiple of 8 bytes, then
+ * each column's bytes (each padded to 8). An image that is torn or does not check reads as none.
+ */
+import { crc32 } from 'node:zlib';
+import { headOf, readHead } from './binary-head.js';
+import { COLUMN_NAMES, allocColumns } from './state-columns.js';
+import { StateTable } from './state-table.js';
+import type { ContactState, HeaderEvent } from './types.js';
+
+const MAGIC = 'outreach-snapshot 1\n';
+
+/** The meta line: the codec's fields and the backend's own (`extra`). */
+export interface SnapshotMeta {
+  v: 1;
+  rows: number;
+  header: HeaderEvent | null;
+  rest: string[];
+  others: Array<[string, ContactState]>;
+  columns: Array<[string, number]>;
+  crc: number;
+  /** Where the columns start in the image. */
+  offset: number;
+  [extra: string]: unknown;
+}
+
+/** The image of `table` as chunks to write one after the other; `extra` goes in the meta line (after `rows`). */
+export function encodeSnapshot(table: StateTable, header: HeaderEvent | undefined, extra: Record<string, unknown>): Buffer[] {
+  const image = table.image();
+  const chunks: Buffer[] = [];
+  const sizes: Array<[string, number]> = [];
+  let crc = 0;
+  for (const name of COLUMN_NAMES) {
+    const column = image.columns[name];
+    const bytes = Buffer.from(column.buffer, column.byteOffset, image.rows * column.BYTES_PER_ELEMENT);
+    crc = crc32(bytes, crc);
+    chunks.push(bytes, padding(bytes.length));
+    sizes.push([name, bytes.length]);
+  }
+  const meta = {
+    v: 1,
+    rows: image.rows,
+    ...extra,
+    header: header ?? null,
+    rest: [...image.rest],
+    others: image.others.map(([phone, state]) => [phone, state]),
+    columns: sizes,
+    crc,
+  };
+  const head = headOf(MAGIC, meta);
+  return [head, padding(head.length), ...chunks];
+}
+
+/** The meta of an image (read before its columns, so a backend can check its own fields first), or undefined for anything that is not a whole image's head. */
+export function snapshotMeta(data: Buffer): SnapshotMeta | undefined {
+  const head = readHead(data, MAGIC);
+  if (!head) return undefined;
+  const meta = head.meta as SnapshotMeta;
+  if (meta.v !== 1 || !Number.isSafeInteger(meta.rows) || !Array.isArray(meta.columns) || !Array.isArray(meta.rest)) return undefined;
+  return { ...meta, offset: head.end + padding(head.end).length };
+}
+
+/** The table and header of an image whose meta was read, or undefined when its columns do not check. */
+export function decodeSnapshot(data: Buffer, meta: SnapshotMeta): { table: StateTable; header: HeaderEvent | undefined } | undefined {
+  // Room for the run to add contacts before the columns must grow.
+  const columns = allocColumns(Math.max(1024, Math.ceil(meta.rows * 1.25)));
+  let offset = meta.offset;
+  let crc = 0;
+  for (const [i, name] of COLUMN_NAMES.entries()) {
+    const [written, bytes] = meta.columns[i] ?? ['', -1];
+    const column = columns[name];
+    if (written !== name || bytes !== meta.rows * column.BYTES_PER_ELEMENT || offset + bytes > data.length) return undefined;
+    const slice = data.subarray(offset, offset + bytes);
+    crc = crc32(slice, crc);
+    new Uint8Array(column.buffer, column.byteOffset, bytes).set(slice);
+    offset += bytes + padding(bytes).length;
+  }
+  if (crc !== meta.crc) return undefined;
+  return {
+    table: StateTable.fromImage({ rows: meta.rows, columns, rest: meta.rest, others: meta.others }),
+    header: meta.header ?? undefined,
+  };
+}
+
+function padding(length: number): Buffer {
+  return Buffer.alloc((8 - (length % 8)) % 8);
+}
