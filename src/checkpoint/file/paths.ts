@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { assertFolderName } from '../job-files.js';
 import path from 'node:path';
 
 /** Every file of one job's state folder, `<stateDir>/<job>/`. */
@@ -27,14 +28,7 @@ export interface GlobalStatePaths {
   ledger: string;
 }
 
-/** An error a user can fix (the job name), printed without a stack trace. */
-export class JobNameError extends Error {
-  readonly userError = true;
-  constructor(message: string) {
-    super(message);
-    this.name = 'JobNameError';
-  }
-}
+export { JobNameError } from '../job-files.js';
 
 export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths {
   assertFolderName(jobName);
@@ -65,13 +59,4 @@ export function globalStatePaths(stateDir: string): GlobalStatePaths {
 /** Creates the folder (and its parents) when missing. */
 export async function ensureDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-}
-
-/** The job name becomes a folder: it must stay one folder inside the state folder. */
-function assertFolderName(jobName: string): void {
-  if (jobName === '' || jobName === '.' || jobName === '..' || /[/\\\0]/.test(jobName)) {
-    throw new JobNameError(
-      `job name "${jobName}" cannot be used as a folder name; use letters, digits, "-" or "_"`,
-    );
-  }
 }

@@ -5,7 +5,7 @@
  * people (report, rejects, log, summary): nothing the store needs.
  */
 import type { JobFiles, StateStore } from '../store.js';
-import { jobStatePaths } from '../file/paths.js';
+import { jobFilesIn } from '../job-files.js';
 import { Db, type DbOptions } from './db.js';
 import { parsePgUrl, type PgStoreUrl } from './url.js';
 import { contactEvents, knownPhones, openPgJob, readPgJob, runningBy, type LeaseOptions } from './job.js';
@@ -29,10 +29,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
   const parsed = typeof url === 'string' ? parsePgUrl(url) : url;
   const db = new Db(parsed, options);
   const suppression = pgSuppression(db);
-  const jobFiles = (job: string): JobFiles => {
-    const p = jobStatePaths(options.filesDir, job);
-    return { dir: p.dir, report: p.report, rejects: p.rejects, summary: p.summary, log: p.runLog };
-  };
+  const jobFiles = (job: string): JobFiles => jobFilesIn(options.filesDir, job);
   return {
     db,
     location: parsed.display,
