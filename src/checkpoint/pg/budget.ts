@@ -11,7 +11,7 @@
  * take or use, so a process that died frees them.
  */
 import { randomUUID } from 'node:crypto';
-import type { BudgetHolder } from '../ledger.js';
+import { LedgerIndex, type BudgetHolder } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { writeTx } from './write.js';
 
@@ -23,6 +23,10 @@ export class PgBudgetHolder implements BudgetHolder {
   /** The holder's row. */
   readonly id = randomUUID();
   private count = 0;
+  /** The ledger's entries outside the window (and take-backs) since `loadedSince`, read up to `last`. */
+  private readonly outside = new LedgerIndex();
+  private last = 0;
+  private loadedSince = Infinity;
 
   constructor(private readonly db: Db) {}
 
@@ -38,17 +42,24 @@ export class PgBudgetHolder implements BudgetHolder {
   async take(want: number, limit: number, now: number): Promise<number> {
     if (!(want > 0)) return 0;
     const s = this.db.s;
+    const since = now - DAY_MS;
     const { granted, held } = await writeTx(this.db, 'the messaging-limit budget', async (c) => {
       await c.query(`LOCK TABLE ${s}.budget_holds IN EXCLUSIVE MODE`);
       await c.query(`DELETE FROM ${s}.budget_holds WHERE expires_at <= now()`);
-      const room = await usedPlaces(c, s, now - DAY_MS, this.id);
-      const grant = Math.max(0, Math.min(Math.floor(want), limit - room.ledger - room.others - room.mine));
+      const ledger = await this.ledgerSince(c, since);
+      const { rows } = await c.query<{ others: number; mine: number }>(
+        `SELECT coalesce(sum(held) FILTER (WHERE holder <> $1), 0)::int AS others, coalesce(sum(held) FILTER (WHERE holder = $1), 0)::int AS mine FROM ${s}.budget_holds`,
+        [this.id],
+      );
+      const others = rows[0]?.others ?? 0;
+      const mine = rows[0]?.mine ?? 0;
+      const grant = Math.max(0, Math.min(Math.floor(want), limit - ledger - others - mine));
       await c.query(
         `INSERT INTO ${s}.budget_holds (holder, held, expires_at) VALUES ($1, $2, now() + ${HOLD_LAPSES})
          ON CONFLICT (holder) DO UPDATE SET held = EXCLUDED.held, expires_at = EXCLUDED.expires_at`,
-        [this.id, room.mine + grant],
+        [this.id, mine + grant],
       );
-      return { granted: grant, held: room.mine + grant };
+      return { granted: grant, held: mine + grant };
     });
     // What the row says: places that lapsed while this holder paused are no longer its own.
     this.count = held;
@@ -59,25 +70,35 @@ export class PgBudgetHolder implements BudgetHolder {
     await writeTx(this.db, 'the messaging-limit budget', (c) => c.query(`DELETE FROM ${this.db.s}.budget_holds WHERE holder = $1`, [this.id]));
     this.count = 0;
   }
+
+  /**
+   * The ledger's distinct recipients messaged outside their window since `since` (epoch ms). Only the
+   * rows written since the last take are read (the ledger's writers take turns, so rows commit in
+   * `seq` order: none is skipped); the first take reads the rolling 24 hours. One statement, so the
+   * rows and the last `seq` are of one snapshot. A take-back carries its entry's time.
+   */
+  private async ledgerSince(c: Queryable, since: number): Promise<number> {
+    if (since < this.loadedSince) {
+      this.outside.clear();
+      this.last = 0;
+      this.loadedSince = since;
+    }
+    const { rows } = await c.query<{ seq: string; op: 'add' | 'take_back'; id: string | null; phone: string; at: Date; job: string; outside_window: boolean }>(
+      `SELECT seq, op, id, phone, at, job, outside_window FROM ${this.db.s}.ledger_ops
+        WHERE seq > $1 AND ((op = 'take_back' OR outside_window) AND at > $2 OR seq = (SELECT max(seq) FROM ${this.db.s}.ledger_ops))
+        ORDER BY ${this.last === 0 ? 'at, seq' : 'seq'}`,
+      [this.last, new Date(this.loadedSince).toISOString()],
+    );
+    for (const row of rows) {
+      const entry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }) };
+      if (row.op === 'add') this.outside.add(entry);
+      else this.outside.takeBack(entry);
+      this.last = Math.max(this.last, Number(row.seq));
+    }
+    return this.outside.uniqueOutsideWindowSince(since);
+  }
 }
 
 export function pgBudgetHolder(db: Db): Promise<BudgetHolder> {
   return Promise.resolve(new PgBudgetHolder(db));
-}
-
-/** The ledger's distinct recipients outside their window since `since` (epoch ms), and the places held (by others, by `holder`). */
-async function usedPlaces(c: Queryable, s: string, since: number, holder: string): Promise<{ ledger: number; others: number; mine: number }> {
-  const { rows } = await c.query<{ ledger: number; others: number; mine: number }>(
-    `SELECT
-       (SELECT count(DISTINCT a.phone) FROM ${s}.ledger_ops a
-         WHERE a.op = 'add' AND a.outside_window AND a.at > $1
-           AND NOT EXISTS (SELECT 1 FROM ${s}.ledger_ops t
-                            WHERE t.op = 'take_back' AND t.phone = a.phone
-                              AND CASE WHEN a.id IS NULL THEN t.id IS NULL AND t.job = a.job AND t.at = a.at ELSE t.id = a.id END))::int AS ledger,
-       (SELECT coalesce(sum(held), 0) FROM ${s}.budget_holds WHERE holder <> $2)::int AS others,
-       (SELECT coalesce(sum(held), 0) FROM ${s}.budget_holds WHERE holder = $2)::int AS mine`,
-    [new Date(since).toISOString(), holder],
-  );
-  const row = rows[0];
-  return { ledger: row?.ledger ?? 0, others: row?.others ?? 0, mine: row?.mine ?? 0 };
 }

@@ -40,7 +40,8 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
   const refresh = () =>
     serial(async () => {
       const { rows } = await readDb(db, () =>
-        db.query<OpRow>(`SELECT seq, op, id, phone, at, job, outside_window FROM ${s}.ledger_ops WHERE seq > $1 ORDER BY seq`, [last]),
+        // The first read in time order: the index places each time at the end of its list (folding needs no order).
+        db.query<OpRow>(`SELECT seq, op, id, phone, at, job, outside_window FROM ${s}.ledger_ops WHERE seq > $1 ORDER BY ${last === 0 ? 'at, seq' : 'seq'}`, [last]),
       );
       for (const row of rows) {
         const entry: LedgerEntry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }) };
