@@ -27,7 +27,10 @@ export interface RecordedEvent {
 
 /** The store's events, opened by a process that records them (the receiver, `sync`). */
 export interface EventsLog {
-  /** Records the event unless its message id is already known; true when it was new. Durable when it resolves. */
+  /**
+   * Records the event unless its message id is already known; true when it was new. Durable when it resolves.
+   * An inbound message's window (its client's, and its phone's when known) moves in the same write on the database store; on the file store, at the window store's next flush.
+   */
   record(event: RecordedEvent): Promise<boolean>;
   /** Whether the message id is known (loaded at opening or recorded since). */
   has(messageId: string): boolean;

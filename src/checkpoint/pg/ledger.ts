@@ -1,13 +1,110 @@
-/** The send ledger and the store-wide budget in the database. Filled by the lists work. */
-import type { BudgetHolder, Ledger } from '../ledger.js';
-import type { Db } from './db.js';
+/**
+ * The send ledger in the database: table `ledger_ops`, one entry or take-back a row, folded in
+ * `seq` order by the port's LedgerIndex (which needs no order, but a reader reads only the rows after
+ * the last it saw: see `suppression.ts` for why every writer takes the table's EXCLUSIVE lock before
+ * it numbers its rows). `record` and `takeBack` count at once and resolve once their row is
+ * committed; the calls made while a transaction is being written share the next one (a run writes up
+ * to a thousand first messages a second). An entry outside the window recorded `from` a holder of
+ * the store-wide budget (`budget.ts`) lowers that holder's row in the same transaction.
+ */
+import { LedgerIndex, type Ledger, type LedgerEntry } from '../ledger.js';
+import type { Db, Queryable } from './db.js';
+import { HOLD_LAPSES, PgBudgetHolder } from './budget.js';
+import { batched, readDb, serially, writeTx } from './write.js';
 
-const notYet = (): never => {
-  throw new Error('not written yet');
-};
-export function openPgLedger(_db: Db): Promise<Ledger> {
-  return notYet();
+export { pgBudgetHolder } from './budget.js';
+
+interface Op {
+  op: 'add' | 'take_back';
+  entry: LedgerEntry;
+  /** The budget holder whose place the entry uses. */
+  holder?: string;
 }
-export function pgBudgetHolder(_db: Db): Promise<BudgetHolder> {
-  return notYet();
+
+interface OpRow {
+  seq: string;
+  op: 'add' | 'take_back';
+  id: string | null;
+  phone: string;
+  at: Date;
+  job: string;
+  outside_window: boolean;
+}
+
+export async function openPgLedger(db: Db): Promise<Ledger> {
+  const s = db.s;
+  const index = new LedgerIndex();
+  let last = 0;
+  const serial = serially();
+
+  const refresh = () =>
+    serial(async () => {
+      const { rows } = await readDb(db, () =>
+        // The first read in time order: the index places each time at the end of its list (folding needs no order).
+        db.query<OpRow>(`SELECT seq, op, id, phone, at, job, outside_window FROM ${s}.ledger_ops WHERE seq > $1 ORDER BY ${last === 0 ? 'at, seq' : 'seq'}`, [last]),
+      );
+      for (const row of rows) {
+        const entry: LedgerEntry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }) };
+        if (row.op === 'add') index.add(entry);
+        else index.takeBack(entry);
+        last = Math.max(last, Number(row.seq));
+      }
+    });
+
+  const writes = batched<Op, void>(async (ops) => {
+    await writeTx(db, 'the ledger', async (c) => {
+      await c.query(`LOCK TABLE ${s}.ledger_ops IN EXCLUSIVE MODE`);
+      await insertOps(c, s, ops);
+      await useHolds(c, s, ops);
+    });
+    return ops.map(() => undefined);
+  });
+
+  await refresh();
+  return {
+    record(entry, from) {
+      index.add(entry);
+      const holder = entry.outsideWindow && from instanceof PgBudgetHolder ? from : undefined;
+      holder?.used();
+      return writes.add({ op: 'add', entry, ...(holder && { holder: holder.id }) });
+    },
+    takeBack(entry) {
+      index.takeBack(entry);
+      return writes.add({ op: 'take_back', entry });
+    },
+    refresh,
+    uniqueOutsideWindowSince: (since) => index.uniqueOutsideWindowSince(since),
+    nthOutsideWindowSince: (since, n) => index.nthOutsideWindowSince(since, n),
+    lastOutsideWindowAt: (phone) => index.lastOutsideWindowAt(phone),
+    lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
+    messagesSince: (phone, since, options) => index.messagesSince(phone, since, options),
+  };
+}
+
+async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<void> {
+  await c.query(
+    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[])`,
+    [
+      ops.map((o) => o.op),
+      ops.map((o) => o.entry.id ?? null),
+      ops.map((o) => o.entry.phone),
+      ops.map((o) => new Date(o.entry.at).toISOString()),
+      ops.map((o) => o.entry.job),
+      ops.map((o) => o.entry.outsideWindow),
+    ],
+  );
+}
+
+/** Lowers each holder's row by the places its entries used (never below 0), and renews it. */
+async function useHolds(c: Queryable, s: string, ops: readonly Op[]): Promise<void> {
+  const used = new Map<string, number>();
+  for (const o of ops) if (o.holder !== undefined) used.set(o.holder, (used.get(o.holder) ?? 0) + 1);
+  if (used.size === 0) return;
+  const holders = [...used.keys()].sort();
+  await c.query(
+    `UPDATE ${s}.budget_holds h SET held = GREATEST(h.held - u.n, 0), expires_at = now() + ${HOLD_LAPSES}
+     FROM unnest($1::text[], $2::int[]) AS u(holder, n) WHERE h.holder = u.holder`,
+    [holders, holders.map((h) => used.get(h) ?? 0)],
+  );
 }

@@ -80,6 +80,7 @@ CREATE TABLE $schema.ledger_ops (
   outside_window boolean NOT NULL
 );
 CREATE INDEX ledger_ops_at ON $schema.ledger_ops (at);
+CREATE INDEX ledger_ops_phone ON $schema.ledger_ops (phone);
 CREATE TABLE $schema.budget_holds (
   holder text PRIMARY KEY,
   held integer NOT NULL CHECK (held >= 0),
@@ -105,6 +106,7 @@ CREATE TABLE $schema.events (
 );
 CREATE INDEX events_client ON $schema.events (client_id, created_at);
 CREATE INDEX events_phone ON $schema.events (phone, created_at);
+CREATE INDEX events_conversation ON $schema.events ((event->>'conversation_id'), created_at);
 CREATE TABLE $schema.sync_book (
   id integer PRIMARY KEY CHECK (id = 1),
   book jsonb NOT NULL

@@ -1,14 +1,122 @@
-/** The suppression list in the database. Filled by the lists work. */
-import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from '../suppression.js';
-import type { Db } from './db.js';
+/**
+ * The suppression list in the database: table `suppression_changes`, one change a row (jsonb, the
+ * port's SuppressionChange), folded in `seq` order by the port's SuppressionIndex, as the file
+ * backend folds its lines.
+ *
+ * A reader reads only the rows after the last it saw (`seq > last`). That holds only if rows commit
+ * in `seq` order, which a sequence alone does not promise (a transaction that took its number first
+ * may commit last). So every writer takes the table's EXCLUSIVE lock before it takes a number and
+ * keeps it until it commits: writers of the list follow one another, readers (plain SELECTs) are
+ * never held up. Inside that lock a writer also reads what others wrote before it, so what
+ * `suppress` answers (added, or already there) is exact even when two processes write one phone at once.
+ */
+import {
+  readSuppressionChange,
+  SuppressionIndex,
+  type SuppressionChange,
+  type SuppressionEntry,
+  type SuppressionInput,
+  type SuppressionList,
+  type SuppressResult,
+  type UnsuppressOptions,
+} from '../suppression.js';
+import type { Db, Queryable } from './db.js';
+import { readDb, serially, writeTx } from './write.js';
 
-const notYet = (): never => {
-  throw new Error('not written yet');
-};
-export function pgSuppression(_db: Db): {
+interface ChangeRow {
+  seq: string;
+  change: Record<string, unknown>;
+}
+
+export interface PgSuppression {
   list(): Promise<SuppressionList>;
   suppress(entries: readonly SuppressionInput[]): Promise<SuppressResult>;
   unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
-} {
-  return { list: notYet, suppress: notYet, unsuppress: notYet };
+}
+
+export function pgSuppression(db: Db): PgSuppression {
+  const s = db.s;
+  const index = new SuppressionIndex();
+  let last = 0;
+  const serial = serially();
+
+  const fold = (rows: readonly ChangeRow[]) => {
+    for (const row of rows) {
+      const change = readSuppressionChange(row.change);
+      if (change) index.apply(change);
+      last = Math.max(last, Number(row.seq));
+    }
+  };
+  const newerSql = `SELECT seq, change FROM ${s}.suppression_changes WHERE seq > $1 ORDER BY seq`;
+  const newer = (q: Queryable, after: number) => q.query<ChangeRow>(newerSql, [after]);
+
+  const refresh = () =>
+    serial(async () => {
+      const { rows } = await readDb(db, () => db.query<ChangeRow>(newerSql, [last]));
+      fold(rows);
+    });
+
+  /**
+   * Appends the changes `make` builds (given the store's clock) after whatever others wrote, under
+   * the table's lock; then folds both in that order, calling `before` once the others' are folded.
+   */
+  const append = <T>(make: (now: string) => SuppressionChange[], before: () => T): Promise<{ changes: SuppressionChange[]; before: T }> =>
+    serial(async () => {
+      const written = await writeTx(db, 'the suppression list', async (c) => {
+        await c.query(`LOCK TABLE ${s}.suppression_changes IN EXCLUSIVE MODE`);
+        const { rows } = await newer(c, last);
+        const { rows: clock } = await c.query<{ now: Date }>('SELECT now() AS now');
+        const changes = make((clock[0]?.now ?? new Date()).toISOString());
+        const { rows: seqs } = await c.query<{ seq: string }>(
+          `INSERT INTO ${s}.suppression_changes (change) SELECT value FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(value, n) ORDER BY n RETURNING seq`,
+          [JSON.stringify(changes)],
+        );
+        return { others: rows, changes, top: seqs.reduce((m, r) => Math.max(m, Number(r.seq)), 0) };
+      });
+      fold(written.others);
+      const state = before();
+      for (const change of written.changes) index.apply(change);
+      last = Math.max(last, written.top);
+      return { changes: written.changes, before: state };
+    });
+
+  const view: SuppressionList = {
+    get: (phone) => index.get(phone),
+    get size() {
+      return index.size;
+    },
+    entries: () => index.entries(),
+    refresh,
+  };
+
+  return {
+    async list() {
+      await refresh();
+      return view;
+    },
+    async suppress(entries) {
+      const phones = entries.map((e) => e.phone);
+      const { changes, before } = await append(
+        (now) => entries.map((e) => ({ op: 'add', phone: e.phone, reason: e.reason, source: e.source, at: e.at ?? now })),
+        () => new Map(phones.map((p) => [p, index.get(p)])),
+      );
+      const result: SuppressResult = { added: [], already: [] };
+      for (const c of changes) {
+        if (c.op !== 'add') continue;
+        const entry: SuppressionEntry | undefined = index.get(c.phone);
+        if (entry === undefined) continue;
+        if (entry !== before.get(c.phone) && entry.at === c.at && entry.source === c.source) {
+          if (!result.added.includes(entry)) result.added.push(entry);
+        } else if (!result.already.includes(entry)) result.already.push(entry);
+      }
+      return result;
+    },
+    async unsuppress(phones, options = {}) {
+      const { before: listed } = await append(
+        (now) => phones.map((phone) => ({ op: 'remove', phone, ...(options.onlySource !== undefined && { only_source: options.onlySource }), at: options.at ?? now })),
+        () => phones.filter((p) => index.get(p) !== undefined),
+      );
+      return [...new Set(listed.filter((p) => index.get(p) === undefined))];
+    },
+  };
 }

@@ -1,13 +1,117 @@
-/** The reply windows in the database. Filled by the lists work. */
+/**
+ * The reply windows in the database: `window_clients` (last inbound time and phone per client id)
+ * and `window_phones` (last inbound time per phone). A lookup (`pgWindows`) reads the phones now. The
+ * window store of a process that writes them (the receiver, `sync`) is in memory like the file
+ * one, read whole when opened; `flush` writes what changed since (times only grow: GREATEST) and
+ * takes back what the tables hold for those rows, so another process's later times win. An inbound
+ * message recorded in the events log has already moved its window (`events.ts`).
+ */
 import type { WindowLookup, WindowStore } from '../windows.js';
 import type { Db } from './db.js';
+import { moveWindows, type ClientWindow } from './window-rows.js';
+import { readDb, writeTx } from './write.js';
 
-const notYet = (): never => {
-  throw new Error('not written yet');
-};
-export function pgWindows(_db: Db): Promise<WindowLookup> {
-  return notYet();
+async function readPhones(db: Db): Promise<Map<string, number>> {
+  const { rows } = await readDb(db, () => db.query<{ phone: string; last_inbound_at: string }>(`SELECT phone, last_inbound_at FROM ${db.s}.window_phones`));
+  return new Map(rows.map((r) => [r.phone, Number(r.last_inbound_at)]));
 }
-export function openPgWindowStore(_db: Db): Promise<WindowStore> {
-  return notYet();
+
+export async function pgWindows(db: Db): Promise<WindowLookup> {
+  const phones = await readPhones(db);
+  return { lastInboundAt: (phone) => phones.get(phone) };
+}
+
+export async function openPgWindowStore(db: Db): Promise<WindowStore> {
+  const clients = new Map<string, number>();
+  const links = new Map<string, string>();
+  const { rows } = await readDb(db, () =>
+    db.query<{ client_id: string; phone: string | null; last_inbound_at: string | null }>(`SELECT client_id, phone, last_inbound_at FROM ${db.s}.window_clients`),
+  );
+  for (const r of rows) {
+    if (r.last_inbound_at !== null) clients.set(r.client_id, Number(r.last_inbound_at));
+    if (r.phone !== null) links.set(r.client_id, r.phone);
+  }
+  const phones = await readPhones(db);
+  /** Keys changed since the last flush. */
+  let dirtyClients = new Set<string>();
+  let dirtyPhones = new Set<string>();
+  let writing: Promise<void> | undefined;
+  let again: Promise<void> | undefined;
+
+  const setLatest = (map: Map<string, number>, key: string, at: number): boolean => {
+    const old = map.get(key);
+    if (old !== undefined && at <= old) return false;
+    map.set(key, at);
+    return true;
+  };
+  const link = (clientId: string, phone: string) => {
+    if (links.get(clientId) === phone) return;
+    links.set(clientId, phone);
+    dirtyClients.add(clientId);
+  };
+
+  async function write(): Promise<void> {
+    if (dirtyClients.size === 0 && dirtyPhones.size === 0) return;
+    const touchedClients = dirtyClients;
+    const touchedPhones = dirtyPhones;
+    dirtyClients = new Set();
+    dirtyPhones = new Set();
+    const rowsOfClients: ClientWindow[] = [...touchedClients].map((clientId) => {
+      const phone = links.get(clientId);
+      const at = clients.get(clientId);
+      return { clientId, ...(phone !== undefined && { phone }), ...(at !== undefined && { at }) };
+    });
+    const rowsOfPhones = [...touchedPhones].flatMap((phone) => {
+      const at = phones.get(phone);
+      return at === undefined ? [] : [{ phone, at }];
+    });
+    try {
+      const moved = await writeTx(db, 'the reply windows', (c) => moveWindows(c, db.s, rowsOfClients, rowsOfPhones));
+      for (const c of moved.clients) {
+        if (c.at !== null) setLatest(clients, c.clientId, c.at);
+        if (c.phone !== null && !links.has(c.clientId)) links.set(c.clientId, c.phone);
+      }
+      for (const p of moved.phones) setLatest(phones, p.phone, p.at);
+    } catch (err) {
+      for (const k of touchedClients) dirtyClients.add(k);
+      for (const k of touchedPhones) dirtyPhones.add(k);
+      throw err;
+    }
+  }
+
+  const store: WindowStore = {
+    noteInbound({ clientId, phone, at }) {
+      if (!Number.isFinite(at)) return;
+      if (setLatest(clients, clientId, at)) dirtyClients.add(clientId);
+      if (phone !== undefined) link(clientId, phone);
+      const known = phone ?? links.get(clientId);
+      if (known !== undefined && setLatest(phones, known, at)) dirtyPhones.add(known);
+    },
+    linkPhone(clientId, phone) {
+      link(clientId, phone);
+      const at = clients.get(clientId);
+      if (at !== undefined && setLatest(phones, phone, at)) dirtyPhones.add(phone);
+    },
+    phoneOf: (clientId) => links.get(clientId),
+    lastInboundByPhone: (phone) => phones.get(phone),
+    lastInboundAt: (phone) => phones.get(phone),
+    lastInboundByClient: (clientId) => clients.get(clientId),
+    flush() {
+      if (!writing) {
+        writing = write().finally(() => {
+          writing = undefined;
+        });
+        return writing;
+      }
+      // A write is running: one more follows it, shared by every caller meanwhile.
+      again ??= writing
+        .catch(() => undefined)
+        .then(() => {
+          again = undefined;
+          return store.flush();
+        });
+      return again;
+    },
+  };
+  return store;
 }

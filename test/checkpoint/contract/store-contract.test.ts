@@ -311,6 +311,97 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(await (await place.another()).loadSyncBook()).toEqual(book);
     });
 
+    it('settles who wins a phone as the port says, whichever store wrote first: a person\'s entry over a keyword\'s, a late STOP after an opt-in ignored', async () => {
+      const other = await place.another();
+      const stop = { phone: phoneOf(1), reason: 'replied STOP', source: 'reply_keyword' as const, at: '2025-01-01T10:00:00.000Z' };
+      expect((await store.suppress([stop])).added).toEqual([stop]);
+      const manual = { phone: phoneOf(1), reason: 'asked by phone', source: 'manual' as const, at: '2025-01-01T11:00:00.000Z' };
+      expect(await other.suppress([manual])).toEqual({ added: [manual], already: [] });
+      const later = { phone: phoneOf(1), reason: 'replied STOP again', source: 'reply_keyword' as const, at: '2025-01-01T12:00:00.000Z' };
+      expect(await store.suppress([later])).toEqual({ added: [], already: [manual] });
+      // A keyword's opt-in does not take a person's entry off.
+      expect(await store.unsuppress([phoneOf(1)], { onlySource: 'reply_keyword', at: '2025-01-01T13:00:00.000Z' })).toEqual([]);
+
+      await other.suppress([{ phone: phoneOf(2), reason: 'replied STOP', source: 'reply_keyword', at: '2025-01-01T10:00:00.000Z' }]);
+      expect(await store.unsuppress([phoneOf(2)], { onlySource: 'reply_keyword', at: '2025-01-01T11:00:00.000Z' })).toEqual([phoneOf(2)]);
+      // A STOP dated before the opt-in arrives late: it does not suppress again.
+      expect(await other.suppress([{ phone: phoneOf(2), reason: 'replied STOP', source: 'reply_keyword', at: '2025-01-01T10:30:00.000Z' }])).toEqual({ added: [], already: [] });
+
+      const seen = await (await place.another()).suppressions();
+      expect([...seen.entries()]).toEqual([manual]);
+    });
+
+    it('dates an entry that names no time with the store\'s clock', async () => {
+      const before = Date.now();
+      const { added } = await store.suppress([{ phone: phoneOf(1), reason: 'asked', source: 'manual' }]);
+      const at = Date.parse(added[0]?.at ?? '');
+      // The store's clock may be another machine's: only its being a time near now is asked.
+      expect(Math.abs(at - before)).toBeLessThan(HOUR);
+    });
+
+    it('counts an entry once when its own store reads it back, and takes back an entry without an id by its job, phone and time', async () => {
+      const at = Date.parse(AT);
+      const ledger = await store.ledger();
+      await ledger.record({ phone: phoneOf(1), at, job: 'promo', outsideWindow: true });
+      await ledger.record({ phone: phoneOf(1), at: at + 1, job: 'promo', outsideWindow: true });
+      await ledger.refresh();
+      await ledger.refresh();
+      expect(ledger.uniqueOutsideWindowSince(at - HOUR)).toBe(1);
+      expect(ledger.messagesSince(phoneOf(1), at - HOUR)).toEqual([{ job: 'promo', at: at + 1 }]);
+      await ledger.takeBack({ phone: phoneOf(1), at: at + 1, job: 'promo', outsideWindow: true });
+      const theirs = await (await place.another()).ledger();
+      expect(theirs.lastMessagedAt(phoneOf(1))).toBe(at);
+      expect(theirs.lastOutsideWindowAt(phoneOf(1))).toBe(at);
+    });
+
+    it('keeps the later time when two stores write one client\'s window, and each keeps the other\'s clients', async () => {
+      const at = Date.parse(AT);
+      const other = await place.another();
+      const mine = await store.openWindowStore();
+      const theirs = await other.openWindowStore();
+      mine.noteInbound({ clientId: 'c1', phone: phoneOf(1), at: at + HOUR });
+      await mine.flush();
+      theirs.noteInbound({ clientId: 'c1', phone: phoneOf(1), at });
+      theirs.noteInbound({ clientId: 'c2', phone: phoneOf(2), at });
+      await theirs.flush();
+      const lookup = await (await place.another()).windows();
+      expect(lookup.lastInboundAt(phoneOf(1))).toBe(at + HOUR);
+      expect(lookup.lastInboundAt(phoneOf(2))).toBe(at);
+    });
+
+    it('moves a phone\'s window to its client\'s when another store links them', async () => {
+      const at = Date.parse(AT);
+      const mine = await store.openWindowStore();
+      mine.noteInbound({ clientId: 'c1', at });
+      await mine.flush();
+      const theirs = await (await place.another()).openWindowStore();
+      expect(theirs.lastInboundByClient('c1')).toBe(at);
+      theirs.linkPhone('c1', phoneOf(1));
+      expect(theirs.lastInboundByPhone(phoneOf(1))).toBe(at);
+      await theirs.flush();
+      expect((await store.windows()).lastInboundAt(phoneOf(1))).toBe(at);
+    });
+
+    it('counts no reply in a message sent by the company or written before the job\'s, and matches one on the conversation', async () => {
+      const events = await store.openEventsLog();
+      await events.record({ ...inbound('out', 'c1', '2025-01-01T11:00:00.000Z'), direction: 'outbound', sender_type: 'user' });
+      await events.record(inbound('same-time', 'c1', '2025-01-01T10:00:00.000Z'));
+      await events.record({ ...inbound('in-conv', 'c7', '2025-01-01T14:00:00.000Z'), conversation_id: 'conv-x' });
+      await events.close();
+      const replies = await (await place.another()).replies([
+        [phoneOf(1), { sentAt: '2025-01-01T10:00:00.000Z', clientId: 'c1' }],
+        [phoneOf(2), { sentAt: '2025-01-01T10:00:00.000Z', conversationId: 'conv-x' }],
+      ]);
+      expect(replies).toEqual(new Map([[phoneOf(2), '2025-01-01T14:00:00.000Z']]));
+    });
+
+    it('keeps the last sync bookmark saved', async () => {
+      await store.saveSyncBook({ updatedAt: '2025-01-01T10:00:00.000Z', conversations: new Map([['conv-1', 17]]), lastRun: AT });
+      const later = { updatedAt: '2025-01-02T10:00:00.000Z', conversations: new Map([['conv-1', 20], ['conv-2', 3]]), lastRun: '2025-01-02T10:05:00.000Z' };
+      await (await place.another()).saveSyncBook(later);
+      expect(await store.loadSyncBook()).toEqual(later);
+    });
+
     it('knows the phone of every client id its jobs have met', async () => {
       const a = await store.openJob('promo', ownerA);
       await a.record(sent(phoneOf(1), 1));

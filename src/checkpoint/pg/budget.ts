@@ -1,0 +1,104 @@
+/**
+ * The store-wide messaging-limit budget in the database: table `budget_holds`, one row per holder
+ * (a process's run) with the places it took and has not used yet, and when they lapse.
+ *
+ * A take is one transaction under the table's EXCLUSIVE lock, so takes of every process follow one
+ * another: it counts the ledger's distinct recipients messaged outside their window in the rolling
+ * 24 hours and every unexpired hold, and grants what the limit leaves. A ledger entry that uses a
+ * place lowers its holder's row in the ledger's own transaction (`ledger.ts`); that update waits for
+ * a take under way and a take waits for it, so a take never sees the entry without the lowered hold
+ * or the other way round. Places lapse five minutes (the database's clock) after the holder's last
+ * take or use, so a process that died frees them.
+ */
+import { randomUUID } from 'node:crypto';
+import { LedgerIndex, type BudgetHolder } from '../ledger.js';
+import type { Db, Queryable } from './db.js';
+import { writeTx } from './write.js';
+
+const DAY_MS = 86_400_000;
+/** How long places stay held without a take or a use. */
+export const HOLD_LAPSES = "interval '5 minutes'";
+
+export class PgBudgetHolder implements BudgetHolder {
+  /** The holder's row. */
+  readonly id = randomUUID();
+  private count = 0;
+  /** The ledger's entries outside the window (and take-backs) since `loadedSince`, read up to `last`. */
+  private readonly outside = new LedgerIndex();
+  private last = 0;
+  private loadedSince = Infinity;
+
+  constructor(private readonly db: Db) {}
+
+  get held(): number {
+    return this.count;
+  }
+
+  /** A ledger entry used one place (the ledger's write lowers the row). */
+  used(): void {
+    this.count = Math.max(0, this.count - 1);
+  }
+
+  async take(want: number, limit: number, now: number): Promise<number> {
+    if (!(want > 0)) return 0;
+    const s = this.db.s;
+    const since = now - DAY_MS;
+    const { granted, held } = await writeTx(this.db, 'the messaging-limit budget', async (c) => {
+      await c.query(`LOCK TABLE ${s}.budget_holds IN EXCLUSIVE MODE`);
+      await c.query(`DELETE FROM ${s}.budget_holds WHERE expires_at <= now()`);
+      const ledger = await this.ledgerSince(c, since);
+      const { rows } = await c.query<{ others: number; mine: number }>(
+        `SELECT coalesce(sum(held) FILTER (WHERE holder <> $1), 0)::int AS others, coalesce(sum(held) FILTER (WHERE holder = $1), 0)::int AS mine FROM ${s}.budget_holds`,
+        [this.id],
+      );
+      const others = rows[0]?.others ?? 0;
+      const mine = rows[0]?.mine ?? 0;
+      const grant = Math.max(0, Math.min(Math.floor(want), limit - ledger - others - mine));
+      await c.query(
+        `INSERT INTO ${s}.budget_holds (holder, held, expires_at) VALUES ($1, $2, now() + ${HOLD_LAPSES})
+         ON CONFLICT (holder) DO UPDATE SET held = EXCLUDED.held, expires_at = EXCLUDED.expires_at`,
+        [this.id, mine + grant],
+      );
+      return { granted: grant, held: mine + grant };
+    });
+    // What the row says: places that lapsed while this holder paused are no longer its own.
+    this.count = held;
+    return granted;
+  }
+
+  async release(): Promise<void> {
+    await writeTx(this.db, 'the messaging-limit budget', (c) => c.query(`DELETE FROM ${this.db.s}.budget_holds WHERE holder = $1`, [this.id]));
+    this.count = 0;
+  }
+
+  /**
+   * The ledger's distinct recipients messaged outside their window since `since` (epoch ms). Only the
+   * rows written since the last take are read (the ledger's writers take turns, so rows commit in
+   * `seq` order: none is skipped); the first take reads the rolling 24 hours. One statement, so the
+   * rows and the last `seq` are of one snapshot. A take-back carries its entry's time.
+   */
+  private async ledgerSince(c: Queryable, since: number): Promise<number> {
+    if (since < this.loadedSince) {
+      this.outside.clear();
+      this.last = 0;
+      this.loadedSince = since;
+    }
+    const { rows } = await c.query<{ seq: string; op: 'add' | 'take_back'; id: string | null; phone: string; at: Date; job: string; outside_window: boolean }>(
+      `SELECT seq, op, id, phone, at, job, outside_window FROM ${this.db.s}.ledger_ops
+        WHERE seq > $1 AND ((op = 'take_back' OR outside_window) AND at > $2 OR seq = (SELECT max(seq) FROM ${this.db.s}.ledger_ops))
+        ORDER BY ${this.last === 0 ? 'at, seq' : 'seq'}`,
+      [this.last, new Date(this.loadedSince).toISOString()],
+    );
+    for (const row of rows) {
+      const entry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }) };
+      if (row.op === 'add') this.outside.add(entry);
+      else this.outside.takeBack(entry);
+      this.last = Math.max(this.last, Number(row.seq));
+    }
+    return this.outside.uniqueOutsideWindowSince(since);
+  }
+}
+
+export function pgBudgetHolder(db: Db): Promise<BudgetHolder> {
+  return Promise.resolve(new PgBudgetHolder(db));
+}
