@@ -18,5 +18,5 @@ export type { SyncBook } from './sync.js';
 // The file backend: its factory (and the factory's options) only; what it returns is a StateStore.
 export { createFileStore, type FileStoreOptions } from './file/index.js';
 // The PostgreSQL backend: its factory, the URL reader, and `store migrate` / `store import`.
-export { createPgStore, type PgStoreOptions } from './pg/index.js';
+export { createPgStore, type PgStoreOptions, type PgStateStore } from './pg/index.js';
 export { isPgUrl, maskUrl, parsePgUrl, StoreUrlError, type PgStoreUrl } from './pg/url.js';
