@@ -1,4 +1,4 @@
-import { createFileStore, createPgStore, isPgUrl, maskUrl, parsePgUrl, type StateStore } from '../checkpoint/index.js';
+import { createFileStore, createPgStore, isPgUrl, maskUrl, migratePgStore, parsePgUrl, pgStoreImporter, type MigrateOutcome, type StateStore, type StoreImporter } from '../checkpoint/index.js';
 import { resolveStateDir } from './context.js';
 import { CliError } from './exit.js';
 
@@ -96,4 +96,21 @@ export function suppressionStore(flags: StoreFlags & { job?: string }, env: Node
     throw new CliError('say whose suppression list this is: --job jobs/x.json (the state folder beside that job file), --state-dir DIR, or OUTREACH_STATE_DIR (or a database store: --store / OUTREACH_STORE)');
   }
   return storeFor(flags, flags.job, env);
+}
+
+/** `store migrate`: the database store's migrations applied now; a state folder has none (exit 2). */
+export async function migrateStore(where: StoreWhere): Promise<{ location: string; outcome: MigrateOutcome }> {
+  if (where.kind !== 'postgres') {
+    throw new CliError('the state folder needs no migration (its files are written as they are needed); `store migrate` is for a database store: give --store postgres://… or set OUTREACH_STORE');
+  }
+  const store = createPgStore(where.url, { filesDir: where.filesDir });
+  return usingStore(store, async () => ({ location: store.location, outcome: await migratePgStore(store.db) }));
+}
+
+/** `store import`: the state folder `folder` on its way into the database store `where` names (close the importer when done). */
+export function storeImporter(where: StoreWhere, folder: string): StoreImporter {
+  if (where.kind !== 'postgres') {
+    throw new CliError('`store import` moves a state folder into a database store: give --store postgres://… or set OUTREACH_STORE');
+  }
+  return pgStoreImporter(createPgStore(where.url, { filesDir: where.filesDir }), folder);
 }
