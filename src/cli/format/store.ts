@@ -36,7 +36,8 @@ export function formatImport(outcome: StoreImportOutcome): string {
   for (const j of outcome.jobs) lines.push(formatJob(j));
   for (const [part, name] of Object.entries(PART_NAMES) as Array<[StorePart, string]>) {
     const p = outcome.parts[part];
-    lines.push(`  ${name}: ${p.imported} imported, ${p.already} already there${p.note ? ` (${p.note})` : ''}`);
+    const counts = p.imported + p.already === 0 ? 'none in the folder' : `${p.imported} imported, ${p.already} already there`;
+    lines.push(`  ${name}: ${counts}${p.note ? ` (${p.note})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
