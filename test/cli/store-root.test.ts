@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/exit.js';
-import { openStore, storeWhere, suppressionStore } from '../../src/cli/store-root.js';
+import type { StateStore } from '../../src/checkpoint/index.js';
+import { openStore, storeWhere, suppressionStore, usingStore } from '../../src/cli/store-root.js';
 
 describe('the store is found and opened in one place', () => {
   it('takes --state-dir first, then OUTREACH_STATE_DIR, then .outreach beside the job file, then in the working directory', () => {
@@ -88,5 +89,15 @@ describe('a database store is named by --store or OUTREACH_STORE', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('every command lets its store go when it is done', () => {
+  it('closes the store after the work, whether the work succeeded or failed', async () => {
+    let closed = 0;
+    const store = { ...openStore({ kind: 'folder', path: path.resolve('some-state') }), close: async () => void (closed += 1) } satisfies StateStore;
+    expect(await usingStore(store, async () => 'done')).toBe('done');
+    await expect(usingStore(store, async () => Promise.reject(new Error('broke')))).rejects.toThrow('broke');
+    expect(closed).toBe(2);
   });
 });
