@@ -98,6 +98,17 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     expect(again.stdout).toMatch(/: up to date \(version 1\)\n$/);
     expectNoPassword([first, again]);
     expect(first.stdout).toContain(':***@');
+
+    // A runners' role that may not create anything finds the store up to date, and uses it.
+    const role = `runner_${schema}`;
+    await client.query(`CREATE ROLE ${role} LOGIN`);
+    await client.query(`GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);
+    await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`);
+    const asRunner = url.replace(/^postgres:\/\/[^@]+@/, `postgres://${role}:${PASSWORD}@`);
+    const runner = await runCli(['store', 'migrate', '--store', asRunner]);
+    expect(runner.stderr).toBe('');
+    expect(runner.stdout).toMatch(/: up to date \(version 1\)\n$/);
+    expect(runner.code).toBe(0);
   });
 
   it('`store import` moves a file store into the database; a second import changes nothing; a job with other content is refused, naming it', async () => {

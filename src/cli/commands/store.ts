@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { importStateFolder } from '../../app/index.js';
 import { CliError } from '../exit.js';
 import { formatImport, formatMigrated, refusalSentence } from '../format/store.js';
-import { migrateStore, STORE_OPTION, storeImporter, storeWhere } from '../store-root.js';
+import { migrateStore, storeImporter, storeWhere } from '../store-root.js';
+
+const STORE = ['--store <url>', 'the database store, postgres://user:password@host:5432/db (default $OUTREACH_STORE)'] as const;
 
 export function registerStore(program: Command): void {
   const store = program.command('store').description('The database store: create or upgrade its tables, move a state folder into it');
@@ -10,7 +12,7 @@ export function registerStore(program: Command): void {
   store
     .command('migrate')
     .description("Create or upgrade the database store's tables, and nothing else (for runners whose database role may not create tables)")
-    .option(...STORE_OPTION)
+    .option(...STORE)
     .action(async (flags: { store?: string }) => {
       const { location, outcome } = await migrateStore(storeWhere(flags));
       process.stdout.write(formatMigrated(location, outcome));
@@ -20,7 +22,7 @@ export function registerStore(program: Command): void {
     .command('import')
     .description("Move a state folder into the database store: each job's state, the suppression list, the send ledger, the windows, the webhook's events, the sync bookmark; again changes nothing")
     .argument('<state-folder>', 'the state folder to import (such as jobs/.outreach)')
-    .option(...STORE_OPTION)
+    .option(...STORE)
     .action(async (folder: string, flags: { store?: string }) => {
       const importer = storeImporter(storeWhere(flags), folder);
       let outcome;
