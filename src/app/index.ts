@@ -21,3 +21,4 @@ export { suppressPhones, unsuppressPhones, importSuppressions, listSuppressions,
 export { messagingRoom, type MessagingRoom } from './messaging-room.js';
 export { messagedByOtherJobsJson, type MessagedByOtherJobs } from './other-jobs.js';
 export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';
+export { importStateFolder, type StoreImportOutcome } from './store-import.js';

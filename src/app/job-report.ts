@@ -72,7 +72,7 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   const { job } = loaded;
   const view = await store.readJob(job.name);
   if (!view) {
-    throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir it ran with)`);
+    throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
   }
   const { list, listing, problem } = await listingOf(loaded, store);
   const withColumns = options.columns === true ? list : undefined;

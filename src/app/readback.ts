@@ -46,7 +46,7 @@ export async function withReadback<T>(jobPath: string, command: 'track' | 'recon
   const { loaded, ...list } = await loadList(jobPath);
   const { job } = loaded;
   if (!(await store.readJob(job.name))) {
-    throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir it ran with)`);
+    throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
   }
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });

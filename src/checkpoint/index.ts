@@ -20,3 +20,5 @@ export { createFileStore, type FileStoreOptions } from './file/index.js';
 // The PostgreSQL backend: its factory, the URL reader, and `store migrate` / `store import`.
 export { createPgStore, type PgStoreOptions, type PgStateStore } from './pg/index.js';
 export { isPgUrl, maskUrl, parsePgUrl, StoreUrlError, type PgStoreUrl } from './pg/url.js';
+export { migratePgStore, pgStoreImporter, StoreImportError, type MigrateOutcome } from './pg/index.js';
+export { STORE_PARTS, type JobImport, type PartImport, type StoreImporter, type StorePart } from './store-import.js';

@@ -3,7 +3,7 @@ import { loadJob } from '../job/index.js';
 import { connectionFrom, untilStopped, withClient } from './api-command.js';
 import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
-import { storeFor } from './store-root.js';
+import { storeFor, usingStore } from './store-root.js';
 import { clientSettings } from '../app/index.js';
 
 /** The flags `track` and `reconcile` share. */
@@ -11,6 +11,7 @@ export interface ReadbackFlags {
   baseUrl?: string;
   tokenFile?: string;
   stateDir?: string;
+  store?: string;
   json?: boolean;
   settleMinutes?: string;
 }
@@ -20,17 +21,18 @@ export interface ReadbackFlags {
  * the job's log file, and SIGINT/SIGTERM as the abort signal. `run` gets the use-case's options.
  */
 export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, run: (options: ReadbackOptions) => Promise<T>): Promise<T> {
-  const store = storeFor(flags, jobPath);
-  const connection = await connectionFrom(flags);
-  const { job } = await loadJob(jobPath);
-  const logger = fileLogger(store.jobFiles(job.name).log);
-  try {
-    return await untilStopped((signal) =>
-      withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), clientSettings(job)),
-    );
-  } finally {
-    await flushLogger(logger);
-  }
+  return usingStore(storeFor(flags, jobPath), async (store) => {
+    const connection = await connectionFrom(flags);
+    const { job } = await loadJob(jobPath);
+    const logger = fileLogger(store.jobFiles(job.name).log);
+    try {
+      return await untilStopped((signal) =>
+        withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), clientSettings(job)),
+      );
+    } finally {
+      await flushLogger(logger);
+    }
+  });
 }
 
 /** A number flag at least `min`, or a one-sentence error naming it. */

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
-import { resolveBaseUrl, resolveStateDir, resolveToken } from './context.js';
+import { resolveBaseUrl, resolveToken } from './context.js';
 import { CliError } from './exit.js';
-import { openStore } from './store-root.js';
+import { openStore, shownWhere, storeWhere, type StoreWhere } from './store-root.js';
 
 /** The receiver's documented default; the simulator defaults to 8780 so both run side by side. */
 export const DEFAULT_WEBHOOK_PORT = 8787;
@@ -12,6 +12,7 @@ export interface WebhookFlags {
   port: string;
   host: string;
   stateDir?: string;
+  store?: string;
   baseUrl?: string;
   tokenFile?: string;
 }
@@ -20,7 +21,8 @@ export interface WebhookSettings {
   port: number;
   host: string;
   secret: string;
-  stateDir: string;
+  /** Where the events, windows and suppression list are kept (a state folder or a database). */
+  store: StoreWhere;
   /** OUTREACH_OPTOUT_KEYWORDS / OUTREACH_OPTIN_KEYWORDS, or the built-in lists. */
   keywords: InboundKeywords;
   /** Absent: no phone look-ups (phones come from jobs' checkpoints only). */
@@ -44,7 +46,7 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     port: Number(flags.port),
     host: flags.host,
     secret,
-    stateDir: resolveStateDir(flags.stateDir, env),
+    store: storeWhere(flags, env),
     keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
   };
@@ -64,11 +66,11 @@ export async function runWebhook(
       'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows and opt-out replies are known by client id only',
     );
   }
-  const store = openStore({ kind: 'folder', path: settings.stateDir });
-  const phones = knownPhones(store, logger);
-  await phones.load();
+  const store = openStore(settings.store);
   let receiver;
   try {
+    const phones = knownPhones(store, logger);
+    await phones.load();
     receiver = await startReceiver({
       port: settings.port,
       host: settings.host,
@@ -81,14 +83,16 @@ export async function runWebhook(
     });
   } catch (err) {
     await api?.close();
+    await store.close();
     throw listenError(err, settings);
   }
-  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${settings.stateDir}\npress Ctrl+C to stop\n`);
+  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\npress Ctrl+C to stop\n`);
   if (!io.stop.aborted) {
     await new Promise<void>((resolve) => io.stop.addEventListener('abort', () => resolve(), { once: true }));
   }
   await receiver.close();
   await api?.close();
+  await store.close();
   const s = receiver.stats;
   const refused = s.unauthorized + s.badRequest + s.tooLarge + s.methodNotAllowed + s.storeFailures;
   io.out.write(`webhook receiver stopped: ${s.recorded} recorded, ${s.duplicates} repeated, ${refused} refused\n`);

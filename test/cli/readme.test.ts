@@ -34,7 +34,7 @@ describe('README and --help agree', () => {
   it('finds the commands', () => {
     expect([...commands.keys()].sort()).toEqual([
       'channels', 'demo', 'plan', 'reconcile', 'report', 'resume', 'run', 'show', 'sim', 'status',
-      'suppress add', 'suppress import', 'suppress list', 'suppress remove', 'sync', 'templates', 'track', 'webhook',
+      'store import', 'store migrate', 'suppress add', 'suppress import', 'suppress list', 'suppress remove', 'sync', 'templates', 'track', 'webhook',
     ]);
   });
 

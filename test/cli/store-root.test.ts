@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/exit.js';
-import { openStore, storeWhere, suppressionStore } from '../../src/cli/store-root.js';
+import type { StateStore } from '../../src/checkpoint/index.js';
+import { openStore, storeWhere, suppressionStore, usingStore } from '../../src/cli/store-root.js';
 
 describe('the store is found and opened in one place', () => {
   it('takes --state-dir first, then OUTREACH_STATE_DIR, then .outreach beside the job file, then in the working directory', () => {
@@ -20,5 +21,83 @@ describe('the store is found and opened in one place', () => {
   it("refuses to guess whose suppression list to change when neither a folder nor a job says it", () => {
     expect(() => suppressionStore({}, {})).toThrow(CliError);
     expect(suppressionStore({ job: 'jobs/a.json' }, {}).location).toBe(path.resolve('jobs', '.outreach'));
+  });
+});
+
+describe('a database store is named by --store or OUTREACH_STORE', () => {
+  const url = 'postgres://runner:s3cret-pw@db.example.com:5433/outreach';
+
+  it('keeps the state folder when neither is set (nothing changes for a file-store user)', () => {
+    expect(storeWhere({}, { OUTREACH_STORE: '' }, 'jobs/a.json')).toEqual({ kind: 'folder', path: path.resolve('jobs', '.outreach') });
+  });
+
+  it('takes a postgres:// or postgresql:// URL, with the local folder kept for the files for people', () => {
+    expect(storeWhere({ store: url }, {}, 'jobs/a.json')).toEqual({ kind: 'postgres', url, filesDir: path.resolve('jobs', '.outreach') });
+    const other = 'postgresql://runner@/outreach?host=/run/postgresql&sslmode=disable';
+    expect(storeWhere({ stateDir: 'people' }, { OUTREACH_STORE: other })).toEqual({ kind: 'postgres', url: other, filesDir: path.resolve('people') });
+  });
+
+  it('lets --store win over OUTREACH_STORE', () => {
+    expect(storeWhere({ store: url }, { OUTREACH_STORE: 'postgres://other@elsewhere/x' })).toMatchObject({ kind: 'postgres', url });
+  });
+
+  it('refuses another scheme in one sentence naming where it came from, without the password', () => {
+    const err = (() => {
+      try {
+        storeWhere({}, { OUTREACH_STORE: 'mysql://root:s3cret-pw@db/x' });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(/^OUTREACH_STORE: "mysql:\/\/" is not a store outreach can use; /);
+    expect((err as Error).message).not.toContain('s3cret-pw');
+    expect(() => storeWhere({ store: 'root:s3cret-pw@db' }, {})).toThrow(/^--store: .* is not a URL/);
+    expect(() => storeWhere({ store: 'root:s3cret-pw@db' }, {})).not.toThrow(/s3cret/);
+  });
+
+  it('refuses a malformed database URL with its password masked (exit 2)', () => {
+    const bad = 'postgres://runner:s3cret-pw@db.example.com:5433/outreach?schema=Bad-Name';
+    let err: unknown;
+    try {
+      storeWhere({ store: bad }, {});
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ userError: true });
+    expect((err as { exitCode?: number }).exitCode ?? 2).toBe(2);
+    expect((err as Error).message).toContain('postgres://runner:***@db.example.com:5433/outreach');
+    expect((err as Error).message).not.toContain('s3cret-pw');
+  });
+
+  it('opens a database store whose location is the URL with its password masked', async () => {
+    const store = openStore({ kind: 'postgres', url, filesDir: path.resolve('people') });
+    try {
+      expect(store.location).toBe('postgres://runner:***@db.example.com:5433/outreach');
+      expect(store.jobFiles('promo').report).toBe(path.resolve('people', 'promo', 'report.csv'));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('needs nothing else for the suppression list of a database store: it is every job\'s list', async () => {
+    const store = suppressionStore({ store: url }, {});
+    try {
+      expect(store.location).toBe('postgres://runner:***@db.example.com:5433/outreach');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('every command lets its store go when it is done', () => {
+  it('closes the store after the work, whether the work succeeded or failed', async () => {
+    let closed = 0;
+    const store = { ...openStore({ kind: 'folder', path: path.resolve('some-state') }), close: async () => void (closed += 1) } satisfies StateStore;
+    expect(await usingStore(store, async () => 'done')).toBe('done');
+    await expect(usingStore(store, async () => Promise.reject(new Error('broke')))).rejects.toThrow('broke');
+    expect(closed).toBe(2);
   });
 });

@@ -102,6 +102,14 @@ export async function migrate(db: Db): Promise<number[]> {
   const s = db.s;
   return db.rawTx(async (c) => {
     await c.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey(db.url.schema)]);
+    // Up to date already: nothing is created, so a role that may not create tables (the runners', after `store migrate`) gets through.
+    const { rows: there } = await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${s}.schema_migrations`]);
+    if (there[0]?.ok === true) {
+      const { rows } = await c.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`);
+      const newer = rows.find((r) => r.version > LATEST_VERSION);
+      if (newer) throw new Error(`the store's schema ${db.url.schema} is at version ${newer.version}, newer than this program knows (${LATEST_VERSION}); upgrade outreach`);
+      if (MIGRATIONS.every((m) => rows.some((r) => r.version === m.version))) return [];
+    }
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await c.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const { rows } = await c.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`);

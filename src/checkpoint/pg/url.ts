@@ -46,7 +46,12 @@ export function parsePgUrl(value: string): PgStoreUrl {
   try {
     url = new URL(value);
   } catch {
-    throw new StoreUrlError(`the store URL ${display} is not a URL; write it as postgres://user:password@host:5432/database`);
+    // An empty host (`postgres://user@/db?host=/run/postgresql`: a Unix socket) is read as node-postgres reads it.
+    try {
+      url = new URL(value.replace('@/', '@localhost/'));
+    } catch {
+      throw new StoreUrlError(`the store URL ${display} is not a URL; write it as postgres://user:password@host:5432/database`);
+    }
   }
   const schema = url.searchParams.get('schema') ?? DEFAULT_SCHEMA;
   if (!SCHEMA_NAME.test(schema)) {

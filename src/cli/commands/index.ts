@@ -8,6 +8,7 @@ import { registerRun } from './run.js';
 import { registerShow } from './show.js';
 import { registerSim } from './sim.js';
 import { registerStatus } from './status.js';
+import { registerStore } from './store.js';
 import { registerSuppress } from './suppress.js';
 import { registerSync } from './sync.js';
 import { registerTemplates } from './templates.js';
@@ -28,6 +29,7 @@ export function registerCommands(program: Command): void {
   registerTemplates(program);
   registerWebhook(program);
   registerSync(program);
+  registerStore(program);
   registerSim(program);
   registerDemo(program);
 }

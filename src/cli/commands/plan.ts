@@ -5,13 +5,14 @@ import { connectionFrom, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../store-root.js';
+import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 interface PlanFlags {
   offline?: boolean;
   channelType?: string;
   json?: boolean;
   stateDir?: string;
+  store?: string;
   baseUrl?: string;
   tokenFile?: string;
   forceChanged?: boolean;
@@ -27,14 +28,15 @@ export function registerPlan(program: Command): void {
     .option('--channel-type <type>', 'with --offline: the channel type, wba, whatsapp or ww')
     .option('--json', 'print the plan as one JSON object')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STORE_OPTION)
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--force-changed', 'preview the new content of a job whose message changed since its checkpoint started (as `run --force-changed` would send it)')
     .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: PlanFlags) => {
       const zone = zoneOption(flags.tz);
-      const prepared = await prepareFor(jobPath, flags);
-      const plan = await planJob(prepared, { store: storeFor(flags, jobPath), forceChanged: flags.forceChanged === true });
+      const store = storeFor(flags, jobPath);
+      const plan = await usingStore(store, async () => planJob(await prepareFor(jobPath, flags), { store, forceChanged: flags.forceChanged === true }));
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
       else process.stdout.write(formatPlan(plan, zone));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');

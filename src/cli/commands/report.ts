@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { jobReport } from '../../app/index.js';
 import { CliError } from '../exit.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../store-root.js';
+import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 interface ReportFlags {
   stateDir?: string;
+  store?: string;
   out?: string;
   format?: string;
   excel?: boolean;
@@ -24,20 +25,23 @@ export function registerReport(program: Command): void {
     .option('--excel', 'CSV any spreadsheet opens in its own locale: UTF-8 with BOM, ";" between cells')
     .option('--columns [names]', "add the contact list's own columns: all, or these (comma-separated headers)")
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STORE_OPTION)
     .option(TZ_OPTION[0], 'time zone of the times report.html shows (IANA name, e.g. America/Sao_Paulo; default: this machine\'s); the CSV and JSON keep ISO 8601')
     .action(async (jobPath: string, flags: ReportFlags) => {
       const zone = zoneOption(flags.tz);
       const format = flags.format ?? 'csv';
       if (format !== 'csv' && format !== 'json' && format !== 'html') throw new CliError(`--format: "${format}" is not a report format; use csv, json or html`);
       const columns = typeof flags.columns === 'string' ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : flags.columns;
-      const report = await jobReport(jobPath, {
-        store: storeFor(flags, jobPath),
-        format,
-        ...(flags.out && { out: path.resolve(flags.out) }),
-        ...(flags.excel && { excel: true }),
-        ...(columns !== undefined && { columns }),
-        zone,
-      });
+      const report = await usingStore(storeFor(flags, jobPath), (store) =>
+        jobReport(jobPath, {
+          store,
+          format,
+          ...(flags.out && { out: path.resolve(flags.out) }),
+          ...(flags.excel && { excel: true }),
+          ...(columns !== undefined && { columns }),
+          zone,
+        }),
+      );
       if (report.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${report.listProblem}\n`);
       process.stdout.write(`report of ${report.job}: ${report.contacts} contacts written to ${report.file}\n`);
     });

@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import type { RetryMode } from '../../run/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
-import { storeFor } from '../store-root.js';
+import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 
 interface RunFlags {
   baseUrl?: string;
   tokenFile?: string;
   stateDir?: string;
+  store?: string;
   json?: boolean;
   progress?: boolean;
   forceChanged?: boolean;
@@ -23,6 +24,7 @@ function sendOptions(cmd: Command): Command {
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STORE_OPTION)
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
@@ -41,18 +43,19 @@ export function registerRun(program: Command): void {
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
   const zone = zoneOption(flags.tz);
-  const store = storeFor(flags, jobPath);
-  const connection = await connectionFrom(flags);
-  const prepared = await prepareOnline(jobPath, connection);
-  process.exitCode = await runSession(prepared, {
-    store,
-    connection,
-    command,
-    mode,
-    ...(flags.json !== undefined && { json: flags.json }),
-    ...(flags.progress !== undefined && { progress: flags.progress }),
-    ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
-    ...(flags.wait !== undefined && { wait: flags.wait }),
-    zone,
+  process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
+    const connection = await connectionFrom(flags);
+    const prepared = await prepareOnline(jobPath, connection);
+    return runSession(prepared, {
+      store,
+      connection,
+      command,
+      mode,
+      ...(flags.json !== undefined && { json: flags.json }),
+      ...(flags.progress !== undefined && { progress: flags.progress }),
+      ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
+      ...(flags.wait !== undefined && { wait: flags.wait }),
+      zone,
+    });
   });
 }

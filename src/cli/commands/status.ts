@@ -5,10 +5,11 @@ import { outcomeExitCode } from '../exit.js';
 import { formatDeferred, formatRoom } from '../format/deferred.js';
 import { formatFunnel } from '../format/funnel.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
-import { storeFor } from '../store-root.js';
+import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 interface StatusFlags {
   stateDir?: string;
+  store?: string;
   json?: boolean;
   tz?: string;
 }
@@ -19,11 +20,12 @@ export function registerStatus(program: Command): void {
     .description("Counts by status from the job's checkpoint, with the funnel sent → delivered → read → replied (does not contact the platform)")
     .argument('<job>', 'job file (JSON)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STORE_OPTION)
     .option('--json', 'print the counts as one JSON object')
     .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {
       const zone = zoneOption(flags.tz);
-      const status = await jobStatus(jobPath, { store: storeFor(flags, jobPath) });
+      const status = await usingStore(storeFor(flags, jobPath), (store) => jobStatus(jobPath, { store }));
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
       const { summary, replies, deferred, messaging, funnel, running } = status;
       if (flags.json) {

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { importSuppressions, listSuppressions, suppressPhones, unsuppressPhones } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
 import { formatAdded, formatImported, formatList, formatRemoved } from '../format/suppress.js';
-import { suppressionStore as listStore } from '../store-root.js';
+import { STORE_OPTION, suppressionStore as listStore, usingStore } from '../store-root.js';
 
 interface SuppressFlags {
   stateDir?: string;
+  store?: string;
   job?: string;
   reason?: string;
   defaultCountry?: string;
@@ -19,7 +20,7 @@ const COUNTRY = ['--default-country <cc>', 'country of numbers written without a
 export function registerSuppress(program: Command): void {
   const suppress = program
     .command('suppress')
-    .description('The suppression list: phones no job of the state folder messages (opt-outs, complaints, the provider\'s refusals)');
+    .description('The suppression list: phones no job of the state folder (or of the database store) messages (opt-outs, complaints, the provider\'s refusals)');
 
   suppress
     .command('add')
@@ -28,10 +29,11 @@ export function registerSuppress(program: Command): void {
     .option('--reason <text>', 'why, kept with each entry', 'added by hand')
     .option(...COUNTRY)
     .option(...STATE_DIR)
+    .option(...STORE_OPTION)
     .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
       const store = listStore(flags);
-      const outcome = await suppressPhones(store, phones, { ...(flags.reason && { reason: flags.reason }), ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) });
+      const outcome = await usingStore(store, () => suppressPhones(store, phones, { ...(flags.reason && { reason: flags.reason }), ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
       process.stdout.write(formatAdded(outcome, store.location));
     });
 
@@ -41,9 +43,10 @@ export function registerSuppress(program: Command): void {
     .argument('<phone...>', 'phone numbers, international (+55…) or with --default-country')
     .option(...COUNTRY)
     .option(...STATE_DIR)
+    .option(...STORE_OPTION)
     .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const result = await unsuppressPhones(listStore(flags), phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) });
+      const result = await usingStore(listStore(flags), (store) => unsuppressPhones(store, phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
       process.stdout.write(formatRemoved(result));
     });
 
@@ -54,12 +57,15 @@ export function registerSuppress(program: Command): void {
     .option(...COUNTRY)
     .option('--reason <text>', 'why, kept with each entry (default "imported from <file>")')
     .option(...STATE_DIR)
+    .option(...STORE_OPTION)
     .option(...JOB)
     .action(async (file: string, flags: SuppressFlags) => {
-      const outcome = await importSuppressions(listStore(flags), file, {
-        ...(flags.reason && { reason: flags.reason }),
-        ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }),
-      });
+      const outcome = await usingStore(listStore(flags), (store) =>
+        importSuppressions(store, file, {
+          ...(flags.reason && { reason: flags.reason }),
+          ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }),
+        }),
+      );
       process.stdout.write(formatImported(file, outcome));
       if (outcome.unreadable.length > 0) process.exitCode = ExitCode.failed;
     });
@@ -69,10 +75,11 @@ export function registerSuppress(program: Command): void {
     .description('Every phone on the list, with its source, time and reason')
     .option('--json', 'print the entries as one JSON array')
     .option(...STATE_DIR)
+    .option(...STORE_OPTION)
     .option(...JOB)
     .action(async (flags: SuppressFlags) => {
       const store = listStore(flags);
-      const entries = await listSuppressions(store);
+      const entries = await usingStore(store, () => listSuppressions(store));
       process.stdout.write(flags.json ? `${JSON.stringify(entries, null, 2)}\n` : formatList(entries, store.location));
     });
 }

@@ -3,15 +3,16 @@ import type { Logger } from 'pino';
 import { createApiClient } from '../../api/index.js';
 import { platformError } from '../../app/index.js';
 import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResult } from '../../webhook/index.js';
-import { resolveBaseUrl, resolveStateDir, resolveToken } from '../context.js';
+import { resolveBaseUrl, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { stderrLogger } from '../logger.js';
-import { openStore } from '../store-root.js';
+import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
 
 interface SyncFlags {
   since?: string;
   stateDir?: string;
+  store?: string;
   baseUrl?: string;
   tokenFile?: string;
   json?: boolean;
@@ -20,7 +21,8 @@ interface SyncFlags {
 export interface SyncSettings {
   baseUrl: string;
   token: string;
-  stateDir: string;
+  /** Where the events, windows, suppression list and bookmark are kept. */
+  store: StoreWhere;
   since?: string;
   json: boolean;
   keywords: InboundKeywords;
@@ -33,7 +35,7 @@ export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = pr
   return {
     baseUrl: resolveBaseUrl(flags.baseUrl, env),
     token: await resolveToken(flags.tokenFile, env),
-    stateDir: resolveStateDir(flags.stateDir, env),
+    store: storeWhere(flags, env),
     ...(flags.since !== undefined ? { since: new Date(Date.parse(flags.since)).toISOString() } : {}),
     json: flags.json === true,
     keywords: keywordsFromEnv(env),
@@ -46,25 +48,25 @@ export async function runSync(
   io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
 ): Promise<SyncResult> {
   const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
-  const store = openStore({ kind: 'folder', path: settings.stateDir });
-  const phones = knownPhones(store, io.logger);
-  await phones.load();
-  let result: SyncResult;
-  try {
-    result = await sync({
-      api,
-      store,
-      logger: io.logger,
-      keywords: settings.keywords,
-      knownPhones: (clientId) => phones.get(clientId),
-      ...(settings.since !== undefined ? { since: settings.since } : {}),
-      ...(io.signal ? { signal: io.signal } : {}),
-    });
-  } catch (err) {
-    throw platformError(err, { baseUrl: settings.baseUrl, note: 'progress so far is kept, run sync again to finish' });
-  } finally {
-    await api.close();
-  }
+  const result = await usingStore(openStore(settings.store), async (store): Promise<SyncResult> => {
+    try {
+      const phones = knownPhones(store, io.logger);
+      await phones.load();
+      return await sync({
+        api,
+        store,
+        logger: io.logger,
+        keywords: settings.keywords,
+        knownPhones: (clientId) => phones.get(clientId),
+        ...(settings.since !== undefined ? { since: settings.since } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+      });
+    } catch (err) {
+      throw platformError(err, { baseUrl: settings.baseUrl, note: 'progress so far is kept, run sync again to finish' });
+    } finally {
+      await api.close();
+    }
+  });
   if (settings.json) {
     io.out.write(`${JSON.stringify(result)}\n`);
   } else {
@@ -84,6 +86,7 @@ export function registerSync(program: Command): void {
     .description('Poll the platform for messages the webhook missed')
     .option('--since <iso>', 'list conversations changed since this date-time instead of since the last sync')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STORE_OPTION)
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN)')
     .option('--json', 'print the result as one JSON object')

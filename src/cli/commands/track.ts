@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatTrack } from '../format/track.js';
+import { STORE_OPTION } from '../store-root.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 interface TrackFlags extends ReadbackFlags {
@@ -21,6 +22,7 @@ export function registerTrack(program: Command): void {
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STORE_OPTION)
     .action(async (jobPath: string, flags: TrackFlags) => {
       const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);

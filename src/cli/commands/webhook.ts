@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { untilStopped } from '../api-command.js';
+import { STORE_OPTION } from '../store-root.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_WEBHOOK_PORT, runWebhook, webhookSettings, type WebhookFlags } from '../webhook-session.js';
 
@@ -10,6 +11,7 @@ export function registerWebhook(program: Command): void {
     .option('--port <n>', 'port to listen on (0 = any free port)', String(DEFAULT_WEBHOOK_PORT))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STORE_OPTION)
     .option('--base-url <url>', 'platform address for phone look-ups (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN); without one, no phone look-ups')
     .addHelpText(

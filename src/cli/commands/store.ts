@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { importStateFolder } from '../../app/index.js';
+import { CliError } from '../exit.js';
+import { formatImport, formatMigrated, refusalSentence } from '../format/store.js';
+import { migrateStore, storeImporter, storeWhere } from '../store-root.js';
+
+const STORE = ['--store <url>', 'the database store, postgres://user:password@host:5432/db (default $OUTREACH_STORE)'] as const;
+
+export function registerStore(program: Command): void {
+  const store = program.command('store').description('The database store: create or upgrade its tables, move a state folder into it');
+
+  store
+    .command('migrate')
+    .description("Create or upgrade the database store's tables, and nothing else (for runners whose database role may not create tables)")
+    .option(...STORE)
+    .action(async (flags: { store?: string }) => {
+      const { location, outcome } = await migrateStore(storeWhere(flags));
+      process.stdout.write(formatMigrated(location, outcome));
+    });
+
+  store
+    .command('import')
+    .description("Move a state folder into the database store: each job's state, the suppression list, the send ledger, the windows, the webhook's events, the sync bookmark; again changes nothing")
+    .argument('<state-folder>', 'the state folder to import (such as jobs/.outreach)')
+    .option(...STORE)
+    .action(async (folder: string, flags: { store?: string }) => {
+      const importer = storeImporter(storeWhere(flags), folder);
+      let outcome;
+      try {
+        outcome = await importStateFolder(importer);
+      } finally {
+        await importer.close();
+      }
+      process.stdout.write(formatImport(outcome));
+      if (outcome.refused.length > 0) throw new CliError(refusalSentence(outcome));
+    });
+}
