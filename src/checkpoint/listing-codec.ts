@@ -36,6 +36,12 @@ export function encodeListing(source: string, listing: ContactListing): Buffer[]
   return [headOf(MAGIC, meta), ...body];
 }
 
+/** The source an image was read from, or undefined when it is not a listing of this version (an import copies it as it is). */
+export function listingSource(data: Buffer): string | undefined {
+  const meta = readHead(data, MAGIC)?.meta as Partial<Meta> | undefined;
+  return meta?.v === 2 && typeof meta.source === 'string' ? meta.source : undefined;
+}
+
 /** The listing of an image, when it is whole and of `source`; undefined otherwise. */
 export function decodeListing(data: Buffer, source: string): ContactListing | undefined {
   const head = readHead(data, MAGIC);

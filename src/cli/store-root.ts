@@ -14,7 +14,7 @@ import { CliError } from './exit.js';
  * a database (its URL as given, password included: never shown; `filesDir` is the local folder that
  * holds only the files for people).
  */
-export type StoreWhere = { kind: 'folder'; path: string } | { kind: 'postgres'; url: string; filesDir: string };
+export type StoreWhere = { kind: 'folder'; path: string } | { kind: 'postgres'; url: string; filesDir: string; leaseSeconds?: number };
 
 /** The flags of a command that say where its store is. */
 export interface StoreFlags {
@@ -50,7 +50,17 @@ export function storeWhere(flags: StoreFlags, env: NodeJS.ProcessEnv = process.e
     throw new CliError(`${given.from}: ${shown}; give a PostgreSQL URL such as postgres://user:password@host:5432/database, or leave it unset to keep the state in the folder`);
   }
   parsePgUrl(given.url); // a URL that cannot be read is refused here, before anything else is done
-  return { kind: 'postgres', url: given.url, filesDir: folder };
+  const leaseSeconds = leaseOf(env);
+  return { kind: 'postgres', url: given.url, filesDir: folder, ...(leaseSeconds !== undefined && { leaseSeconds }) };
+}
+
+/** OUTREACH_LEASE_SECONDS: how long a job's lease lasts without renewal on a database store (default 30). */
+function leaseOf(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.OUTREACH_LEASE_SECONDS;
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 1 || n > 3600) throw new CliError(`OUTREACH_LEASE_SECONDS is "${value}"; give a number of seconds from 1 to 3600 (default 30), or leave it unset`);
+  return n;
 }
 
 /** Opens the store `where` names. The only caller of a backend's opener outside checkpoint/. */
@@ -59,7 +69,7 @@ export function openStore(where: StoreWhere): StateStore {
     case 'folder':
       return createFileStore(where.path);
     case 'postgres':
-      return createPgStore(where.url, { filesDir: where.filesDir });
+      return createPgStore(where.url, { filesDir: where.filesDir, ...(where.leaseSeconds !== undefined && { leaseSeconds: where.leaseSeconds }) });
     default: {
       const never: never = where;
       throw new Error(`unknown store kind ${String(never)}`);

@@ -12,11 +12,7 @@ export async function writeListing(file: string, source: string, listing: Contac
   await writeChunksAtomic(file, encodeListing(source, listing));
 }
 
-/** The source a listing file's bytes were read from, or undefined when they are not a listing of this version (an import copies them as they are). */
-export function listingSource(data: Buffer): string | undefined {
-  const meta = readHead(data, MAGIC)?.meta as Partial<Meta> | undefined;
-  return meta?.v === 2 && typeof meta.source === 'string' ? meta.source : undefined;
-}
+export { listingSource } from '../listing-codec.js';
 
 export async function readListing(file: string, source: string): Promise<ContactListing | undefined> {
   let data: Buffer;

@@ -15,7 +15,8 @@ import { readSuppressionChange, type SuppressionChange } from '../suppression.js
 import type { JobImport, PartImport, StoreImporter, StorePart } from '../store-import.js';
 import { readEvents } from '../file/events-log.js';
 import { parseLine } from '../file/jsonl-file.js';
-import { listingSource } from '../file/listing-file.js';
+import { listingSource } from '../listing-codec.js';
+import { pack } from './blob.js';
 import { lockHolder } from '../file/lock.js';
 import { globalStatePaths, jobStatePaths, type JobStatePaths } from '../file/paths.js';
 import { JournalVersionError, parseEvent } from '../file/read-journal.js';
@@ -209,7 +210,8 @@ async function copyExtras(c: Queryable, s: string, job: string, paths: JobStateP
   const data = await readFile(paths.listing).catch(() => undefined);
   const source = data && listingSource(data);
   if (data !== undefined && source !== undefined) {
-    const r = await c.query(`INSERT INTO ${s}.listings (job, source, data) VALUES ($1, $2, $3) ON CONFLICT (job) DO NOTHING`, [job, source, data]);
+    // Kept as the backend keeps every listing (packed: see blob.ts); the bytes inside are the file's.
+    const r = await c.query(`INSERT INTO ${s}.listings (job, source, data) VALUES ($1, $2, $3) ON CONFLICT (job) DO NOTHING`, [job, source, await pack([data])]);
     listing = r.rowCount === 1;
   }
   let rejects = 0;
@@ -268,18 +270,18 @@ async function importSuppressions(db: Db, file: string): Promise<PartImport> {
     const change = readSuppressionChange(value);
     if (change) changes.set(JSON.stringify(change), change);
   }
-  return importTx(db, (c) =>
-    inBatches([...changes.values()], async (batch) => {
-      const r = await c.query(
-        `INSERT INTO ${db.s}.suppression_changes (change)
-         SELECT x.c FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(c, n)
-          WHERE NOT EXISTS (SELECT 1 FROM ${db.s}.suppression_changes t WHERE (t.change - 'v') = (x.c - 'v'))
-          ORDER BY x.n`,
-        [JSON.stringify(batch)],
-      );
+  return importTx(db, async (c) => {
+    // Writers of the list take turns (a reader's refresh by seq never misses a row); the store's changes are read once, not once per row.
+    await c.query(`LOCK TABLE ${db.s}.suppression_changes IN EXCLUSIVE MODE`);
+    const { rows } = await c.query<{ change: Record<string, unknown> }>(`SELECT change - 'v' AS change FROM ${db.s}.suppression_changes`);
+    const have = new Set(rows.map((r) => canonical(r.change)));
+    const fresh = [...changes.values()].filter((change) => !have.has(canonical(change)));
+    const part = await inBatches(fresh, async (batch) => {
+      const r = await c.query(`INSERT INTO ${db.s}.suppression_changes (change) SELECT x.c FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(c, n) ORDER BY x.n`, [JSON.stringify(batch)]);
       return r.rowCount ?? 0;
-    }),
-  );
+    });
+    return { imported: part.imported, already: changes.size - part.imported };
+  });
 }
 
 interface LedgerRow {
@@ -300,8 +302,9 @@ async function importLedger(db: Db, file: string): Promise<PartImport> {
     const row: LedgerRow = { op: read.op, id: e.id ?? null, phone: e.phone, at: new Date(e.at).toISOString(), job: e.job, outside: read.op === 'add' && e.outsideWindow };
     ops.set(JSON.stringify(row), row);
   }
-  return importTx(db, (c) =>
-    inBatches([...ops.values()], async (batch) => {
+  return importTx(db, async (c) => {
+    await c.query(`LOCK TABLE ${db.s}.ledger_ops IN EXCLUSIVE MODE`);
+    return inBatches([...ops.values()], async (batch) => {
       const r = await c.query(
         `INSERT INTO ${db.s}.ledger_ops (op, id, phone, at, job, outside_window)
          SELECT x.op, x.id, x.phone, x.at, x.job, x.outside
@@ -313,8 +316,8 @@ async function importLedger(db: Db, file: string): Promise<PartImport> {
         [batch.map((o) => o.op), batch.map((o) => o.id), batch.map((o) => o.phone), batch.map((o) => o.at), batch.map((o) => o.job), batch.map((o) => o.outside)],
       );
       return r.rowCount ?? 0;
-    }),
-  );
+    });
+  });
 }
 
 async function importWindows(db: Db, file: string): Promise<PartImport> {
