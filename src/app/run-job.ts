@@ -87,6 +87,8 @@ export interface RunOutcome {
   concurrencyBound?: string;
   /** Contacts of the list this run took up that other jobs of the state folder messaged lately, which jobs, and when. */
   messagedByOtherJobs: MessagedByOtherJobs;
+  /** The owner whose hold had lapsed (its process gone, or its lease ended) when this run took the job over. */
+  tookOverFrom?: { host: string; pid: number };
 }
 
 /**
@@ -252,6 +254,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     optedOut,
     ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),
     messagedByOtherJobs: otherJobs.result(),
+    ...(state.tookOverFrom !== undefined && { tookOverFrom: state.tookOverFrom }),
   };
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');

@@ -36,6 +36,7 @@ export function outcomeJson(outcome: RunOutcome) {
     concurrency_bound: outcome.concurrencyBound ?? null,
     list_incomplete: outcome.listIncomplete ?? null,
     messaged_by_other_jobs: messagedByOtherJobsJson(outcome.messagedByOtherJobs),
+    ...(outcome.tookOverFrom && { took_over_from: outcome.tookOverFrom }),
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

@@ -127,12 +127,12 @@ export interface Bouncer {
  * client for one transaction only, so nothing that keeps session state (a session advisory lock,
  * LISTEN, a SET outside a transaction, a named prepared statement) survives between two of them.
  */
-export async function startPgbouncer(cluster: Pick<Cluster, 'port' | 'dir'>): Promise<Bouncer> {
+export async function startPgbouncer(cluster: Pick<Cluster, 'port'>): Promise<Bouncer> {
   const bin = pgbouncerBin();
   if (bin === undefined) throw new Error(PG_MISSING);
-  const { mkdir, writeFile, readFile } = await import('node:fs/promises');
-  const dir = path.join(cluster.dir, `bouncer-${Date.now().toString(36)}`);
-  await mkdir(dir, { recursive: true });
+  const { writeFile, readFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(path.join(tmpdir(), 'outreach-bouncer-'));
+  await chmod(dir, 0o755);
   const ids = await postgresIds();
   if (ids) await chown(dir, ids.uid, ids.gid);
   const port = await freePort();
@@ -172,6 +172,7 @@ export async function startPgbouncer(cluster: Pick<Cluster, 'port' | 'dir'>): Pr
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
+      setTimeout(() => void rm(dir, { recursive: true, force: true }), 1_000).unref();
       const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
       if (pid > 0) {
         try {

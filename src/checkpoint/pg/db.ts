@@ -70,6 +70,12 @@ export class Db {
   async rawTx<T>(body: (client: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A connection that dies while lent out (a restart, a proxy's cut) is an 'error' on the client: the
+    // query in flight rejects with it; without this listener it would end the process.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await body(client);
@@ -81,6 +87,7 @@ export class Db {
       });
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
