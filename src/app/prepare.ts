@@ -10,6 +10,8 @@ export interface ContactList {
   job: Job;
   files: string[];
   namedColumns: LoadedJob['namedColumns'];
+  /** The job file, named by a placeholder's error when a planned read finds its column missing. */
+  jobFile?: string;
 }
 
 /** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
