@@ -91,11 +91,11 @@ function phoneOf(text: string, defaultCountry: CountryCode | undefined): string 
  * what is wrong with it.
  */
 function phoneProblem(text: string, detail: string, defaultCountry: CountryCode | undefined): string {
-  const national = !/^\s*(\+|00)/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 6;
+  const national = !/^\s*(\+|00)/.test(text) && /\d/.test(text);
   if (defaultCountry === undefined && national) {
     const example = normalisePhone(text, 'BR');
     const shown = example.ok ? ` (e.g. ${example.e164})` : '';
-    const pass = example.ok ? '--default-country BR' : '--default-country with its country';
+    const pass = example.ok ? '--default-country BR' : '--default-country with its country (e.g. BR)';
     return `"${text}" has no country code; write it as +<country code><number>${shown} or pass ${pass}`;
   }
   return detail === 'not a phone number' ? `"${text}" is not a phone number` : `"${text}" is not a phone number: ${detail}`;
