@@ -1,3 +1,4 @@
+import { childSignal } from './abort-listeners.js';
 import type { Dispatcher } from 'undici';
 import { isSuccessStatus } from './assumptions.js';
 import { type ConnectionFailure, toConnectionError } from './connection-error.js';
@@ -140,26 +141,33 @@ export function createTransport(options: ApiClientOptions): Transport {
       headers['content-type'] = 'application/json';
     }
 
+    // undici listens on the signal it is given: each request gets its own, tied to the caller's by one
+    // listener for them all (abort-listeners.ts), so a pass of many requests stays under Node's limit.
+    const own = signal ? childSignal(signal) : undefined;
+    let text: string;
     let response: Dispatcher.ResponseData;
     try {
-      response = await dispatcher.compose(trackStart(() => (failure.started = true))).request({
-        origin: s.origin,
-        path: `${s.prefix}${path}${queryString(call.query)}`,
-        method,
-        headers,
-        body: payload,
-        signal,
-      });
-    } catch (err) {
-      throw toConnectionError(err, failure, redact);
-    }
+      try {
+        response = await dispatcher.compose(trackStart(() => (failure.started = true))).request({
+          origin: s.origin,
+          path: `${s.prefix}${path}${queryString(call.query)}`,
+          method,
+          headers,
+          body: payload,
+          signal: own?.signal,
+        });
+      } catch (err) {
+        throw toConnectionError(err, failure, redact);
+      }
 
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (err) {
-      response.body.destroy();
-      throw toConnectionError(err, { ...failure, started: true }, redact);
+      try {
+        text = await response.body.text();
+      } catch (err) {
+        response.body.destroy();
+        throw toConnectionError(err, { ...failure, started: true }, redact);
+      }
+    } finally {
+      own?.release();
     }
 
     const body = redactValue(parseBody(text), redact);

@@ -27,3 +27,4 @@ export { KNOWN_PROVIDER_CODES, isKnownProviderCode, readProviderCode, type Known
 export { makeRedactor, REDACTED } from './redact.js';
 export { templatePlaceholders } from './template-placeholders.js';
 export type * from './types.js';
+export { onAbort, childSignal } from './abort-listeners.js';

@@ -1,6 +1,7 @@
 import { rowKey } from '../checkpoint/index.js';
-import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadItem, type LoadWarning, type Reject } from '../contacts/index.js';
-import type { Action } from '../plan/index.js';
+import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../contacts/index.js';
+import { closest } from '../job/index.js';
+import { columnUses, type Action } from '../plan/index.js';
 import { loaderOptions, type ContactList } from './prepare.js';
 
 /** One row of the contact list as the campaign sees it. */
@@ -32,8 +33,16 @@ export function audience(list: ContactList, options: AudienceOptions = {}): { it
   const { items, counts } = loadContacts(list.files, {
     ...loaderOptions(list.job, list.namedColumns),
     ...(options.namedKeysWithin !== undefined && { namedKeysWithin: options.namedKeysWithin }),
+    // Planned (plan, run): a placeholder whose column a file's header lacks stops the read before its first row.
+    ...(options.decide !== undefined && { placeholders: placeholderColumns(list) }),
   });
   return { items: planned(items, options), counts };
+}
+
+/** The job's placeholder columns for the loader, each named by the job file and the field that uses it. */
+function placeholderColumns(list: ContactList): PlaceholderColumns {
+  const where = (path: string) => (list.jobFile !== undefined ? `${list.jobFile}: ${path}` : path);
+  return { uses: columnUses(list.job).map((u) => ({ column: u.column, where: where(u.path) })), suggest: closest };
 }
 
 async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions): AsyncGenerator<AudienceItem> {

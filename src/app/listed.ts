@@ -35,7 +35,7 @@ function cellsOf(row: NonNullable<Contact['row']>): Record<string, string> {
 
 /** The contact list of a loaded job, found on disk. */
 export async function contactListOf(loaded: LoadedJob): Promise<ContactList> {
-  return { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns };
+  return { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns, jobFile: loaded.jobFile };
 }
 
 /** The list's contacts with these phones (one read of the list); a phone not in the list is absent from the map. */

@@ -1,15 +1,17 @@
-import type { ApiClient } from '../api/index.js';
+import { NotFoundError, type ApiClient } from '../api/index.js';
 import type { LoaderOptions } from '../contacts/index.js';
 import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
 import { checkCustomFields, needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
 import { AppError } from './errors.js';
-import { onPlatform } from './platform-errors.js';
+import { onPlatform, platformError, wrongBaseUrl, type PlatformContext } from './platform-errors.js';
 
 /** A job's contact list: its files, and the columns the job file names in so many words (each must be in the file). */
 export interface ContactList {
   job: Job;
   files: string[];
   namedColumns: LoadedJob['namedColumns'];
+  /** The job file, named by a placeholder's error when a planned read finds its column missing. */
+  jobFile?: string;
 }
 
 /** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
@@ -20,7 +22,7 @@ export interface Prepared extends ContactList {
   warnings: string[];
 }
 
-/** Where the channel comes from: the platform (one call for channels, one for approved templates), or the user's word. */
+/** Where the channel comes from: the platform (one call for channels, one for the account's templates, approved or not), or the user's word. */
 export type PrepareSource = { api: ApiClient; baseUrl?: string } | { offlineChannelType?: ChannelType };
 
 /**
@@ -34,9 +36,12 @@ export async function prepare(jobPath: string, source: PrepareSource): Promise<P
   let result;
   if ('api' in source) {
     const { api } = source;
-    const context = source.baseUrl ? { baseUrl: source.baseUrl } : {};
-    const channels = await onPlatform(() => api.listChannels(job.company_id), context);
-    const templates = needsTemplates(job) ? await onPlatform(() => api.listTemplates({ status: 'APPROVED' }), context) : undefined;
+    const context: PlatformContext = {
+      ...(source.baseUrl ? { baseUrl: source.baseUrl } : {}),
+      job: { file: jobPath, companyId: job.company_id, channelId: job.channel_id },
+    };
+    const channels = await channelsOf(api, job.company_id, context);
+    const templates = needsTemplates(job) ? await onPlatform(() => api.listTemplates(), context) : undefined;
     result = preflight(job, channels, templates);
     if (Object.keys(job.after_send.custom_fields).length > 0) {
       const fields = await onPlatform(() => api.listCustomFields(job.company_id), context);
@@ -47,6 +52,25 @@ export async function prepare(jobPath: string, source: PrepareSource): Promise<P
   }
   if (result.problems.length > 0) throw new AppError(`${jobPath}:\n  ${result.problems.join('\n  ')}`, 'invalid');
   return { job, jobFile: loaded.jobFile, files, namedColumns: loaded.namedColumns, channel: result.channel, warnings: result.warnings };
+}
+
+/**
+ * The company's channels. A 404 there is either the company (company_id) or the address: a path every
+ * account has (the templates) tells which, answering or not.
+ */
+async function channelsOf(api: ApiClient, companyId: number, context: PlatformContext): Promise<ChannelInfo[]> {
+  try {
+    return await api.listChannels(companyId);
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      const probe = await api.listTemplates().then(
+        () => undefined,
+        (probeErr: unknown) => probeErr,
+      );
+      if (probe instanceof NotFoundError) throw wrongBaseUrl([err, probe], context.baseUrl);
+    }
+    throw platformError(err, context);
+  }
 }
 
 /** The loader's options, folded from the job once. */

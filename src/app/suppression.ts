@@ -82,8 +82,23 @@ function country(code: string | undefined): CountryCode | undefined {
 function phoneOf(text: string, defaultCountry: CountryCode | undefined): string {
   const result = normalisePhone(text, defaultCountry);
   if (result.ok) return result.e164;
-  const hint = defaultCountry === undefined && !text.trim().startsWith('+') ? '; write it with its country code (+55…) or pass --default-country' : '';
-  throw new AppError(`"${text}" is not a phone number: ${result.detail}${hint}`, 'invalid');
+  throw new AppError(phoneProblem(text, result.detail, defaultCountry), 'invalid');
+}
+
+/**
+ * One sentence with one fix: a number written without its country code (and no --default-country)
+ * gets the two ways to give it, with the country it reads as in Brazil as the example; anything else,
+ * what is wrong with it.
+ */
+function phoneProblem(text: string, detail: string, defaultCountry: CountryCode | undefined): string {
+  const national = !/^\s*(\+|00)/.test(text) && /\d/.test(text);
+  if (defaultCountry === undefined && national) {
+    const example = normalisePhone(text, 'BR');
+    const shown = example.ok ? ` (e.g. ${example.e164})` : '';
+    const pass = example.ok ? '--default-country BR' : '--default-country with its country (e.g. BR)';
+    return `"${text}" has no country code; write it as +<country code><number>${shown} or pass ${pass}`;
+  }
+  return detail === 'not a phone number' ? `"${text}" is not a phone number` : `"${text}" is not a phone number: ${detail}`;
 }
 
 type Read = { phones: string[]; unreadable: ImportOutcome['unreadable'] };

@@ -23,6 +23,22 @@ export function buildProgram(): Command {
 function usageErrorsThrow(cmd: Command): void {
   const name = commandPath(cmd);
   cmd.exitOverride().showHelpAfterError(`usage: ${name} ${cmd.usage()} (${name} --help for more)`);
+  if (SENDS.includes(name)) {
+    const output = cmd.configureOutput();
+    cmd.configureOutput({ ...output, outputError: (str, write) => (output.outputError ?? ((s, w) => w(s)))(noDryRun(str), write) });
+  }
+}
+
+/** The commands that send, where a dry-run flag is a plan in disguise. */
+const SENDS: readonly string[] = ['outreach run', 'outreach resume'];
+
+/** Flags other tools use for a dry run. */
+const DRY_RUN = /^error: unknown option '(--dry[-_]?run|--dry|-n|--simulate|--no[-_]?send|--noop|--preview|--what[-_]?if)'\n$/;
+
+/** commander's "unknown option" for a dry-run flag, as where the dry run is. */
+function noDryRun(str: string): string {
+  const flag = DRY_RUN.exec(str)?.[1];
+  return flag === undefined ? str : `error: there is no ${flag}; \`outreach plan <job>\` is the dry run\n`;
 }
 
 function forEachCommand(cmd: Command, apply: (cmd: Command) => void): void {

@@ -93,6 +93,31 @@ export function checkColumns(mapping: Mapping, settings: Settings, file: string,
   }
 }
 
+/**
+ * CSV and TSV: throws InputError for the first placeholder whose column the header lacks (every row
+ * would be rejected for it), naming where the job uses it and the closest header.
+ */
+export function checkPlaceholderColumns(mapping: Mapping, settings: Settings, file: string, line: number): void {
+  const placeholders = settings.placeholders;
+  if (placeholders === undefined) return;
+  const filled = new Set(mapping.varKeys.filter((k): k is string => k !== undefined));
+  filled.add('phone');
+  if (mapping.name >= 0) filled.add('name');
+  if (mapping.lastname >= 0) filled.add('lastname');
+  if (mapping.email >= 0) filled.add('email');
+  for (const use of placeholders.uses) {
+    if (filled.has(use.column)) continue;
+    const known = mapping.headers.map((h) => h.trim()).filter((h) => h !== '');
+    const likely = placeholders.suggest?.(use.column, known);
+    const fix = likely !== undefined ? `did you mean {{${likely.toLowerCase()}}}?` : `add the column to the list or change the placeholder`;
+    throw new InputError(
+      `${use.where} uses {{${use.column}}}, but ${file} has no column "${use.column}" (columns are: ${listColumns(mapping.headers)}); ${fix}`,
+      file,
+      line,
+    );
+  }
+}
+
 /** JSON and NDJSON: the fields some entry has had a key for, and the keys seen (for the message). */
 export interface KeysSeen {
   fields: Set<Field>;

@@ -1,7 +1,7 @@
 /** contacts/: contact lists (CSV, TSV, JSON, NDJSON) as a stream of contacts and rejects. */
 export type { Contact, ContactRow, Reject, RejectReason } from './types.js';
 export { contactReject } from './reject.js';
-export type { LoaderOptions } from './options.js';
+export type { LoaderOptions, PlaceholderColumns, PlaceholderUse } from './options.js';
 export type { LoadItem, LoadCounts, LoadWarning, WarningExample, WarningKind, WarningSummary } from './items.js';
 export { describeWarnings } from './warnings.js';
 export type { PhoneResult } from './phone.js';

@@ -1,6 +1,6 @@
 /** The loader: every file in order, each row through the same checks, deduped together. */
 import { resolve } from 'node:path';
-import { type Mapping, checkColumns, checkNamedKeys, mapColumns } from './columns.js';
+import { type Mapping, checkColumns, checkNamedKeys, checkPlaceholderColumns, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
 import { CountryCells } from './country.js';
 import { Dedupe } from './dedupe.js';
@@ -87,6 +87,7 @@ async function prepare(file: string, settings: Settings): Promise<Prepared> {
   const layout = readHeader(source, settings.delimiter);
   const mapping = mapColumns(layout.headers, settings);
   checkColumns(mapping, settings, file, layout.headerLine);
+  checkPlaceholderColumns(mapping, settings, file, layout.headerLine);
   return { source, layout, mapping };
 }
 

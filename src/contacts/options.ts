@@ -50,6 +50,25 @@ export interface LoaderOptions {
    * Without it, only the end of the file tells, as any entry may leave a key out.
    */
   namedKeysWithin?: number;
+  /**
+   * CSV and TSV: the columns the job's placeholders fill from, each with where the job uses it. A
+   * column missing from a file's header stops the load before its first row (every row would be
+   * rejected for it); `suggest` names the header most likely meant.
+   */
+  placeholders?: PlaceholderColumns;
+}
+
+/** The columns a job's placeholders use, and the closest header to a misspelt one. */
+export interface PlaceholderColumns {
+  uses: readonly PlaceholderUse[];
+  suggest?: (typed: string, known: readonly string[]) => string | undefined;
+}
+
+export interface PlaceholderUse {
+  /** The column's key: the placeholder's name, trimmed and lower-cased. */
+  column: string;
+  /** Where the job uses it, for the message: `job.json: message.template.variables["2"]`. */
+  where: string;
 }
 
 export interface ColumnChoice {
@@ -69,6 +88,7 @@ export interface Settings {
   delimiter: Delimiter | undefined;
   namedKeysWithin: number | undefined;
   requireMobile: boolean;
+  placeholders: PlaceholderColumns | undefined;
 }
 
 /** Folds the caller's options over the defaults, once. Throws InputError for a country code libphonenumber does not know. */
@@ -102,6 +122,7 @@ export function resolveOptions(options: LoaderOptions): Settings {
     delimiter: options.delimiter,
     namedKeysWithin: options.namedKeysWithin,
     requireMobile: options.requireMobile ?? false,
+    placeholders: options.placeholders,
   };
 }
 

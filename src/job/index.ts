@@ -8,3 +8,4 @@ export { JobError } from './errors.js';
 export { messageFingerprint, describeChange, canonicalJson } from './fingerprint.js';
 export { jobJsonSchema } from './json-schema.js';
 export { WEEKDAYS, secondsOfDay, canonicalZone, type SendWindow, type Weekday } from './send-window.js';
+export { closest } from './suggest.js';

@@ -16,7 +16,7 @@ export { decide, renderCustomFields, MAX_TEXT_LENGTH, type PlanJob } from './dec
 export type { PlanContext, Budget } from './context.js';
 export { recipientZone, countryZone, type RecipientZone, type ZoneSource } from './zone.js';
 export { nextOpening } from './quiet-hours.js';
-export { columnsUsed } from './columns.js';
+export { columnUses, columnsUsed, type ColumnUse } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
 export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
 export { preflight, type PreflightJob, type PreflightResult } from './preflight.js';

@@ -8,7 +8,7 @@ import type { ChannelInfo, ChannelType, TemplateInfo } from './types.js';
  */
 export const ACTIVE_CHANNEL_STATUS = 1;
 
-/** A channel whose status is known and is not the active one (A27). An unknown status is not warned about. */
+/** A channel whose status is known and is not the active one (A27): refused before anything is sent. An unknown status is let through. */
 function isInactive(c: ChannelInfo): boolean {
   return c.status !== undefined && c.status !== ACTIVE_CHANNEL_STATUS;
 }
@@ -86,8 +86,8 @@ function findChannel(
     warnings.push(`--channel-type ${offlineChannelType} is ignored: the platform says channel ${channel.id} is ${channel.type}`);
   }
   if (isInactive(channel)) {
-    warnings.push(
-      `channel ${describeChannel(channel)} is inactive (status ${channel.status}); the platform may refuse every send: activate it or choose another channel`,
+    problems.push(
+      `channel_id ${channel.id}: channel ${describeChannel(channel)} is inactive (status ${channel.status}), so the platform refuses every send; activate it in the platform or choose another channel (outreach channels --company-id ${job.company_id})`,
     );
   }
   return channel;

@@ -38,9 +38,7 @@ export function checkTemplate(wanted: JobTemplate, templates: readonly TemplateI
   }
   const problems: string[] = [];
   if (match.status !== 'APPROVED') {
-    problems.push(
-      `${path}: ${wanted.name} (${wanted.language}) is ${match.status}, not APPROVED; only approved templates can be sent: wait for the approval or choose another template`,
-    );
+    problems.push(`${path}: ${wanted.name} (${wanted.language}) is ${match.status}, not APPROVED; only approved templates can be sent: ${notApprovedFix(match.status)}`);
   }
   const expected = templatePositions(match);
   const given = Object.keys(wanted.variables)
@@ -55,6 +53,14 @@ export function checkTemplate(wanted: JobTemplate, templates: readonly TemplateI
     problems.push(`${path}.variables: template ${wanted.name} (${wanted.language}) ${has}; the job gives ${gives}; ${fix}`);
   }
   return problems;
+}
+
+/** What to do about a template the provider has not approved: wait for a pending one, mend a rejected one. */
+function notApprovedFix(status: string): string {
+  const upper = status.toUpperCase();
+  if (upper === 'REJECTED') return 'edit it in the platform and submit it again, or choose an approved template';
+  if (upper === 'PENDING' || upper === 'IN_APPEAL') return 'wait for the platform to approve it, or choose an approved template';
+  return 'choose an approved template';
 }
 
 function listTemplates(templates: readonly TemplateInfo[]): string {

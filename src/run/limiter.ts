@@ -1,4 +1,5 @@
 import Bottleneck from 'bottleneck';
+import { onAbort } from '../api/index.js';
 
 /**
  * The run's one gate to the platform: every request (first messages, retries, follow-ups, CRM calls)
@@ -150,19 +151,26 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       if (stopped) return Promise.reject(new Error('the rate limiter is stopped'));
       if (signal?.aborted) return Promise.reject(signal.reason as Error);
       return new Promise<void>((resolve, reject) => {
+        // One abort listener per signal for every waiter (onAbort): a pass's many waits on one signal
+        // would otherwise pass Node's limit of ten listeners.
+        let forget = (): void => undefined;
         const waiter: Waiter = {
           resolve: () => {
-            signal?.removeEventListener('abort', onAbort);
+            forget();
             resolve();
           },
-          reject,
+          reject: (err) => {
+            forget();
+            reject(err);
+          },
         };
-        const onAbort = () => {
-          const i = waiters.indexOf(waiter);
-          if (i >= 0) waiters.splice(i, 1);
-          reject(signal!.reason as Error);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
+        if (signal) {
+          forget = onAbort(signal, () => {
+            const i = waiters.indexOf(waiter);
+            if (i >= 0) waiters.splice(i, 1);
+            reject(signal.reason as Error);
+          });
+        }
         waiters.push(waiter);
         pump();
       });

@@ -57,7 +57,8 @@ describe('outreach suppress', () => {
   it('refuses a number it cannot read, naming it, and sends nothing to the list', async () => {
     const bad = await cli(['suppress', 'add', '+5511987654321', '98765'], env());
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/"98765" is not a phone number.*--default-country/);
+    expect(bad.stderr).toMatch(/"98765" has no country code; write it as \+<country code><number> or pass --default-country with its country \(e\.g\. BR\)\n$/);
+    expect(bad.stderr).not.toContain('default_country in the job');
     expect(JSON.parse((await cli(['suppress', 'list', '--json'], env())).stdout)).toEqual([]);
   });
 });

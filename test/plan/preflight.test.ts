@@ -75,7 +75,7 @@ describe('preflight against the platform', () => {
       10,
       { template: { name: 'draft_offer', language: 'pt_BR', variables: { '1': '{{name}}' } } },
       [
-        'message.template: draft_offer (pt_BR) is PENDING, not APPROVED; only approved templates can be sent: wait for the approval or choose another template',
+        'message.template: draft_offer (pt_BR) is PENDING, not APPROVED; only approved templates can be sent: wait for the platform to approve it, or choose an approved template',
       ],
     ],
     [
@@ -91,7 +91,7 @@ describe('preflight against the platform', () => {
       10,
       { template: { name: 'old_promo', language: 'pt_BR', variables: { '1': 'x' } } },
       [
-        'message.template: old_promo (pt_BR) is REJECTED, not APPROVED; only approved templates can be sent: wait for the approval or choose another template',
+        'message.template: old_promo (pt_BR) is REJECTED, not APPROVED; only approved templates can be sent: edit it in the platform and submit it again, or choose an approved template',
         'message.template.variables: template old_promo (pt_BR) has no placeholders; the job gives 1; remove message.template.variables',
       ],
     ],
@@ -112,12 +112,6 @@ describe('preflight against the platform', () => {
   });
 
   it.each<[string, number, Record<string, unknown>, string[]]>([
-    [
-      'an inactive channel',
-      13,
-      { template: TEMPLATE },
-      ['channel 13 (wba, Old, inactive) is inactive (status 0); the platform may refuse every send: activate it or choose another channel'],
-    ],
     ['a template on ww, which is not used', 12, { template: TEMPLATE, text: TEXT }, ['message.template is not used: channel 12 is a ww channel, which sends text only']],
     [
       'a text-only wba job, which skips contacts outside the window',
@@ -139,16 +133,16 @@ describe('preflight against the platform', () => {
     expect(result.warnings).toEqual(warnings);
   });
 
-  it('warns about a channel whose known status is anything but active (A27), not about an unknown status', () => {
+  it('refuses a channel whose known status is anything but active (A27), naming it; lets an unknown status through', () => {
     const channels: ChannelInfo[] = [
       { id: 20, type: 'wba', name: 'Suspended', status: 2 },
       { id: 21, type: 'wba', name: 'Unknown' },
     ];
     expect(ACTIVE_CHANNEL_STATUS).toBe(1);
-    expect(preflight(job(20, { template: TEMPLATE }), channels, TEMPLATES).warnings).toEqual([
-      'channel 20 (wba, Suspended, inactive) is inactive (status 2); the platform may refuse every send: activate it or choose another channel',
+    expect(preflight(job(20, { template: TEMPLATE }), channels, TEMPLATES).problems).toEqual([
+      'channel_id 20: channel 20 (wba, Suspended, inactive) is inactive (status 2), so the platform refuses every send; activate it in the platform or choose another channel (outreach channels --company-id 1)',
     ]);
-    expect(preflight(job(21, { template: TEMPLATE }), channels, TEMPLATES).warnings).toEqual([]);
+    expect(preflight(job(21, { template: TEMPLATE }), channels, TEMPLATES)).toMatchObject({ problems: [], warnings: [] });
   });
 });
 
@@ -203,7 +197,7 @@ describe('preflight of message.variants', () => {
     ];
     expect(preflight(variantJob(10, variants), CHANNELS, TEMPLATES_ES).problems).toEqual([
       'message.variants[0].template.variables: template promo_bf (es_MX) has placeholders {{1}}, {{2}}; the job gives 1; give exactly one variable for each, keyed "1", "2"',
-      'message.variants[1].template: promo_bf (es_AR) is PENDING, not APPROVED; only approved templates can be sent: wait for the approval or choose another template',
+      'message.variants[1].template: promo_bf (es_AR) is PENDING, not APPROVED; only approved templates can be sent: wait for the platform to approve it, or choose an approved template',
       'message.variants[2].template.language: template promo_bf has no es_CO version; it exists in pt_BR (APPROVED), es_MX (APPROVED), es_AR (PENDING): set the language to one of those',
       expect.stringMatching(/^message\.variants\[3\]\.template\.name: there is no template "promo_xx" on this account; its templates are: /),
     ]);

@@ -6,7 +6,7 @@ import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResu
 import { resolveBaseUrl, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
-import { stderrLogger } from '../logger.js';
+import { consoleLogger, flushLogger } from '../logger.js';
 import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
 
 interface SyncFlags {
@@ -16,6 +16,7 @@ interface SyncFlags {
   baseUrl?: string;
   tokenFile?: string;
   json?: boolean;
+  logFile?: string;
 }
 
 export interface SyncSettings {
@@ -90,8 +91,14 @@ export function registerSync(program: Command): void {
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN)')
     .option('--json', 'print the result as one JSON object')
+    .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
     .action(async (flags: SyncFlags) => {
       const settings = await syncSettings(flags);
-      await untilStopped((signal) => runSync(settings, { out: process.stdout, logger: stderrLogger(), signal }));
+      const logger = consoleLogger({ logFile: flags.logFile });
+      try {
+        await untilStopped((signal) => runSync(settings, { out: process.stdout, logger, signal }));
+      } finally {
+        await flushLogger(logger);
+      }
     });
 }

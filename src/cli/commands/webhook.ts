@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { untilStopped } from '../api-command.js';
 import { STORE_OPTION } from '../store-root.js';
-import { stderrLogger } from '../logger.js';
+import { consoleLogger, flushLogger } from '../logger.js';
 import { DEFAULT_WEBHOOK_PORT, runWebhook, webhookSettings, type WebhookFlags } from '../webhook-session.js';
 
 export function registerWebhook(program: Command): void {
@@ -14,12 +14,18 @@ export function registerWebhook(program: Command): void {
     .option(...STORE_OPTION)
     .option('--base-url <url>', 'platform address for phone look-ups (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN); without one, no phone look-ups')
+    .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
     .addHelpText(
       'after',
       '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET. Register http://<this host>:<port>/ as the\nwebhook URL under Integrations; run `outreach sync` now and then for anything it missed.',
     )
-    .action(async (flags: WebhookFlags) => {
+    .action(async (flags: WebhookFlags & { logFile?: string }) => {
       const settings = await webhookSettings(flags);
-      await untilStopped((stop) => runWebhook(settings, { out: process.stdout, logger: stderrLogger(), stop }));
+      const logger = consoleLogger({ logFile: flags.logFile });
+      try {
+        await untilStopped((stop) => runWebhook(settings, { out: process.stdout, logger, stop }));
+      } finally {
+        await flushLogger(logger);
+      }
     });
 }
