@@ -147,7 +147,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     suppress: (entries) => suppression.suppress(entries),
     unsuppress: (phones, options) => suppression.unsuppress(phones, options),
     ledger,
-    budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger)),
+    budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger, { holds: global.budgetHolds, lock: global.budgetLock })),
     close: () => Promise.resolve(),
 
     async knownPhones(): Promise<Map<string, string>> {
