@@ -103,6 +103,14 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
   return holder;
 }
 
+/** Every live hold's unused places at `now`, read without the lock (the holds file is replaced whole). */
+export async function placesHeld(ledger: () => Promise<FileLedger>, holdsFile: string, now: number): Promise<number> {
+  const l = await ledger();
+  let held = 0;
+  for (const [id, h] of live(await readHolds(holdsFile), l, now)) held += unused(h, l, id);
+  return held;
+}
+
 /** The places the hold `id` has not used, as the ledger read now shows its lines. */
 function unused(h: StoredHold, ledger: FileLedger, id: string): number {
   return Math.max(0, h.granted - (ledger.holdUse(id)?.used ?? 0));

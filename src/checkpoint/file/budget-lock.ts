@@ -7,8 +7,9 @@
  * processes breaking it at once cannot both delete it, nor delete the next owner's lock.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreWriteError } from '../errors.js';
 import { isProcessAlive } from './lock.js';
@@ -29,6 +30,9 @@ export async function withShortLock<T>(lockFile: string, what: string, work: () 
   const wall = options.wallClock ?? Date.now;
   const token = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
   const deadline = wall() + PATIENCE_MS;
+  await mkdir(path.dirname(lockFile), { recursive: true }).catch((err: unknown) => {
+    throw storeWriteError(err, lockFile, `the lock of ${what}`);
+  });
   for (let round = 0; ; round++) {
     if (await place(lockFile, token, what)) break;
     if (await breakIfStale(lockFile, wall)) continue;
