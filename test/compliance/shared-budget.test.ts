@@ -99,3 +99,22 @@ describe('one messaging-limit budget for every process of the store', () => {
     expect(formatRoom(status.messaging, T0 + HOUR, 'UTC')).toMatch(/^messaging limit: 3 of 10 left in the rolling 24 hours \(3 recipient\(s\) messaged outside their 24-hour window in the last 24 hours, by every job of the store; 4 place\(s\) held by runs going on\)$/);
   });
 });
+
+describe('one messaging-limit budget for two outreach processes (command line)', () => {
+  it('two `outreach run` of two jobs on one state folder, at once, start no more recipients between them than the limit, and leave no place held', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    b.sim.state.setFaults({ latencyMs: 20 });
+    const job = { limits: { daily_unique_recipients: 15 }, rate: { per_second: 20, concurrency: 2 } };
+    const east = await b.job('east', Array.from({ length: 25 }, (_, i) => ({ phone: phone(i, 48) })), job);
+    const west = await b.job('west', Array.from({ length: 25 }, (_, i) => ({ phone: phone(i, 49) })), job);
+    const env = { OUTREACH_BASE_URL: b.sim.url, OUTREACH_TOKEN: b.sim.token, OUTREACH_STATE_DIR: b.stateDir };
+    const [x, y] = await Promise.all([runCli(['run', east, '--no-progress'], { env }), runCli(['run', west, '--no-progress'], { env })]);
+    expect([x.code, y.code]).toEqual([0, 0]);
+    expect(b.started().size).toBe(15);
+    expect((await outsideInLedger(b.stateDir)).size).toBe(15);
+    const holds = JSON.parse(await readFile(path.join(b.stateDir, 'budget-holds.json'), 'utf8')) as { holds: Record<string, unknown> };
+    expect(holds.holds).toEqual({});
+    const status = await runCli(['status', east, '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ messaging: { used: 15, limit: 15, room: 0 } });
+  }, 60_000);
+});

@@ -58,6 +58,8 @@ export function usePlace(from: BudgetHolder | undefined, entry: LedgerEntry): st
 
 export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { holds: string; lock: string }): BudgetHolder {
   const hold: OwnHold = { id: randomBytes(8).toString('hex'), granted: 0, used: 0 };
+  /** The holds file has an entry of ours (release removes it, used up or not). */
+  let written = false;
   /** Takes of this holder go one after another: each reads what the one before wrote. */
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -84,13 +86,15 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
           hold.granted += granted;
           holds.set(hold.id, { granted: hold.granted, touched: now, pid: process.pid, host: hostname() });
           await writeHolds(files.holds, holds);
+          written = true;
           return granted;
         }),
       );
     },
     release() {
       return serial(async () => {
-        if (hold.granted === hold.used) return;
+        if (!written) return;
+        written = false;
         hold.granted = hold.used;
         await withShortLock(files.lock, WHAT, async () => {
           const holds = await readHolds(files.holds);
