@@ -103,13 +103,14 @@ export async function runJob(prepared: Prepared, options: RunJobOptions): Promis
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
   const lookups: PlanLookups = await planLookups(store, job, options.refreshEveryMs);
-  // The messaging limit is the store's: a run with one takes its places from the store (budget-places.ts).
-  const holder = job.limits.daily_unique_recipients !== undefined ? await store.budgetHolder() : undefined;
+  let holder: BudgetHolder | undefined;
   const refresh = setInterval(() => {
     store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
   }, WINDOW_REFRESH_MS);
   refresh.unref();
   try {
+    // The messaging limit is the store's: a run with one takes its places from the store (budget-places.ts).
+    if (job.limits.daily_unique_recipients !== undefined) holder = await store.budgetHolder();
     return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, ...(holder && { holder }) });
   } catch (err) {
     if (err instanceof StoreWriteError) throw storeStopped(err);
