@@ -5,7 +5,7 @@
  * window, counted before the ledger has them (a decision and its request are apart in time, and
  * other contacts are decided meanwhile).
  */
-import type { Ledger, LedgerView, StateStore, SuppressionList } from '../checkpoint/index.js';
+import type { BudgetHolder, Ledger, LedgerView, StateStore, SuppressionList } from '../checkpoint/index.js';
 import { isClearYes, type Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import { isWindowOpen, latestInbound, type Action, type Budget, type PlanContext } from '../plan/index.js';
@@ -13,7 +13,7 @@ import { isWindowOpen, latestInbound, type Action, type Budget, type PlanContext
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 /** The store is read again at most this often (wall time): a STOP is seen within this of arriving, and a list of a million costs no million reads. */
-const REFRESH_EVERY_MS = 100;
+export const REFRESH_EVERY_MS = 100;
 
 export interface ComplianceLookups {
   job: Pick<Job, 'name' | 'limits' | 'require_opt_in' | 'window'>;
@@ -21,6 +21,11 @@ export interface ComplianceLookups {
   ledger: Ledger;
   /** Recipients decided (outside their window) whose first message the ledger does not have yet. */
   reservations: Reservations;
+  /**
+   * The run's places in the store's messaging limit (budget-places.ts): with one, a contact outside
+   * its window goes only on a place held and not yet promised. Without one (plan), the ledger alone.
+   */
+  holder?: BudgetHolder;
   /** Reads what other processes changed since (a STOP, another job's sends). */
   refresh(): Promise<void>;
 }
@@ -56,7 +61,7 @@ export function complianceContext(c: ComplianceLookups, contact: Contact, now: n
     ...(entry && { suppressed: { reason: entry.reason, source: entry.source } }),
     ...(c.job.require_opt_in && { optedIn: isClearYes(contact.optIn, now) }),
     ...(lastMessagedAt !== undefined && { lastMessagedAt }),
-    ...(limit !== undefined && { budget: c.reservations.budget(c.ledger, contact.phone, now, limit) }),
+    ...(limit !== undefined && { budget: c.reservations.budget(c.ledger, contact.phone, now, limit, c.holder?.held) }),
   };
 }
 
@@ -85,6 +90,10 @@ export class Reservations {
     return this.held.size;
   }
 
+  has(phone: string): boolean {
+    return this.held.has(phone);
+  }
+
   reserve(phone: string): void {
     this.held.add(phone);
   }
@@ -103,9 +112,11 @@ export class Reservations {
    * room, `freesAt` is when this contact's place in the queue frees: place k is the k-th oldest
    * counted recipient's (its time + 24 hours), and a place past the limit is that of the place one
    * limit earlier, a day later. Rounded up to the minute, so a later run computes the same time
-   * (and records nothing new) and the contacts of one minute go together.
+   * (and records nothing new) and the contacts of one minute go together. With `placesHeld` (the
+   * places the run holds in the store's budget), the room is also no more than those not promised
+   * to a reserved recipient: the store's other processes hold the rest.
    */
-  budget(ledger: LedgerView, phone: string, now: number, limit: number): Budget {
+  budget(ledger: LedgerView, phone: string, now: number, limit: number, placesHeld?: number): Budget {
     const since = now - DAY_MS;
     const inLedger = (ledger.lastOutsideWindowAt(phone) ?? -Infinity) > since;
     const used = ledger.uniqueOutsideWindowSince(since);
@@ -115,6 +126,7 @@ export class Reservations {
     const slot = place - days * limit;
     const base = (slot < used ? ledger.nthOutsideWindowSince(since, slot) : undefined) ?? now;
     const freesAt = Math.ceil((base + (days + 1) * DAY_MS) / MINUTE_MS) * MINUTE_MS;
-    return { room: limit - busy, freesAt, counted: inLedger || this.held.has(phone) };
+    const room = placesHeld === undefined ? limit - busy : Math.min(limit - busy, placesHeld - this.held.size);
+    return { room, freesAt, counted: inLedger || this.held.has(phone) };
   }
 }

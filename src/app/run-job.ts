@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { StoreWriteError, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import { StoreWriteError, type BudgetHolder, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
@@ -8,7 +8,8 @@ import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
 import { storeStopped } from './store-stopped.js';
 import { contactsNotDone, reportRowsFor } from './job-report.js';
-import { freshPass } from './compliance.js';
+import { budgetPlaces } from './budget-places.js';
+import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
 import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
 import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
@@ -104,17 +105,22 @@ export async function runJob(prepared: Prepared, options: RunJobOptions): Promis
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
   const lookups: PlanLookups = await planLookups(store, job, options.refreshEveryMs);
+  let holder: BudgetHolder | undefined;
   const refresh = setInterval(() => {
     store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
   }, WINDOW_REFRESH_MS);
   refresh.unref();
   try {
-    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger });
+    // The messaging limit is the store's: a run with one takes its places from the store (budget-places.ts).
+    if (job.limits.daily_unique_recipients !== undefined) holder = await store.budgetHolder();
+    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, ...(holder && { holder }) });
   } catch (err) {
     if (err instanceof StoreWriteError) throw storeStopped(err);
     throw err;
   } finally {
     clearInterval(refresh);
+    // Whatever the run did not use goes back to the other jobs and processes of the store (a place not given back lapses in minutes).
+    await holder?.release().catch((err: unknown) => logger.warn({ err }, 'could not give back the unused places of the messaging limit; they lapse within 5 minutes'));
     await limiter.stop().catch(() => undefined);
     await state.close().catch(() => undefined);
   }
@@ -126,6 +132,8 @@ interface Running {
   lookups: PlanLookups;
   clock: () => number;
   logger: Logger;
+  /** The run's places in the store's messaging limit, when the job sets one. */
+  holder?: BudgetHolder;
 }
 
 async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running): Promise<RunOutcome> {
@@ -162,7 +170,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   options.onStart?.({ contacts, files: state.files });
 
   // The sends count the messaging limit afresh: nothing reserved before them (the read's planner only looks for rejects).
-  const compliance = run.lookups.compliance && (run.lookups.compliance = freshPass(run.lookups.compliance));
+  const compliance = run.lookups.compliance && (run.lookups.compliance = { ...freshPass(run.lookups.compliance), ...(run.holder && { holder: run.holder }) });
   const ledger = compliance && sendsLedger(compliance);
   const started = clock();
   // Contacts rejected only at send time (the window moved and another message, with an empty placeholder, was chosen).
@@ -171,12 +179,20 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const optedOut: string[] = [];
   const concurrency = runConcurrency(job.rate, clock);
   const bound = boundWatch(concurrency, clock);
+  const limit = job.limits.daily_unique_recipients;
+  const places =
+    run.holder && compliance && limit !== undefined
+      ? budgetPlaces(run.holder, compliance, limit, { perSecond: concurrency.askedPerSecond, workers: concurrency.ceiling, refreshEveryMs: options.refreshEveryMs ?? REFRESH_EVERY_MS })
+      : undefined;
   const result = await execute({
     api: options.api,
     job,
     channel: prepared.channel,
-    // Before each contact: a STOP or another job's sends since are seen by its decision.
-    contacts: refreshedBefore(pass.contacts(), compliance?.refresh),
+    // Before each contact: a STOP or another job's sends since are seen by its decision, and places of the store's budget are held for it.
+    contacts: refreshedBefore(pass.contacts(), compliance && (async () => {
+      await compliance.refresh();
+      await places?.beforeContact(clock());
+    })),
     prior: (phone) => state.states.get(phone),
     record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
     limiter: run.limiter,

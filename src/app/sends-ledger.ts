@@ -54,7 +54,8 @@ export function sendsLedger(c: ComplianceLookups): SendsLedger {
       if (before === true || before === outside) return write(event);
       const entry: LedgerEntry = { phone: event.phone, at: Date.parse(event.at), job: c.job.name, outsideWindow: outside, id: randomUUID() };
       open.set(event.phone, entry);
-      const ledgered = durable(c.ledger.record(entry));
+      // A recipient decided on a place of the store's budget: its entry uses that place, in the same write.
+      const ledgered = durable(c.ledger.record(entry, c.holder !== undefined && c.reservations.has(event.phone) ? c.holder : undefined));
       c.reservations.release(event.phone);
       await Promise.all([write(event), ledgered]);
     },

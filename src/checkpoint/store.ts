@@ -136,6 +136,8 @@ export interface StateStore {
   ledger(): Promise<Ledger>;
   /** A new holder of places in the store-wide messaging limit, for one process's run. */
   budgetHolder(): Promise<BudgetHolder>;
+  /** Places of the messaging limit that holders hold and have not used at `now` (epoch ms), lapsed holds left out; read only (status). None when absent. */
+  placesHeld?(now: number): Promise<number>;
   /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -24,6 +24,8 @@ describe('state paths', () => {
       sync: path.join('/s', 'sync.json'),
       suppressions: path.join('/s', 'suppressions.jsonl'),
       ledger: path.join('/s', 'ledger.jsonl'),
+      budgetHolds: path.join('/s', 'budget-holds.json'),
+      budgetLock: path.join('/s', 'budget-holds.lock'),
     });
   });
 });

@@ -6,31 +6,53 @@
  *   {"v":1,"op":"take_back","phone":"+5511987654321","at":"2026-03-01T12:00:00.000Z","job":"black-friday","id":"3f9c…"}
  *
  * `record` counts the entry at once (so a run sees its own sends before they are on disk) and
- * resolves once the line is durable (fdatasync; appends made meanwhile share one write). `takeBack`
+ * resolves once the line is durable (fdatasync; appends made meanwhile share one write). An entry
+ * recorded `from` a messaging-limit holder that has a place carries the holder's id (`"holder"`):
+ * that line is the place's use (budget-file.ts counts a hold's unused places from them). `takeBack`
  * appends a line naming an earlier entry (the provider did not accept its message): readers leave
  * that entry out, whichever of the two lines they read first.
  */
 import { LedgerIndex, ledgerRecord, readLedgerLine, takeBackRecord, type Ledger } from '../ledger.js';
+import { usePlace } from './budget-file.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 
-export function ledgerFile(file: string): () => Promise<Ledger> {
+/** A messaging-limit holder's places used, as its ledger lines show: how many, and the latest one's time (epoch ms). */
+export interface HoldUse {
+  used: number;
+  lastAt: number;
+}
+
+export interface FileLedger extends Ledger {
+  /** What the ledger read so far shows of the holder `id`'s places. */
+  holdUse(id: string): HoldUse | undefined;
+}
+
+export function ledgerFile(file: string): () => Promise<FileLedger> {
   const log = jsonlFile(file, 'the ledger');
   const index = new LedgerIndex();
+  const holds = new Map<string, HoldUse>();
   const refresh = () =>
     log.catchUp(
       (line) => {
         const value = parseLine(line);
         const read = value && readLedgerLine(value);
-        if (read?.op === 'add') index.add(read.entry);
-        else if (read?.op === 'take_back') index.takeBack(read.entry);
+        if (read?.op === 'add') {
+          index.add(read.entry);
+          if (typeof value?.holder === 'string') countUse(holds, value.holder, read.entry.at);
+        } else if (read?.op === 'take_back') index.takeBack(read.entry);
       },
-      () => index.clear(),
+      () => {
+        index.clear();
+        holds.clear();
+      },
     );
-  const ledger: Ledger = {
-    record(entry) {
+  const ledger: FileLedger = {
+    record(entry, from) {
       index.add(entry);
-      return log.append([ledgerRecord(entry)]);
+      const holder = usePlace(from, entry);
+      return log.append([{ ...ledgerRecord(entry), ...(holder !== undefined && { holder }) }]);
     },
+    holdUse: (id) => holds.get(id),
     takeBack(entry) {
       index.takeBack(entry);
       return log.append([takeBackRecord(entry)]);
@@ -46,4 +68,13 @@ export function ledgerFile(file: string): () => Promise<Ledger> {
     await refresh();
     return ledger;
   };
+}
+
+function countUse(holds: Map<string, HoldUse>, id: string, at: number): void {
+  const use = holds.get(id);
+  if (use === undefined) holds.set(id, { used: 1, lastAt: at });
+  else {
+    use.used += 1;
+    use.lastAt = Math.max(use.lastAt, at);
+  }
 }

@@ -26,6 +26,10 @@ export interface GlobalStatePaths {
   suppressions: string;
   /** Every first message of every job (the messaging limit and the frequency cap). */
   ledger: string;
+  /** The messaging-limit places each running process holds (budget-file.ts). */
+  budgetHolds: string;
+  /** Taken while one process reads and rewrites the holds. */
+  budgetLock: string;
 }
 
 export { JobNameError } from '../job-files.js';
@@ -53,6 +57,8 @@ export function globalStatePaths(stateDir: string): GlobalStatePaths {
     sync: path.join(stateDir, 'sync.json'),
     suppressions: path.join(stateDir, 'suppressions.jsonl'),
     ledger: path.join(stateDir, 'ledger.jsonl'),
+    budgetHolds: path.join(stateDir, 'budget-holds.json'),
+    budgetLock: path.join(stateDir, 'budget-holds.lock'),
   };
 }
 

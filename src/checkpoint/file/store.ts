@@ -17,7 +17,7 @@ import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js'
 import { ledgerFile } from './ledger-file.js';
 import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
-import { fileBudgetHolder } from './budget-file.js';
+import { fileBudgetHolder, placesHeld } from './budget-file.js';
 
 export interface FileStoreOptions {
   /** How journals are opened (tests inject a failing disk). */
@@ -147,7 +147,8 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     suppress: (entries) => suppression.suppress(entries),
     unsuppress: (phones, options) => suppression.unsuppress(phones, options),
     ledger,
-    budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger)),
+    budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger, { holds: global.budgetHolds, lock: global.budgetLock })),
+    placesHeld: (now) => placesHeld(ledger, global.budgetHolds, now),
     close: () => Promise.resolve(),
 
     async knownPhones(): Promise<Map<string, string>> {

@@ -14,10 +14,15 @@ export function formatDeferred(groups: readonly DeferredGroup[], now: number, zo
   return `${total} deferred: ${parts.join('; ')}`;
 }
 
-/** "messaging limit: 212 of 250 left in the rolling 24 hours (38 recipients messaged outside their window by every job of this state folder)". */
+/**
+ * "messaging limit: 208 of 250 left in the rolling 24 hours (38 recipient(s) messaged outside their
+ * 24-hour window in the last 24 hours, by every job of the store; 4 place(s) held by runs going on)":
+ * the room of the store's one budget, net of the places running processes hold.
+ */
 export function formatRoom(room: MessagingRoom, now: number, zone: string): string {
-  const used = `${room.used} recipient(s) messaged outside their 24-hour window in the last 24 hours, by every job of this state folder`;
+  const used = `${room.used} recipient(s) messaged outside their 24-hour window in the last 24 hours, by every job of the store`;
   if (room.limit === undefined || room.room === undefined) return `messaging limit: none set (limits.daily_unique_recipients); ${used}`;
+  const held = room.held !== undefined && room.held > 0 ? `; ${room.held} place(s) held by runs going on` : '';
   const frees = room.room === 0 && room.freesAt !== undefined ? `; room frees at ${formatTime(Date.parse(room.freesAt), zone, now)}` : '';
-  return `messaging limit: ${room.room} of ${room.limit} left in the rolling 24 hours (${used})${frees}`;
+  return `messaging limit: ${room.room} of ${room.limit} left in the rolling 24 hours (${used}${held})${frees}`;
 }

@@ -210,6 +210,65 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
     });
   });
 
+  describe('the messaging-limit budget', () => {
+    const at = Date.parse(AT);
+    const outside = (n: number, job = 'promo') => ({ phone: phoneOf(n), at, job, outsideWindow: true, id: `budget-${job}-${n}` });
+
+    it('never grants two holders on two stores more than the limit between them, however their takes interleave', async () => {
+      const other = await place.another();
+      const [a, b] = await Promise.all([store.budgetHolder(), other.budgetHolder()]);
+      const takes = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : b).take(3, 20, at));
+      const granted = await Promise.all(takes);
+      expect(granted.reduce((n, g) => n + g, 0)).toBe(20);
+      expect(a.held + b.held).toBe(20);
+      expect(await a.take(1, 20, at)).toBe(0);
+      expect(await b.take(5, 20, at)).toBe(0);
+    });
+
+    it('counts the ledger: a holder is granted only what the recipients messaged in the last 24 hours leave', async () => {
+      const ledger = await store.ledger();
+      await ledger.record(outside(1));
+      await ledger.record(outside(2));
+      await ledger.record({ phone: phoneOf(3), at, job: 'promo', outsideWindow: false, id: 'inside-3' });
+      const holder = await (await place.another()).budgetHolder();
+      expect(await holder.take(10, 5, at + HOUR)).toBe(3);
+      await holder.release();
+      // A day later the two have left the rolling 24 hours.
+      const later = await store.budgetHolder();
+      expect(await later.take(10, 5, at + 25 * HOUR)).toBe(5);
+      expect(later.held).toBe(5);
+    });
+
+    it('moves a place from the hold into the ledger when a first message outside the window is recorded from the holder', async () => {
+      const holder = await store.budgetHolder();
+      expect(await holder.take(4, 5, at)).toBe(4);
+      const ledger = await store.ledger();
+      await ledger.record(outside(1), holder);
+      expect(holder.held).toBe(3);
+      const theirs = await place.another();
+      const seen = await theirs.ledger();
+      await seen.refresh();
+      expect(seen.uniqueOutsideWindowSince(at - 24 * HOUR)).toBe(1);
+      // The store counts 1 in the ledger and 3 held: one place is left, not zero, not two.
+      const other = await theirs.budgetHolder();
+      expect(await other.take(5, 5, at)).toBe(1);
+    });
+
+    it('gives the unused places back on release, once however often it is called; a holder may take again after', async () => {
+      const holder = await store.budgetHolder();
+      expect(await holder.take(6, 10, at)).toBe(6);
+      const other = await (await place.another()).budgetHolder();
+      expect(await other.take(10, 10, at)).toBe(4);
+      await holder.release();
+      await holder.release();
+      expect(holder.held).toBe(0);
+      expect(await other.take(10, 10, at)).toBe(6);
+      expect(other.held).toBe(10);
+      await other.release();
+      expect(await holder.take(3, 10, at)).toBe(3);
+    });
+  });
+
   describe('the store-wide lists', () => {
     it('shares the suppression list between stores: added, seen by refresh, removed', async () => {
       const other = await place.another();

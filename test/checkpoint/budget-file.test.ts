@@ -1,0 +1,58 @@
+/** The file store's messaging-limit holds: shared by every process of the state folder through a holds file under a lock. */
+import { readFile, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createFileStore } from '../../src/checkpoint/index.js';
+import { AT, tempDir } from './helpers.js';
+
+const at = Date.parse(AT);
+const MINUTE = 60_000;
+const outside = (n: number, when: number) => ({ phone: `+551196000${String(n).padStart(4, '0')}`, at: when, job: 'promo', outsideWindow: true, id: `e-${n}` });
+
+describe('the file store\'s messaging-limit holds', () => {
+  it('keeps the places of a holder that died for 5 minutes after its last take, then lets them lapse', async () => {
+    const dir = await tempDir();
+    const dead = await createFileStore(dir).budgetHolder();
+    expect(await dead.take(6, 10, at)).toBe(6);
+    const live = await createFileStore(dir).budgetHolder();
+    expect(await live.take(10, 10, at + 4 * MINUTE)).toBe(4);
+    expect(await live.take(10, 10, at + 5 * MINUTE - 1)).toBe(0);
+    expect(await live.take(10, 10, at + 5 * MINUTE + 1)).toBe(6);
+    expect(live.held).toBe(10);
+  });
+
+  it('counts a use of a place as a sign of life: the rest of the hold lapses 5 minutes after the last first message sent from it', async () => {
+    const dir = await tempDir();
+    const store = createFileStore(dir);
+    const dying = await store.budgetHolder();
+    expect(await dying.take(5, 10, at)).toBe(5);
+    await (await store.ledger()).record(outside(1, at + 3 * MINUTE), dying);
+    const live = await createFileStore(dir).budgetHolder();
+    // 1 in the ledger, 4 still held at 7 minutes; they lapse at 8.
+    expect(await live.take(10, 10, at + 7 * MINUTE)).toBe(5);
+    expect(await live.take(10, 10, at + 8 * MINUTE + 1)).toBe(4);
+  });
+
+  it('keeps the holds in a file of the state folder, which another process reads', async () => {
+    const dir = await tempDir();
+    const holder = await createFileStore(dir).budgetHolder();
+    await holder.take(3, 10, at);
+    const text = await readFile(path.join(dir, 'budget-holds.json'), 'utf8');
+    const holds = (JSON.parse(text) as { holds: Record<string, { granted: number }> }).holds;
+    expect(Object.values(holds).map((h) => h.granted)).toEqual([3]);
+    await holder.release();
+    const after = (JSON.parse(await readFile(path.join(dir, 'budget-holds.json'), 'utf8')) as { holds: Record<string, unknown> }).holds;
+    expect(after).toEqual({});
+  });
+
+  it('breaks a lock left by a process that died while taking (an old lock file), and takes', async () => {
+    const dir = await tempDir();
+    const lock = path.join(dir, 'budget-holds.lock');
+    await writeFile(lock, JSON.stringify({ pid: 999_999, host: 'gone-host', at: AT }));
+    const old = new Date(Date.now() - 5 * MINUTE);
+    await utimes(lock, old, old);
+    const holder = await createFileStore(dir).budgetHolder();
+    expect(await holder.take(2, 10, at)).toBe(2);
+    await expect(readFile(lock)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
