@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { LedgerIndex, type BudgetHolder } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { writeTx } from './write.js';
+import { unavailable } from './errors.js';
 
 const DAY_MS = 86_400_000;
 /** How long places stay held without a take or a use. */
@@ -101,4 +102,12 @@ export class PgBudgetHolder implements BudgetHolder {
 
 export function pgBudgetHolder(db: Db): Promise<BudgetHolder> {
   return Promise.resolve(new PgBudgetHolder(db));
+}
+
+/** The places every holder of the store holds now and has not used (lapsed holds left out), for status. */
+export async function pgPlacesHeld(db: Db): Promise<number> {
+  const { rows } = await db.query<{ held: number }>(`SELECT coalesce(sum(held), 0)::int AS held FROM ${db.s}.budget_holds WHERE expires_at > now()`).catch((err: unknown) => {
+    throw unavailable(err, db.url.place);
+  });
+  return rows[0]?.held ?? 0;
 }

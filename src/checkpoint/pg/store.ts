@@ -12,6 +12,7 @@ import { contactEvents, knownPhones, openPgJob, readPgJob, runningBy, type Lease
 import { listing, planRejects, saveListing, savePlanRejects } from './job-extras.js';
 import { pgSuppression } from './suppression.js';
 import { openPgLedger, pgBudgetHolder } from './ledger.js';
+import { pgPlacesHeld } from './budget.js';
 import { openPgWindowStore, pgWindows } from './windows.js';
 import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
@@ -54,6 +55,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
     unsuppress: (phones, o) => suppression.unsuppress(phones, o),
     ledger: () => openPgLedger(db),
     budgetHolder: () => pgBudgetHolder(db),
+    placesHeld: () => pgPlacesHeld(db),
     close: () => db.close(),
   };
 }
