@@ -14,7 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../src/api/index.js';
 import { prepare, runJob, jobStatus, jobReport } from '../src/app/index.js';
-import { createFileStore, createPgStore, type StateStore } from '../src/checkpoint/index.js';
+import { importStateFolder } from '../src/app/store-import.js';
+import { createFileStore, createPgStore, pgStoreImporter, type StateStore } from '../src/checkpoint/index.js';
+import { runIsolated } from './lib/isolated.js';
+import { benchScale, type Timed } from './scale.js';
 import { startCluster, type Cluster } from '../test/helpers/pg-cluster.js';
 import { benchPhone } from './lib/fixtures.js';
 import { round } from './lib/measure.js';
@@ -42,16 +45,27 @@ export interface BudgetRace {
   placesPerSec: number;
 }
 
+export interface MillionOnPg {
+  contacts: number;
+  /** `store import` of the file bench's synthesised job (its journal, listing, and the rest). */
+  importSeconds: number;
+  /** Opening the job once (the whole journal folded, the snapshot written), as the run that wrote it would have left it. */
+  openSeconds: number;
+  status: Timed;
+  report: Timed;
+}
+
 export interface BenchPgResult {
   file: StoreRate;
   postgres: StoreRate;
   ratio: number;
   budget: BudgetRace;
+  million?: MillionOnPg;
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-export async function benchPg(opts: { contacts?: number } = {}): Promise<BenchPgResult> {
+export async function benchPg(opts: { contacts?: number; million?: number } = {}): Promise<BenchPgResult> {
   const contacts = opts.contacts ?? 20_000;
   const dir = mkdtempSync(join(tmpdir(), 'outreach-bench-pg-'));
   let cluster: Cluster | undefined;
@@ -68,7 +82,8 @@ export async function benchPg(opts: { contacts?: number } = {}): Promise<BenchPg
     log('pg: two holders racing for one messaging limit …');
     const budget = await budgetRace(url, dir);
     log(`  ${budget.granted} of ${budget.limit} granted in ${budget.seconds} s (${budget.takesPerSec} takes/s)`);
-    return { file, postgres, ratio: round(postgres.achievedPerSec / file.achievedPerSec, 3), budget };
+    const million = opts.million === 0 ? undefined : await millionOnPg(`${cluster.url}?schema=million`, opts.million ?? 1_000_000);
+    return { file, postgres, ratio: round(postgres.achievedPerSec / file.achievedPerSec, 3), budget, ...(million && { million }) };
   } finally {
     await cluster?.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -150,17 +165,70 @@ async function budgetRace(url: string, dir: string): Promise<BudgetRace> {
   }
 }
 
-/** Status and report of a store's job, timed in this process (for the million-contact figures). */
-export async function timeStatusReport(store: StateStore, jobFile: string, out: string): Promise<{ statusSeconds: number; reportSeconds: number }> {
-  let t = process.hrtime.bigint();
-  await jobStatus(jobFile, { store });
-  const statusSeconds = Number(process.hrtime.bigint() - t) / 1e9;
-  t = process.hrtime.bigint();
-  await jobReport(jobFile, { store, out });
-  return { statusSeconds: round(statusSeconds, 2), reportSeconds: round(Number(process.hrtime.bigint() - t) / 1e9, 2) };
+/** The file bench's million-contact job, moved into PostgreSQL with `store import`, then `status` and `report` on it, each in a fresh process. */
+async function millionOnPg(url: string, contacts: number): Promise<MillionOnPg> {
+  log(`pg: a ${contacts.toLocaleString('en')}-contact job (the scale bench's files) …`);
+  const files = await benchScale({ contacts, quick: true, keep: true, log: () => undefined });
+  const dir = files.dir ?? '';
+  try {
+    const stateDir = join(dir, 'state');
+    const jobFile = join(dir, 'job.json');
+    const people = join(dir, 'people');
+    let t = process.hrtime.bigint();
+    const store = createPgStore(url, { filesDir: people });
+    const outcome = await importStateFolder(pgStoreImporter(store, stateDir));
+    const importSeconds = round(Number(process.hrtime.bigint() - t) / 1e9, 1);
+    if (outcome.jobs.some((j) => j.kind === 'refused')) throw new Error('the import refused the job');
+    log(`  imported in ${importSeconds} s`);
+    t = process.hrtime.bigint();
+    const opener = createPgStore(url, { filesDir: people });
+    const opened = await opener.openJob('bench-million', { pid: process.pid, startedAt: new Date().toISOString(), command: 'bench' });
+    await opened.close();
+    await opener.close();
+    const openSeconds = round(Number(process.hrtime.bigint() - t) / 1e9, 1);
+    log(`  opened once (snapshot written) in ${openSeconds} s`);
+    const status = await pgIsolated('timePgStatus', { url, jobFile, people });
+    log(`  status ${status.seconds} s, ${status.peakRssMb} MB`);
+    const report = await pgIsolated('timePgReport', { url, jobFile, people, out: join(dir, 'report.csv') });
+    log(`  report ${report.seconds} s, ${report.peakRssMb} MB`);
+    return { contacts, importSeconds, openSeconds, status, report };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function pgIsolated(name: string, arg: Record<string, string>): Promise<Timed> {
+  const answer = await runIsolated(new URL('./pg.js', import.meta.url), name, arg);
+  if (!answer.ok) throw new Error(`${name}: ${answer.error}`);
+  return answer.value as Timed;
+}
+
+async function timedStep(step: () => Promise<unknown>): Promise<Timed> {
+  const start = process.hrtime.bigint();
+  await step();
+  return { seconds: round(Number(process.hrtime.bigint() - start) / 1e9, 2), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
+}
+
+export function timePgStatus(arg: { url: string; jobFile: string; people: string }): Promise<Timed> {
+  return timedStep(async () => {
+    const store = createPgStore(arg.url, { filesDir: arg.people });
+    const status = await jobStatus(arg.jobFile, { store });
+    await store.close();
+    if (status.listProblem) throw new Error(status.listProblem);
+  });
+}
+
+export function timePgReport(arg: { url: string; jobFile: string; people: string; out: string }): Promise<Timed> {
+  return timedStep(async () => {
+    const store = createPgStore(arg.url, { filesDir: arg.people });
+    await jobReport(arg.jobFile, { store, out: arg.out });
+    await store.close();
+  });
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // node dist/bench/pg.js [contacts] [million-contacts, 0 to leave out]
   const contacts = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
-  console.log(JSON.stringify(await benchPg(contacts === undefined ? {} : { contacts }), null, 2));
+  const million = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
+  console.log(JSON.stringify(await benchPg({ ...(contacts !== undefined && { contacts }), ...(million !== undefined && { million }) }), null, 2));
 }

@@ -47,6 +47,8 @@ export interface BenchScaleResult {
   baseline: Timed;
   /** From starting `outreach run` to the simulator's first message. */
   firstRequestSeconds: number;
+  /** With `keep`: the folder that holds the job file and its state folder (`state/`). */
+  dir?: string;
 }
 
 export interface BenchScaleOptions {
@@ -114,6 +116,7 @@ export async function benchScale(opts: BenchScaleOptions = {}): Promise<BenchSca
       report,
       baseline,
       firstRequestSeconds,
+      ...(opts.keep && { dir }),
     };
   } finally {
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });
