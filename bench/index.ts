@@ -11,6 +11,7 @@ import { fmt } from './lib/measure.js';
 import type { BenchLatencyResult, InFlightMemory, LatencyCaseResult } from './latency.js';
 import type { BenchRunResult, RateResult, ThroughputResult } from './run.js';
 import type { BenchScaleResult } from './scale.js';
+import type { BenchPgResult } from './pg.js';
 
 /** What index.ts reads of bench/load.ts's `benchLoad` (checked at run time: that file is someone else's). */
 interface LoadFigures {
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   const latency = await runIsolated(new URL('./latency.js', import.meta.url), 'benchLatency', {});
   log('== a million-contact job (bench/scale.ts) ==');
   const scale = await runIsolated(new URL('./scale.js', import.meta.url), 'benchScale', {});
+  log('== the PostgreSQL store (bench/pg.ts) ==');
+  const pg = await runIsolated(new URL('./pg.js', import.meta.url), 'benchPg', {});
 
   const seconds = (Date.now() - t0) / 1000;
   const loadAfter = os.loadavg();
@@ -72,6 +75,8 @@ async function main(): Promise<void> {
   else rows.push(unavailable('Rate at real latency (bench/latency.ts)', latency.error));
   if (scale.ok) rows.push(...scaleRows(scale.value as BenchScaleResult));
   else rows.push(unavailable('A million-contact job (bench/scale.ts)', scale.error));
+  if (pg.ok) rows.push(...pgRows(pg.value as BenchPgResult));
+  else rows.push(unavailable('The PostgreSQL store (bench/pg.ts)', pg.error));
 
   for (const row of rows) if (row.note) notes.push(`- **${row.figure}**: ${row.note}`);
   const table = renderTable(rows);
@@ -93,6 +98,7 @@ async function main(): Promise<void> {
     ...howMeasured(run.ok ? (run.value as BenchRunResult) : undefined, load.ok && isLoadFigures(load.value) ? load.value : undefined),
     ...howMeasuredLatency(latency.ok ? (latency.value as BenchLatencyResult) : undefined),
     ...howMeasuredScale(scale.ok ? (scale.value as BenchScaleResult) : undefined),
+    ...howMeasuredPg(),
   ].join('\n');
   writeFileSync(RESULTS, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 
@@ -257,6 +263,84 @@ function memoryRow(m: InFlightMemory): Row {
   };
 }
 
+
+function pgRows(p: BenchPgResult): Row[] {
+  const rateOk = p.ratio >= 0.9 && p.postgres.sent === p.postgres.contacts;
+  const capped = p.postgres.maxPacedInOneSecond <= 1000 && p.file.maxPacedInOneSecond <= 1000;
+  const budgetOk = p.budget.granted === p.budget.limit;
+  const rows: Row[] = [
+    {
+      figure: `The same ${fmt(p.postgres.contacts)}-contact job at per_second 1000 (runJob, auto concurrency): PostgreSQL store`,
+      value: `${fmt(p.postgres.achievedPerSec, 1)}/s (${fmt(p.postgres.sent)} sent in ${fmt(p.postgres.seconds, 1)} s)`,
+      baseline: `file store ${fmt(p.file.achievedPerSec, 1)}/s (${fmt(p.file.seconds, 1)} s)`,
+      ratio: p.ratio.toFixed(2),
+      goal: '≥ 0.9 of the file store',
+      met: rateOk,
+      ...(rateOk ? {} : { note: `PostgreSQL ${fmt(p.postgres.achievedPerSec, 1)}/s is ${p.ratio} of the file store's ${fmt(p.file.achievedPerSec, 1)}/s (${p.postgres.sent} of ${p.postgres.contacts} sent).` }),
+    },
+    {
+      figure: 'Most requests in any sliding second at per_second 1000, as the runner let them go (as the simulator saw them arrive): PostgreSQL / file',
+      value: `${p.postgres.maxPacedInOneSecond} (${p.postgres.maxInOneSecond}) / ${p.file.maxPacedInOneSecond} (${p.file.maxInOneSecond})`,
+      baseline: '1000 asked',
+      ratio: (p.postgres.maxPacedInOneSecond / 1000).toFixed(2),
+      goal: '≤ 1,000 as the runner let them go',
+      met: capped,
+      ...(capped && p.postgres.maxInOneSecond <= 1000 && p.file.maxInOneSecond <= 1000
+        ? {}
+        : { note: `the runner let at most ${p.postgres.maxPacedInOneSecond} (PostgreSQL) and ${p.file.maxPacedInOneSecond} (file) go in any second; the simulator, a process on the same 2 shared cores, saw ${p.postgres.maxInOneSecond} and ${p.file.maxInOneSecond} arrive in one (arrivals bunch when its process is not scheduled: see the rate rows above).` }),
+    },
+    {
+      figure: 'Journal rows written per second during that run (attempt + outcome per contact): PostgreSQL',
+      value: `${fmt(p.postgres.journalRowsPerSec)}/s`,
+      baseline: `file store ${fmt(p.file.journalRowsPerSec)}/s`,
+      ratio: (p.postgres.journalRowsPerSec / p.file.journalRowsPerSec).toFixed(2),
+      goal: '(information)',
+      met: undefined,
+    },
+    {
+      figure: `Messaging-limit places taken by ${p.budget.holders} holders on ${p.budget.holders} connections racing for a limit of ${fmt(p.budget.limit)} (chunks of ${p.budget.chunk})`,
+      value: `${fmt(p.budget.granted)} granted, ${fmt(p.budget.takesPerSec)} takes/s (${fmt(p.budget.placesPerSec)} places/s)`,
+      baseline: `limit ${fmt(p.budget.limit)}`,
+      ratio: (p.budget.granted / p.budget.limit).toFixed(2),
+      goal: 'exactly the limit, never above',
+      met: budgetOk,
+      ...(budgetOk ? {} : { note: `${p.budget.granted} places granted for a limit of ${p.budget.limit}.` }),
+    },
+  ];
+  const m = p.million;
+  if (m) {
+    const statusOk = m.status.seconds <= 3;
+    const reportOk = m.report.seconds <= 30;
+    rows.push(
+      {
+        figure: `status of a ${fmt(m.contacts)}-contact job on PostgreSQL (fresh process; snapshot left by the last open)`,
+        value: `${m.status.seconds} s, ${fmt(m.status.peakRssMb)} MB`,
+        baseline: `import ${m.importSeconds} s, first open ${m.openSeconds} s`,
+        ratio: '–',
+        goal: '≤ 3 s',
+        met: statusOk,
+        ...(statusOk ? {} : { note: `${m.status.seconds} s: the snapshot and listing are read from the database in parts and inflated, then the contacts counted as on the file store.` }),
+      },
+      {
+        figure: `report of a ${fmt(m.contacts)}-contact job on PostgreSQL (fresh process, CSV)`,
+        value: `${m.report.seconds} s, ${fmt(m.report.peakRssMb)} MB`,
+        baseline: '–',
+        ratio: '–',
+        goal: '≤ 30 s',
+        met: reportOk,
+        ...(reportOk ? {} : { note: `${m.report.seconds} s for the report of ${fmt(m.contacts)} contacts.` }),
+      },
+    );
+  }
+  return rows;
+}
+
+function howMeasuredPg(): string[] {
+  return [
+    '',
+    "**The PostgreSQL store.** bench/pg.ts starts a throwaway cluster with Debian's `initdb` and `pg_ctl` (fsync and synchronous commit on, as a real server runs), then runs the same job twice through the use-case `runJob` (the code `outreach run` calls), each against a fresh simulator process: 20,000 contacts at `per_second: 1000`, concurrency auto, once on `createFileStore` and once on `createPgStore`. The rate is the simulator's count of requests from the first to the last arrival; the journal rows are two per sent contact over the run's wall time. The budget race opens two stores (two pools: two database sessions) and has each take places in chunks of 50 until the store grants none; the figure is what they got together. The million-contact job is the one bench/scale.ts synthesises (its journal and listing), moved into PostgreSQL with `store import`, opened once through the store (the whole journal folded, the snapshot written, as a run leaves it), then `status` and `report` each run in a fresh Node process.",
+  ];
+}
 
 function unavailable(figure: string, error: string): Row {
   const first = error.split('\n')[0] ?? error;
