@@ -16,7 +16,7 @@ export class JobNameError extends Error {
 }
 
 /** The job name becomes a folder: it must stay one folder inside the local folder. */
-export function assertFolderName(jobName: string): void {
+function assertFolderName(jobName: string): void {
   if (jobName === '' || jobName === '.' || jobName === '..' || /[/\\\0]/.test(jobName)) {
     throw new JobNameError(`job name "${jobName}" cannot be used as a folder name; use letters, digits, "-" or "_"`);
   }

@@ -184,6 +184,17 @@ export class LedgerIndex implements LedgerView {
   }
 }
 
+/** The view a backend's ledger gives of its index (the questions every backend answers the same way). */
+export function ledgerViewOf(index: LedgerIndex): LedgerView {
+  return {
+    uniqueOutsideWindowSince: (since) => index.uniqueOutsideWindowSince(since),
+    nthOutsideWindowSince: (since, n) => index.nthOutsideWindowSince(since, n),
+    lastOutsideWindowAt: (phone) => index.lastOutsideWindowAt(phone),
+    lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
+    messagesSince: (phone, since, options) => index.messagesSince(phone, since, options),
+  };
+}
+
 /** First index whose value is >= x. */
 function lowerBound(sorted: readonly number[], x: number): number {
   let lo = 0;

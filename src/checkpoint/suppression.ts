@@ -104,6 +104,18 @@ export class SuppressionIndex {
   }
 }
 
+/** The list a backend gives of its index; `refresh` reads the changes made since. */
+export function suppressionListOf(index: SuppressionIndex, refresh: () => Promise<void>): SuppressionList {
+  return {
+    get: (phone) => index.get(phone),
+    get size() {
+      return index.size;
+    },
+    entries: () => index.entries(),
+    refresh,
+  };
+}
+
 /** A stored change read back, or undefined when it is not one (a torn or foreign record). */
 export function readSuppressionChange(value: Record<string, unknown>): SuppressionChange | undefined {
   const { op, phone, at } = value;

@@ -12,7 +12,7 @@
  * appends a line naming an earlier entry (the provider did not accept its message): readers leave
  * that entry out, whichever of the two lines they read first.
  */
-import { LedgerIndex, ledgerRecord, readLedgerLine, takeBackRecord, type Ledger } from '../ledger.js';
+import { LedgerIndex, ledgerRecord, ledgerViewOf, readLedgerLine, takeBackRecord, type Ledger } from '../ledger.js';
 import { usePlace } from './budget-file.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 
@@ -58,11 +58,7 @@ export function ledgerFile(file: string): () => Promise<FileLedger> {
       return log.append([takeBackRecord(entry)]);
     },
     refresh,
-    uniqueOutsideWindowSince: (since) => index.uniqueOutsideWindowSince(since),
-    nthOutsideWindowSince: (since, n) => index.nthOutsideWindowSince(since, n),
-    lastOutsideWindowAt: (phone) => index.lastOutsideWindowAt(phone),
-    lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
-    messagesSince: (phone, since, options) => index.messagesSince(phone, since, options),
+    ...ledgerViewOf(index),
   };
   return async () => {
     await refresh();

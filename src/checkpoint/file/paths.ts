@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { assertFolderName } from '../job-files.js';
+import { jobFilesIn } from '../job-files.js';
 import path from 'node:path';
 
 /** Every file of one job's state folder, `<stateDir>/<job>/`. */
@@ -34,17 +34,17 @@ export interface GlobalStatePaths {
 
 export { JobNameError } from '../job-files.js';
 
+/** The job's folder: the files for people (placed as every backend places them) and the file backend's own state beside them. */
 export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths {
-  assertFolderName(jobName);
-  const dir = path.join(stateDir, jobName);
+  const { dir, report, rejects, summary, log } = jobFilesIn(stateDir, jobName);
   return {
     dir,
     checkpoint: path.join(dir, 'checkpoint.jsonl'),
     lock: path.join(dir, 'lock'),
-    runLog: path.join(dir, 'run.log'),
-    report: path.join(dir, 'report.csv'),
-    rejects: path.join(dir, 'rejects.csv'),
-    summary: path.join(dir, 'summary.json'),
+    runLog: log,
+    report,
+    rejects,
+    summary,
     planRejects: path.join(dir, 'plan-rejects.json'),
     listing: path.join(dir, 'listing.bin'),
   };

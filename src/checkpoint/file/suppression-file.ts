@@ -11,6 +11,7 @@
 import {
   readSuppressionChange,
   SuppressionIndex,
+  suppressionListOf,
   type SuppressionChange,
   type SuppressionInput,
   type SuppressionList,
@@ -37,14 +38,7 @@ export function suppressionFile(file: string, now: () => Date = () => new Date()
       },
       () => index.clear(),
     );
-  const view: SuppressionList = {
-    get: (phone) => index.get(phone),
-    get size() {
-      return index.size;
-    },
-    entries: () => index.entries(),
-    refresh,
-  };
+  const view: SuppressionList = suppressionListOf(index, refresh);
   const write = (changes: SuppressionChange[]) => log.append(changes.map((c) => ({ v: 1, ...c })));
 
   return {

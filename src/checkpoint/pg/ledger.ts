@@ -7,7 +7,7 @@
  * to a thousand first messages a second). An entry outside the window recorded `from` a holder of
  * the store-wide budget (`budget.ts`) lowers that holder's row in the same transaction.
  */
-import { LedgerIndex, type Ledger, type LedgerEntry } from '../ledger.js';
+import { LedgerIndex, ledgerViewOf, type Ledger, type LedgerEntry } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { HOLD_LAPSES, PgBudgetHolder } from './budget.js';
 import { batched, readDb, serially, writeTx } from './write.js';
@@ -73,11 +73,7 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
       return writes.add({ op: 'take_back', entry });
     },
     refresh,
-    uniqueOutsideWindowSince: (since) => index.uniqueOutsideWindowSince(since),
-    nthOutsideWindowSince: (since, n) => index.nthOutsideWindowSince(since, n),
-    lastOutsideWindowAt: (phone) => index.lastOutsideWindowAt(phone),
-    lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
-    messagesSince: (phone, since, options) => index.messagesSince(phone, since, options),
+    ...ledgerViewOf(index),
   };
 }
 

@@ -13,6 +13,7 @@
 import {
   readSuppressionChange,
   SuppressionIndex,
+  suppressionListOf,
   type SuppressionChange,
   type SuppressionEntry,
   type SuppressionInput,
@@ -80,14 +81,7 @@ export function pgSuppression(db: Db): PgSuppression {
       return { changes: written.changes, before: state };
     });
 
-  const view: SuppressionList = {
-    get: (phone) => index.get(phone),
-    get size() {
-      return index.size;
-    },
-    entries: () => index.entries(),
-    refresh,
-  };
+  const view: SuppressionList = suppressionListOf(index, refresh);
 
   return {
     async list() {
