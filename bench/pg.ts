@@ -19,7 +19,7 @@ import { createFileStore, createPgStore, pgStoreImporter, type StateStore } from
 import { runIsolated } from './lib/isolated.js';
 import { mostInWindow } from './lib/send-all.js';
 import { createRateLimiter } from '../src/run/index.js';
-import { benchScale, type Timed } from './scale.js';
+import { benchScale, timed, type Timed } from './scale.js';
 import { startCluster, type Cluster } from '../test/helpers/pg-cluster.js';
 import { benchPhone } from './lib/fixtures.js';
 import { round } from './lib/measure.js';
@@ -216,14 +216,8 @@ async function pgIsolated(name: string, arg: Record<string, string>): Promise<Ti
   return answer.value as Timed;
 }
 
-async function timedStep(step: () => Promise<unknown>): Promise<Timed> {
-  const start = process.hrtime.bigint();
-  await step();
-  return { seconds: round(Number(process.hrtime.bigint() - start) / 1e9, 2), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
-}
-
 export function timePgStatus(arg: { url: string; jobFile: string; people: string }): Promise<Timed> {
-  return timedStep(async () => {
+  return timed(async () => {
     const store = createPgStore(arg.url, { filesDir: arg.people });
     const status = await jobStatus(arg.jobFile, { store });
     await store.close();
@@ -232,7 +226,7 @@ export function timePgStatus(arg: { url: string; jobFile: string; people: string
 }
 
 export function timePgReport(arg: { url: string; jobFile: string; people: string; out: string }): Promise<Timed> {
-  return timedStep(async () => {
+  return timed(async () => {
     const store = createPgStore(arg.url, { filesDir: arg.people });
     await jobReport(arg.jobFile, { store, out: arg.out });
     await store.close();

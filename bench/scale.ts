@@ -130,7 +130,7 @@ async function isolated(name: string, arg: Record<string, string>): Promise<Time
 }
 
 /** Wraps a measured step of a fresh process: its wall time and the process's maximum RSS. */
-async function timed(step: () => Promise<unknown>): Promise<Timed> {
+export async function timed(step: () => Promise<unknown>): Promise<Timed> {
   const start = process.hrtime.bigint();
   await step();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

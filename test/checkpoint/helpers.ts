@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { CheckpointEvent } from '../../src/checkpoint/index.js';
+import type { CheckpointEvent, RecordedEvent } from '../../src/checkpoint/index.js';
 
 const dirs: string[] = [];
 
@@ -43,4 +43,20 @@ export function failed(phone: string, extra: Partial<Extract<CheckpointEvent, { 
 
 export function phoneOf(i: number): string {
   return `+55119${String(i).padStart(8, '0')}`;
+}
+
+/** An inbound message as the webhook records it (the client's phone when known). */
+export function inbound(id: string, clientId: string, createdAt: string, phone?: string): RecordedEvent {
+  return {
+    message_id: id,
+    conversation_id: `conv-${clientId}`,
+    client_id: clientId,
+    direction: 'inbound',
+    sender_type: 'client',
+    content: 'hello',
+    created_at: createdAt,
+    received_at: createdAt,
+    source: 'webhook',
+    ...(phone !== undefined && { phone }),
+  };
 }

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 import { storeWriteError } from './state-file-error.js';
 import type { WindowLookup, WindowStore } from '../windows.js';
+import { coalescedWrite } from '../coalesced-write.js';
 
 /** The file backend's window store: the port's, and the file it lives in. */
 export interface FileWindowStore extends WindowStore {
@@ -39,8 +40,6 @@ export async function openWindowStore(file: string): Promise<FileWindowStore> {
   const state: State = { clients: new Map(), phones: new Map(), links: new Map() };
   merge(state, await readWindowFile(file));
   let dirty = false;
-  let writing: Promise<void> | undefined;
-  let again: Promise<void> | undefined;
 
   function setLatest(map: Map<string, number>, key: string, at: number): void {
     const old = map.get(key);
@@ -86,22 +85,7 @@ export async function openWindowStore(file: string): Promise<FileWindowStore> {
     lastInboundByPhone: (phone) => state.phones.get(phone),
     lastInboundAt: (phone) => state.phones.get(phone),
     lastInboundByClient: (clientId) => state.clients.get(clientId),
-    flush() {
-      if (!writing) {
-        writing = write().finally(() => {
-          writing = undefined;
-        });
-        return writing;
-      }
-      // A write is running: one more follows it, shared by every caller meanwhile.
-      again ??= writing
-        .catch(() => undefined)
-        .then(() => {
-          again = undefined;
-          return store.flush();
-        });
-      return again;
-    },
+    flush: coalescedWrite(write),
   };
   return store;
 }

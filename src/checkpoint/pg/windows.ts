@@ -10,6 +10,7 @@ import type { WindowLookup, WindowStore } from '../windows.js';
 import type { Db } from './db.js';
 import { moveWindows, type ClientWindow } from './window-rows.js';
 import { readDb, writeTx } from './write.js';
+import { coalescedWrite } from '../coalesced-write.js';
 
 async function readPhones(db: Db): Promise<Map<string, number>> {
   const { rows } = await readDb(db, () => db.query<{ phone: string; last_inbound_at: string }>(`SELECT phone, last_inbound_at FROM ${db.s}.window_phones`));
@@ -35,8 +36,6 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
   /** Keys changed since the last flush. */
   let dirtyClients = new Set<string>();
   let dirtyPhones = new Set<string>();
-  let writing: Promise<void> | undefined;
-  let again: Promise<void> | undefined;
 
   const setLatest = (map: Map<string, number>, key: string, at: number): boolean => {
     const old = map.get(key);
@@ -96,22 +95,7 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
     lastInboundByPhone: (phone) => phones.get(phone),
     lastInboundAt: (phone) => phones.get(phone),
     lastInboundByClient: (clientId) => clients.get(clientId),
-    flush() {
-      if (!writing) {
-        writing = write().finally(() => {
-          writing = undefined;
-        });
-        return writing;
-      }
-      // A write is running: one more follows it, shared by every caller meanwhile.
-      again ??= writing
-        .catch(() => undefined)
-        .then(() => {
-          again = undefined;
-          return store.flush();
-        });
-      return again;
-    },
+    flush: coalescedWrite(write),
   };
   return store;
 }

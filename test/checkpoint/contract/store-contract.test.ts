@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContactListing, rowKey, type CheckpointEvent, type JobStore, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
-import { AT, attempt, failed, phoneOf, sent } from '../helpers.js';
+import { AT, attempt, failed, inbound, phoneOf, sent } from '../helpers.js';
 import { backends, type OpenedBackend } from './backends.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -23,20 +23,6 @@ async function deadPid(): Promise<number> {
   return child.pid ?? 0;
 }
 
-function inbound(id: string, clientId: string, createdAt: string, phone?: string): RecordedEvent {
-  return {
-    message_id: id,
-    conversation_id: `conv-${clientId}`,
-    client_id: clientId,
-    direction: 'inbound',
-    sender_type: 'client',
-    content: 'hello',
-    created_at: createdAt,
-    received_at: createdAt,
-    source: 'webhook',
-    ...(phone !== undefined && { phone }),
-  };
-}
 
 describe.each(backends)('the storage port, on the $name backend', (backend) => {
   let place: OpenedBackend;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createPgStore, StoreUnavailableError, StoreWriteError, type RecordedEvent } from '../../../src/checkpoint/index.js';
 import type { PgStateStore } from '../../../src/checkpoint/pg/index.js';
 import { schemaUrl } from '../../helpers/pg-cluster.js';
+import { inbound } from '../helpers.js';
 
 const pgUrl = inject('pgUrl');
 const HOUR = 3_600_000;
@@ -14,20 +15,6 @@ const NOW = Date.parse('2025-01-01T12:00:00.000Z');
 
 const phone = (n: number) => `+1555${String(n).padStart(7, '0')}`;
 
-function inbound(id: string, clientId: string, createdAt: string, phoneNumber?: string): RecordedEvent {
-  return {
-    message_id: id,
-    conversation_id: `conv-${clientId}`,
-    client_id: clientId,
-    direction: 'inbound',
-    sender_type: 'client',
-    content: 'hello',
-    created_at: createdAt,
-    received_at: createdAt,
-    source: 'webhook',
-    ...(phoneNumber !== undefined && { phone: phoneNumber }),
-  };
-}
 
 describe.skipIf(!pgUrl)('the database store\'s store-wide lists, written by several processes', () => {
   const stores: PgStateStore[] = [];
