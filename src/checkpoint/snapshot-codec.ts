@@ -9,7 +9,7 @@
 import { crc32 } from 'node:zlib';
 import { headOf, readHead } from './binary-head.js';
 import { COLUMN_NAMES, allocColumns } from './state-columns.js';
-import { StateTable } from './state-table.js';
+import { StateTable, type TableImage } from './state-table.js';
 import type { ContactState, HeaderEvent } from './types.js';
 
 const MAGIC = 'outreach-snapshot 1\n';
@@ -28,9 +28,12 @@ export interface SnapshotMeta {
   [extra: string]: unknown;
 }
 
-/** The image of `table` as chunks to write one after the other; `extra` goes in the meta line (after `rows`). */
-export function encodeSnapshot(table: StateTable, header: HeaderEvent | undefined, extra: Record<string, unknown>): Buffer[] {
-  const image = table.image();
+/**
+ * A table's image (`StateTable.image()`, a copy) as chunks to write one after the other; `extra` goes
+ * in the meta line (after `rows`). The caller takes the image at the moment its position is read: a
+ * table that goes on changing meanwhile would describe events past that position.
+ */
+export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefined, extra: Record<string, unknown>): Buffer[] {
   const chunks: Buffer[] = [];
   const sizes: Array<[string, number]> = [];
   let crc = 0;

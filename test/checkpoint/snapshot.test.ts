@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  applyEvent,
   loadState,
   openJobJournal,
   readJournal,
@@ -214,6 +215,21 @@ describe('openJobJournal with snapshots', () => {
     const loaded = await loadState(file);
     expect(loaded.tailBytes).toBeLessThan(1_000);
     expect(sameStates(loaded.state, await fullReplay(file))).toBe(true);
+  });
+
+  it('describes the state at its position, not what was folded while the journal was being checked', async () => {
+    const file = await journalFile();
+    await writeFile(file, lines([header, ...journalEvents(0, 50)]));
+    const loaded = await loadState(file, { fromStart: true });
+    const writing = writeSnapshot(file, loaded.state, loaded.header, loaded.position, loaded.journalIno);
+    // A run goes on meanwhile: an event appended after that position is folded into the same table.
+    const later = attempt(phoneOf(7), { at: '2026-11-21T11:00:00.000Z' });
+    await appendFile(file, lines([later]));
+    applyEvent(loaded.state, later);
+    await writing;
+    const reread = await loadState(file);
+    expect(reread.tailBytes).toBeGreaterThan(0);
+    expect(sameStates(reread.state, await fullReplay(file))).toBe(true);
   });
 
   it('keeps a recent snapshot while a run goes, so a crash leaves a short tail to replay', async () => {

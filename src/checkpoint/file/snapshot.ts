@@ -51,7 +51,9 @@ export async function writeSnapshot(
   journalIno?: number,
 ): Promise<void> {
   const file = snapshotFileOf(journalFile);
-  const chunks = encodeSnapshot(table, header, { position, journalCheck: await journalCheck(journalFile, position.bytes, journalIno) });
+  // The image is taken before any await: records folded while the journal is checked are past `position`.
+  const image = table.image();
+  const chunks = encodeSnapshot(image, header, { position, journalCheck: await journalCheck(journalFile, position.bytes, journalIno) });
   await removeStaleTemps(file);
   await writeChunksAtomic(file, chunks);
 }

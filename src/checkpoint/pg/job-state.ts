@@ -103,7 +103,7 @@ async function readPgSnapshot(c: Queryable, db: Db, job: string): Promise<{ tabl
  * image is taken now (the table may go on changing while it is written). Throws what the database said.
  */
 export async function writePgSnapshot(db: Db, job: string, state: StateTable, header: HeaderEvent | undefined, upto: string): Promise<void> {
-  const data = await pack(encodeSnapshot(state, header, { job, upto }));
+  const data = await pack(encodeSnapshot(state.image(), header, { job, upto }));
   await db.query(
     `INSERT INTO ${db.s}.snapshots (job, upto, data) VALUES ($1, $2::bigint, $3) ON CONFLICT (job) DO UPDATE SET upto = EXCLUDED.upto, data = EXCLUDED.data, written_at = now() WHERE ${db.s}.snapshots.upto < EXCLUDED.upto`,
     [job, upto, data],
