@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+
+const run = promisify(execFile);
+const UNITS = path.join(repoRoot, 'deploy', 'systemd');
+let readme: string;
+
+beforeAll(async () => {
+  readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
+});
+
+/** The README's fenced code blocks, without their fences. */
+function codeBlocks(text: string): string[] {
+  return [...text.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+/** Lines of the README's code blocks that a scheduler runs: crontab lines, systemd Exec lines, Kubernetes args. */
+function scheduledLines(text: string): string[] {
+  return codeBlocks(text)
+    .flatMap((b) => b.split('\n'))
+    .filter((l) => /^[\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+ /.test(l) || /^Exec\w*=/.test(l) || /^\s*(?:args|command): \[/.test(l));
+}
+
+describe("the README's install path and scheduled examples", () => {
+  it('gives one install path for a machine that runs campaigns and says where the binary lands', () => {
+    expect(readme).toMatch(/npm install -g \.\/outreach-[\d.]+\.tgz/);
+    expect(readme).toContain('$(npm prefix -g)/bin/outreach');
+  });
+
+  it('has every scheduled example (cron, systemd, Kubernetes) call the installed binary, never npx', () => {
+    const lines = scheduledLines(readme);
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    for (const line of lines) {
+      expect(line, line).not.toMatch(/\bnpx\b/);
+      expect(line, line).toMatch(/\/usr\/local\/bin\/outreach |"outreach"/);
+    }
+  });
+});
+
+/** The README's systemd units: each block that starts with `# /etc/systemd/system/<name>`. */
+function readmeUnits(text: string): Map<string, string> {
+  const units = new Map<string, string>();
+  for (const block of codeBlocks(text)) {
+    const name = /^# \/etc\/systemd\/system\/(\S+)/.exec(block)?.[1];
+    if (name !== undefined) units.set(name, block);
+  }
+  return units;
+}
+
+describe('the systemd units', () => {
+  it('are in deploy/systemd/, shown verbatim in the README', async () => {
+    const files = (await readdir(UNITS)).sort();
+    const shown = readmeUnits(readme);
+    expect([...shown.keys()].sort()).toEqual(files);
+    for (const name of files) expect(shown.get(name), name).toBe(await readFile(path.join(UNITS, name), 'utf8'));
+  });
+
+  const analyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
+  const hostUnits = ['/usr/lib/systemd/system', '/lib/systemd/system'].find((p) => existsSync(p));
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'outreach-systemd-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it.skipIf(analyze === undefined || hostUnits === undefined)('pass systemd-analyze verify as written, with the binary where the README installs it', async () => {
+    // A root of the test's own: the host's units (targets the units name), ours, and an executable at ExecStart's path.
+    await mkdir(path.join(root, 'usr/lib/systemd'), { recursive: true });
+    await cp(hostUnits!, path.join(root, 'usr/lib/systemd/system'), { recursive: true, dereference: false, verbatimSymlinks: true });
+    await mkdir(path.join(root, 'etc/systemd/system'), { recursive: true });
+    await cp(UNITS, path.join(root, 'etc/systemd/system'), { recursive: true });
+    await mkdir(path.join(root, 'usr/local/bin'), { recursive: true });
+    await writeFile(path.join(root, 'usr/local/bin/outreach'), '#!/bin/sh\n');
+    await chmod(path.join(root, 'usr/local/bin/outreach'), 0o755);
+    // Template units are checked as an instance, as `systemctl enable --now outreach-nightly@number-1.timer` starts them.
+    const names = (await readdir(UNITS)).map((n) => n.replace('@.', '@number-1.'));
+    const result = await run(analyze!, ['verify', '--man=no', `--root=${root}`, ...names]).then(
+      (r) => ({ code: 0, stderr: r.stderr }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 30_000);
+});
