@@ -21,6 +21,7 @@ import { listSize, openSendPass, settledProgress, settlePass } from './run-pass.
 import type { SendPass } from './send-pass.js';
 import { sendsLedger } from './sends-ledger.js';
 import { concurrencyOutcome } from './run-outcome.js';
+import { missedWindowsWatch, type MissedWindows } from './missed-windows.js';
 import { silentLogger } from './silent-logger.js';
 import { writeSummary } from './summary-file.js';
 
@@ -90,6 +91,8 @@ export interface RunOutcome {
   messagedByOtherJobs: MessagedByOtherJobs;
   /** The owner whose hold had lapsed (its process gone, or its lease ended) when this run took the job over. */
   tookOverFrom?: { host: string; pid: number };
+  /** Contacts deferred for quiet hours again after their window opened and closed since the run that deferred them: the schedule misses the window. */
+  missedWindows?: MissedWindows;
 }
 
 /**
@@ -173,6 +176,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const compliance = run.lookups.compliance && (run.lookups.compliance = { ...freshPass(run.lookups.compliance), ...(run.holder && { holder: run.holder }) });
   const ledger = compliance && sendsLedger(compliance);
   const started = clock();
+  const missed = missedWindowsWatch(started);
   // Contacts rejected only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
@@ -193,7 +197,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       await compliance.refresh();
       await places?.beforeContact(clock());
     })),
-    prior: (phone) => state.states.get(phone),
+    prior: (phone) => missed.prior(phone, state.states.get(phone)),
     record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
     limiter: run.limiter,
     mode: options.mode,
@@ -221,6 +225,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     },
     onResult: (contact, r, stats) => {
       ledger?.settled(contact);
+      missed.result(contact.phone, r);
       const concurrencyBound = bound();
       progress.result(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
@@ -271,6 +276,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),
     messagedByOtherJobs: otherJobs.result(),
     ...(state.tookOverFrom !== undefined && { tookOverFrom: state.tookOverFrom }),
+    ...missed.outcome(),
   };
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');

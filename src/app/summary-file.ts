@@ -37,6 +37,7 @@ export function outcomeJson(outcome: RunOutcome) {
     list_incomplete: outcome.listIncomplete ?? null,
     messaged_by_other_jobs: messagedByOtherJobsJson(outcome.messagedByOtherJobs),
     ...(outcome.tookOverFrom && { took_over_from: outcome.tookOverFrom }),
+    ...(outcome.missedWindows && { missed_windows: { count: outcome.missedWindows.count, reason: outcome.missedWindows.reason, opened_at: outcome.missedWindows.openedAt, zone: outcome.missedWindows.zone ?? null } }),
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

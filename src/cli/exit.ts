@@ -37,8 +37,8 @@ export function userErrorExitCode(err: Error & { exitCode?: ExitCode; kind?: str
   return err.exitCode ?? (err.kind === 'aborted' ? ExitCode.aborted : ExitCode.invalid);
 }
 
-/** The exit code of a finished run or a status: stopped early 3, contacts not done 1, else 0. */
-export function outcomeExitCode(outcome: { stopped?: unknown; notDone: number }): ExitCode {
+/** The exit code of a finished run or a status: stopped early 3, contacts not done (or deferred past a window no run came in) 1, else 0. */
+export function outcomeExitCode(outcome: { stopped?: unknown; notDone: number; missedWindows?: unknown }): ExitCode {
   if (outcome.stopped) return ExitCode.aborted;
-  return outcome.notDone > 0 ? ExitCode.failed : ExitCode.ok;
+  return outcome.notDone > 0 || outcome.missedWindows !== undefined ? ExitCode.failed : ExitCode.ok;
 }

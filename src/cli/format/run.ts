@@ -1,6 +1,7 @@
 import type { RunOutcome } from '../../app/index.js';
 import { formatSummary } from '../../report/index.js';
 import { formatDeferred } from './deferred.js';
+import { formatTime } from './time.js';
 import { formatMessagedByOtherJobs } from './other-jobs.js';
 
 /** The end of a run for people: what happened, the whole job's counts, and where the files are. */
@@ -12,6 +13,11 @@ export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Da
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
   const deferred = formatDeferred(outcome.deferred, now, zone);
   if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);
+  const missed = outcome.missedWindows;
+  if (missed) {
+    const opened = formatTime(Date.parse(missed.openedAt), missed.zone ?? zone, now);
+    lines.push(`  ${missed.count} deferred ${missed.reason} again: their window opened ${opened} and closed before this run; schedule the run inside the send window (every hour does) or use \`run --wait\``);
+  }
   const others = formatMessagedByOtherJobs(outcome.messagedByOtherJobs, zone, now);
   if (others) lines.push(`  ${others}`);
   if (outcome.concurrencyBound) lines.push(`  ${outcome.concurrencyBound}`);
