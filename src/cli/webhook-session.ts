@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
@@ -41,6 +42,11 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     throw new CliError(`--port ${flags.port}: give a port number from 0 to 65535`);
   }
   if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
+  if (!namesState(flags, env)) {
+    throw new CliError(
+      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
+    );
+  }
   const token = flags.tokenFile ? await resolveToken(flags.tokenFile, env) : env.OUTREACH_TOKEN?.trim() || undefined;
   return {
     port: Number(flags.port),
@@ -50,6 +56,14 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
   };
+}
+
+/**
+ * True when the flags or the environment name the state (a folder or a database): a receiver started
+ * from another folder must not record, silently, into that folder's `.outreach/`, where no run looks.
+ */
+function namesState(flags: WebhookFlags, env: NodeJS.ProcessEnv): boolean {
+  return [flags.stateDir, env.OUTREACH_STATE_DIR, flags.store, env.OUTREACH_STORE].some((v) => v !== undefined && v !== '');
 }
 
 /** Runs the receiver until `stop` aborts; prints where it listens and, at the end, what it did. */
