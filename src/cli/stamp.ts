@@ -1,7 +1,10 @@
 /**
- * A line for people: as it is on a terminal; elsewhere (a cron log, a pipe) after an ISO timestamp,
- * so the log says when each run spoke.
+ * Lines for people: as they are on a terminal; elsewhere (a cron log, a pipe) each line that has
+ * something on it after one ISO timestamp, so the log says when each run spoke and a line read alone
+ * (grep, tail) still carries it.
  */
-export function stamped(line: string, tty: boolean | undefined, clock: () => number = Date.now): string {
-  return tty === true ? line : `${new Date(clock()).toISOString()} ${line}`;
+export function stamped(text: string, tty: boolean | undefined, clock: () => number = Date.now): string {
+  if (tty === true) return text;
+  const stamp = new Date(clock()).toISOString();
+  return text.replace(/^(?=[^\n])/gm, `${stamp} `);
 }
