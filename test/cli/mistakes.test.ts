@@ -41,7 +41,7 @@ function sends(s: RunningSimulator): number {
 
 /** The sentence after the timestamp and "outreach: ". */
 function sentence(stderr: string): string {
-  return stderr.replace(/^\S+Z outreach: /, '').trimEnd();
+  return stderr.replace(/^\S+Z /gm, '').replace(/^outreach: /, '').trimEnd();
 }
 
 describe('a template that exists but cannot be sent', () => {
