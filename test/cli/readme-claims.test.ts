@@ -50,4 +50,10 @@ describe('the README says only what is true', () => {
       expect(text, page).not.toMatch(/\.\.\/shared\/|\/work\/(?:shared|main|wt)\//);
     }
   });
+
+  it('links only to headings it has', () => {
+    // GitHub's anchors: the heading in lower case, without punctuation but hyphens, spaces as hyphens.
+    const slugs = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+    for (const [, anchor] of readme.matchAll(/\]\(#([^)]+)\)/g)) expect(slugs.has(anchor!), `README links to #${anchor}, which no heading has`).toBe(true);
+  });
 });
