@@ -16,14 +16,19 @@ beforeAll(async () => {
   const top = await runCli(['--help']);
   const names = [...top.stdout.matchAll(/^ {2}([a-z-]+)(?: \[options\]| <| {2,})/gm)].map((m) => m[1]!);
   const flagsOf = (help: string) => new Set([...help.matchAll(/^ {2}(?:-[a-zA-Z], )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => !EVERYWHERE.has(f)));
-  for (const name of names) {
+  // Every --help at once: one after another they take longer than a hook may on a busy machine.
+  const helps = await Promise.all(names.map(async (name) => {
     const help = (await runCli([name, '--help'])).stdout;
     // A command with subcommands (suppress add|remove|import|list): each has its own row.
     const subs = [...(help.split(/^Commands:$/m)[1] ?? '').matchAll(/^ {2}([a-z-]+) (?:\[options\]|<)/gm)].map((m) => m[1]!);
-    if (subs.length === 0) commands.set(name, flagsOf(help));
-    for (const sub of subs) commands.set(`${name} ${sub}`, flagsOf((await runCli([name, sub, '--help'])).stdout));
+    const subHelps = await Promise.all(subs.map(async (sub) => [`${name} ${sub}`, (await runCli([name, sub, '--help'])).stdout] as const));
+    return { name, help, subHelps };
+  }));
+  for (const { name, help, subHelps } of helps) {
+    if (subHelps.length === 0) commands.set(name, flagsOf(help));
+    for (const [key, subHelp] of subHelps) commands.set(key, flagsOf(subHelp));
   }
-}, 60_000);
+}, 120_000);
 
 /** The README's line for a command in its Commands table. */
 function tableLine(name: string): string | undefined {
