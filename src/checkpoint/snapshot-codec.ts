@@ -23,6 +23,8 @@ export interface SnapshotMeta {
   others: Array<[string, ContactState]>;
   columns: Array<[string, number]>;
   crc: number;
+  /** The counters by tally (keys, counts) and the CRC-32 of the `tally` column; absent in an image of before them. */
+  tallies?: { keys: string[]; counts: number[]; crc: number };
   /** Where the columns start in the image. */
   offset: number;
   [extra: string]: unknown;
@@ -30,17 +32,20 @@ export interface SnapshotMeta {
 
 /**
  * A table's image (`StateTable.image()`, a copy) as chunks to write one after the other; `extra` goes
- * in the meta line (after `rows`). The caller takes the image at the moment its position is read: a
+ * in the meta line (after `rows`). The counters by tally go in the meta line, their column last with a
+ * CRC of its own (a program of before them reads the image and leaves that column out). The caller takes the image at the moment its position is read: a
  * table that goes on changing meanwhile would describe events past that position.
  */
 export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefined, extra: Record<string, unknown>): Buffer[] {
   const chunks: Buffer[] = [];
   const sizes: Array<[string, number]> = [];
   let crc = 0;
+  let tallyCrc = 0;
   for (const name of COLUMN_NAMES) {
     const column = image.columns[name];
     const bytes = Buffer.from(column.buffer, column.byteOffset, image.rows * column.BYTES_PER_ELEMENT);
-    crc = crc32(bytes, crc);
+    if (name === 'tally') tallyCrc = crc32(bytes);
+    else crc = crc32(bytes, crc);
     chunks.push(bytes, padding(bytes.length));
     sizes.push([name, bytes.length]);
   }
@@ -53,6 +58,7 @@ export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefine
     others: image.others.map(([phone, state]) => [phone, state]),
     columns: sizes,
     crc,
+    ...(image.tallies && { tallies: { keys: image.tallies.keys, counts: image.tallies.counts, crc: tallyCrc } }),
   };
   const head = headOf(MAGIC, meta);
   return [head, padding(head.length), ...chunks];
@@ -73,18 +79,27 @@ export function decodeSnapshot(data: Buffer, meta: SnapshotMeta): { table: State
   const columns = allocColumns(Math.max(1024, Math.ceil(meta.rows * 1.25)));
   let offset = meta.offset;
   let crc = 0;
+  let tallies = meta.tallies && Array.isArray(meta.tallies.keys) && Array.isArray(meta.tallies.counts) ? meta.tallies : undefined;
   for (const [i, name] of COLUMN_NAMES.entries()) {
     const [written, bytes] = meta.columns[i] ?? ['', -1];
     const column = columns[name];
+    // An image of before the counters: they are counted again from the states.
+    if (name === 'tally' && (written !== name || !tallies)) {
+      tallies = undefined;
+      continue;
+    }
     if (written !== name || bytes !== meta.rows * column.BYTES_PER_ELEMENT || offset + bytes > data.length) return undefined;
     const slice = data.subarray(offset, offset + bytes);
-    crc = crc32(slice, crc);
+    if (name === 'tally') {
+      if (crc32(slice) !== tallies?.crc) return undefined;
+    } else crc = crc32(slice, crc);
     new Uint8Array(column.buffer, column.byteOffset, bytes).set(slice);
     offset += bytes + padding(bytes).length;
   }
   if (crc !== meta.crc) return undefined;
+  if (!tallies) columns.tally.fill(0);
   return {
-    table: StateTable.fromImage({ rows: meta.rows, columns, rest: meta.rest, others: meta.others }),
+    table: StateTable.fromImage({ rows: meta.rows, columns, rest: meta.rest, others: meta.others, ...(tallies && { tallies }) }),
     header: meta.header ?? undefined,
   };
 }
