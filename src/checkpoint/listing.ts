@@ -150,6 +150,14 @@ export class ContactListing implements Iterable<ListedContact> {
     for (let i = 0; i < this.c.count; i++) yield this.odd.has(i) ? undefined : this.c.phones[i];
   }
 
+  /** The phones stored as numbers (the ones kept whole left out), sorted: a copy. */
+  sortedNumbers(): Float64Array {
+    const out = this.c.phones.slice(0, this.c.count);
+    if (this.odd.size === 0) return out.sort();
+    const kept = out.filter((_, i) => !this.odd.has(i));
+    return kept.sort();
+  }
+
   /** How many of the phones kept whole `states` has (a count by number takes them all for missing). */
   oddPresentIn(states: { has(phone: string): boolean }): number {
     let found = 0;

@@ -75,7 +75,16 @@ export function snapshotMeta(data: Buffer): SnapshotMeta | undefined {
 
 /** The table and header of an image whose meta was read, or undefined when its columns do not check. */
 export function decodeSnapshot(data: Buffer, meta: SnapshotMeta): { table: StateTable; header: HeaderEvent | undefined } | undefined {
-  // Room for the run to add contacts before the columns must grow.
+  return decodeSnapshotFrom(meta, data.length, (position, target) => target.set(data.subarray(position, position + target.length)));
+}
+
+/**
+ * The same, reading each column's bytes straight into its array (`read` fills `target` with the
+ * image's bytes from `position`): a backend that reads a file need not hold the image besides the
+ * columns it decodes into. `size` is the image's length.
+ */
+export function decodeSnapshotFrom(meta: SnapshotMeta, size: number, read: (position: number, target: Uint8Array) => void): { table: StateTable; header: HeaderEvent | undefined } | undefined {
+  // Room for the run to add contacts before the columns must grow (pages never written take no memory).
   const columns = allocColumns(Math.max(1024, Math.ceil(meta.rows * 1.25)));
   let offset = meta.offset;
   let crc = 0;
@@ -88,12 +97,12 @@ export function decodeSnapshot(data: Buffer, meta: SnapshotMeta): { table: State
       tallies = undefined;
       continue;
     }
-    if (written !== name || bytes !== meta.rows * column.BYTES_PER_ELEMENT || offset + bytes > data.length) return undefined;
-    const slice = data.subarray(offset, offset + bytes);
+    if (written !== name || bytes !== meta.rows * column.BYTES_PER_ELEMENT || offset + bytes > size) return undefined;
+    const target = new Uint8Array(column.buffer, column.byteOffset, bytes);
+    read(offset, target);
     if (name === 'tally') {
-      if (crc32(slice) !== tallies?.crc) return undefined;
-    } else crc = crc32(slice, crc);
-    new Uint8Array(column.buffer, column.byteOffset, bytes).set(slice);
+      if (crc32(target) !== tallies?.crc) return undefined;
+    } else crc = crc32(target, crc);
     offset += bytes + padding(bytes).length;
   }
   if (crc !== meta.crc) return undefined;

@@ -41,7 +41,8 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   private columns: Columns;
   private rows = 0;
   private capacity: number;
-  private readonly index: PhoneIndex;
+  /** Built on first use: a reader that only counts (status) never needs it. */
+  private indexBuilt: PhoneIndex | undefined;
   private rest: RestTable;
   /** The encoded rows' counts by tally; the dirty rows, the deleted ones and `others` are settled when read (tallies()). */
   private tally = new Tallies();
@@ -58,7 +59,7 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   constructor(capacity = 1024) {
     this.capacity = Math.max(16, capacity);
     this.columns = allocColumns(this.capacity);
-    this.index = new PhoneIndex(this.capacity);
+    this.indexBuilt = new PhoneIndex(this.capacity);
     this.rest = new RestTable();
   }
 
@@ -69,7 +70,7 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     table.capacity = image.columns.phone.length;
     table.rows = image.rows;
     table.rest = RestTable.from(image.rest);
-    for (let row = 0; row < image.rows; row++) table.index.set(image.columns.phone[row] ?? 0, row);
+    table.indexBuilt = undefined;
     for (const [phone, state] of image.others) table.others.set(phone, state);
     if (image.tallies) table.tally = Tallies.from(image.tallies.keys, image.tallies.counts);
     else table.recount();
@@ -118,10 +119,26 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     return row >= 0 && !(this.deleted.size > 0 && this.deleted.has(row));
   }
 
-  /** How many of the listing's contacts have no state here: counted by number, no string made. */
+  /**
+   * How many of the listing's contacts have no state here: counted by number, no string made. Without
+   * the index, both sides' numbers are sorted and merged (cheaper than building it for a million).
+   */
   countUnseen(listing: ContactListing): number {
     let unseen = 0;
-    for (const n of listing.numbers()) if (n === undefined || !this.hasNumber(n)) unseen += 1;
+    if (this.indexBuilt) {
+      for (const n of listing.numbers()) if (n === undefined || !this.hasNumber(n)) unseen += 1;
+    } else {
+      const mine = this.columns.phone.slice(0, this.rows);
+      if (this.deleted.size > 0) for (const row of this.deleted) mine[row] = -1;
+      mine.sort();
+      const theirs = listing.sortedNumbers();
+      let at = 0;
+      for (const n of theirs) {
+        while (at < mine.length && (mine[at] ?? 0) < n) at += 1;
+        if (at >= mine.length || mine[at] !== n) unseen += 1;
+      }
+      unseen += listing.size - theirs.length;
+    }
     // A phone kept whole (never from the loader) is looked up by its text.
     return unseen - listing.oddPresentIn(this);
   }
@@ -202,7 +219,7 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   clear(): void {
     this.dirty.clear();
     this.rows = 0;
-    this.index.clear();
+    this.indexBuilt = new PhoneIndex(this.capacity);
     this.others.clear();
     this.deleted.clear();
     this.rest = new RestTable();
@@ -266,6 +283,15 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
       this.columns.tally[row] = 0;
       this.count(row, decodeRow(this.columns, row, this.rest.texts));
     }
+  }
+
+  private get index(): PhoneIndex {
+    if (!this.indexBuilt) {
+      const index = new PhoneIndex(this.capacity);
+      for (let row = 0; row < this.rows; row++) index.set(this.columns.phone[row] ?? 0, row);
+      this.indexBuilt = index;
+    }
+    return this.indexBuilt;
   }
 
   private rowOf(phone: string): number {
