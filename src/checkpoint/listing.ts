@@ -116,7 +116,10 @@ export class ContactListing implements Iterable<ListedContact> {
   at(i: number): ListedContact {
     const c = this.c;
     const flags = c.flags[i] ?? 0;
-    const [name = '', written = ''] = c.texts.toString('utf8', c.textStart[i] ?? 0, c.textStart[i + 1] ?? 0).split('\u0000');
+    const text = c.texts.toString('utf8', c.textStart[i] ?? 0, c.textStart[i + 1] ?? 0);
+    const nul = text.indexOf('\u0000');
+    const name = nul === -1 ? text : text.slice(0, nul);
+    const written = nul === -1 ? '' : text.slice(nul + 1);
     const file = c.fileOf[i] ?? NONE;
     const variant = c.variantOf[i] ?? NONE;
     return {
