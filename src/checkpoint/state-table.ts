@@ -176,9 +176,12 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
    */
   tallies(): StateTally[] {
     const extra: ContactState[] = [...this.dirty.values(), ...this.others.values()];
-    const counted = Tallies.from(this.tally.keys, this.tally.counts);
-    for (const row of this.dirty.keys()) counted.move(this.columns.tally[row] ?? 0, 0);
-    return counted.list(extra);
+    const counts = [...this.tally.counts];
+    for (const row of this.dirty.keys()) {
+      const id = this.columns.tally[row] ?? 0;
+      if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
+    }
+    return this.tally.list(extra, counts);
   }
 
   set(phone: string, state: ContactState): this {

@@ -77,19 +77,21 @@ export class Tallies {
     if (to !== 0) this.counts[to] = (this.counts[to] ?? 0) + 1;
   }
 
-  /** The tallies with a count, plus `extra` states (counted one each). */
-  list(extra: Iterable<ContactState> = []): StateTally[] {
-    const counts = new Map<string, number>();
-    this.keys.forEach((key, id) => {
-      const n = this.counts[id] ?? 0;
-      if (id !== 0 && n !== 0) counts.set(key, n);
-    });
+  /** The tallies with a count (`counts` instead of the kept ones when given), plus `extra` states (counted one each). */
+  list(extra: Iterable<ContactState> = [], counts: readonly number[] = this.counts): StateTally[] {
+    const added = new Map<string, number>();
     for (const s of extra) {
       const key = tallyKey(s);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      added.set(key, (added.get(key) ?? 0) + 1);
     }
     const out: StateTally[] = [];
-    for (const [key, count] of counts) if (count > 0) out.push({ state: tallyState(key), count });
+    for (let id = 1; id < this.keys.length; id++) {
+      const key = this.keys[id] ?? '';
+      const count = (counts[id] ?? 0) + (added.get(key) ?? 0);
+      added.delete(key);
+      if (count > 0) out.push({ state: tallyState(key), count });
+    }
+    for (const [key, count] of added) if (count > 0) out.push({ state: tallyState(key), count });
     return out;
   }
 }
