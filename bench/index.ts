@@ -409,9 +409,11 @@ function howMeasured(run: BenchRunResult | undefined, load: LoadFigures | undefi
 
 function scaleRows(r: BenchScaleResult): Row[] {
   const n = fmt(r.contacts);
-  const statusMet = r.status.seconds <= 3 && r.status.peakRssMb < 500;
-  const reportMet = r.report.seconds <= 30 && r.report.peakRssMb < 500;
-  const firstMet = r.firstRequestSeconds <= 15;
+  const statusMet = r.status.seconds <= 0.5 && r.status.peakRssMb <= 150;
+  const reportRatio = r.writeRows.seconds > 0 ? r.report.seconds / r.writeRows.seconds : Number.POSITIVE_INFINITY;
+  const reportMet = reportRatio <= 2 && r.report.peakRssMb <= 300;
+  const firstMet = r.firstRequestSeconds <= 3;
+  const firstNoSnapshotMet = r.firstRequestNoSnapshotSeconds <= 15;
   const baseline = `before: ${fmt(r.baseline.seconds, 1)} s, ${fmt(r.baseline.peakRssMb)} MB`;
   return [
     {
@@ -419,27 +421,36 @@ function scaleRows(r: BenchScaleResult): Row[] {
       value: `${fmt(r.status.seconds, 2)} s, ${fmt(r.status.peakRssMb)} MB`,
       baseline,
       ratio: `${(r.baseline.seconds / r.status.seconds).toFixed(1)}× faster, ${(r.baseline.peakRssMb / r.status.peakRssMb).toFixed(1)}× less memory`,
-      goal: '≤ 3 s and < 500 MB',
+      goal: '≤ 0.5 s and ≤ 150 MB',
       met: statusMet,
-      ...(statusMet ? {} : { note: `${r.status.seconds} s and ${r.status.peakRssMb} MB.` }),
+      ...(statusMet ? {} : { note: `${r.status.seconds} s and ${r.status.peakRssMb} MB: the counts come from the counters the snapshot keeps, but the snapshot's columns (about 100 bytes a contact) and the listing are still read whole.` }),
     },
     {
-      figure: `\`report\` of the same job (one CSV row per contact, streamed to the file)`,
+      figure: `\`report\` of the same job (one CSV row per contact, ${fmt(r.reportMb)} MB, streamed to the file)`,
       value: `${fmt(r.report.seconds, 2)} s, ${fmt(r.report.peakRssMb)} MB`,
-      baseline,
-      ratio: `${(r.baseline.seconds / r.report.seconds).toFixed(1)}× faster than status was`,
-      goal: '≤ 30 s and < 500 MB',
+      baseline: `${fmt(r.contacts + 1)} rows of the same length streamed to a file: ${fmt(r.writeRows.seconds, 2)} s, ${fmt(r.writeRows.peakRssMb)} MB`,
+      ratio: `${reportRatio.toFixed(1)}× the time of writing the file`,
+      goal: '≤ 2× and ≤ 300 MB',
       met: reportMet,
-      ...(reportMet ? {} : { note: `${r.report.seconds} s and ${r.report.peakRssMb} MB.` }),
+      ...(reportMet ? {} : { note: `${reportRatio.toFixed(1)}× and ${r.report.peakRssMb} MB: each row is still decoded into a state and a row object before its cells are written.` }),
     },
     {
-      figure: `\`outreach run\` continuing it (the first ${fmt(r.contacts - r.pending)} contacts settled, ${fmt(r.pending)} pending at the end of the list): time to the first message`,
+      figure: `\`outreach run\` continuing it with the snapshot and the listing the last run left (the first ${fmt(r.contacts - r.pending)} contacts settled, ${fmt(r.pending)} pending at the end of the list): time to the first message`,
       value: `${fmt(r.firstRequestSeconds, 1)} s`,
       baseline: `${n} rows read by the loader`,
       ratio: '–',
-      goal: '≤ 15 s',
+      goal: '≤ 3 s',
       met: firstMet,
-      ...(firstMet ? {} : { note: `${r.firstRequestSeconds} s: the loader reads and checks every settled row before the first pending one (about 80,000 rows/s on this machine).` }),
+      ...(firstMet ? {} : { note: `${r.firstRequestSeconds} s: the run still reads and checks every settled row of the list before the first pending one; it does not yet start from the listing.` }),
+    },
+    {
+      figure: 'The same with the journal alone (its snapshot removed: the whole journal folded before the first send)',
+      value: `${fmt(r.firstRequestNoSnapshotSeconds, 1)} s`,
+      baseline: `opening it through the store: ${fmt(r.openWithoutSnapshot.seconds, 1)} s`,
+      ratio: '–',
+      goal: '≤ 15 s',
+      met: firstNoSnapshotMet,
+      ...(firstNoSnapshotMet ? {} : { note: `${r.firstRequestNoSnapshotSeconds} s: folding the whole journal (${fmt(r.journalMb)} MB of JSON lines) and then reading the list whole.` }),
     },
     {
       figure: `Opening that job with no snapshot at all (the whole journal folded, once, writing the snapshot)`,
@@ -455,7 +466,7 @@ function scaleRows(r: BenchScaleResult): Row[] {
 function howMeasuredScale(r: BenchScaleResult | undefined): string[] {
   return [
     '',
-    `**A million-contact job.** bench/scale.ts writes a ${r ? fmt(r.contacts) : '1,000,000'}-row CSV list and the journal a run leaves after its first ${r ? fmt(r.contacts - r.pending) : '990,000'} contacts (header, then an attempt and an outcome per contact: 94 % sent with numeric ids, 2 % failed 502, 1 % in doubt, 2 % skipped, 1 % sent with a failed tag step; \`track\` has read 40 % of them delivered, half of those read too), in the journal's own JSON-lines format. It then opens the job once through the store (\`createFileStore().openJob\`: the whole journal folded, the snapshot written: the "no snapshot" row) and saves the listing a run keeps of a list it read whole (\`saveListing\`, with the source \`listSource\` computes; each contact's file, line, name and phone as written). \`status\` (\`jobStatus\`) and \`report\` (\`jobReport\`, CSV) each run in a fresh Node process; the figure is the wall time of the call and the process's maximum RSS (\`process.resourceUsage().maxRSS\`). The baseline, also in a fresh process, is status as it was computed before: \`readJournal\` (every event in an array), \`replay\` into a Map of state objects, the whole list read by the loader, a report row object per contact, \`summarise\`. The continuing run is the built CLI (\`node dist/src/cli/main.js run job.json\`) against a simulator process; the figure is the time from spawning it to the simulator storing its first message (node start-up, preflight, lock, snapshot, and the list's ${r ? fmt(r.contacts - r.pending) : '990,000'} settled rows read and skipped included).`,
+    `**A million-contact job.** bench/scale.ts writes a ${r ? fmt(r.contacts) : '1,000,000'}-row CSV list and the journal a run leaves after its first ${r ? fmt(r.contacts - r.pending) : '990,000'} contacts (header, then an attempt and an outcome per contact: 94 % sent with numeric ids, 2 % failed 502, 1 % in doubt, 2 % skipped, 1 % sent with a failed tag step; \`track\` has read 40 % of them delivered, half of those read too), in the journal's own JSON-lines format. It then opens the job once through the store (\`createFileStore().openJob\`: the whole journal folded, the snapshot written: the "no snapshot" row) and saves the listing a run keeps of a list it read whole (\`saveListing\`, with the source \`listSource\` computes; each contact's file, line, name and phone as written). \`status\` (\`jobStatus\`) and \`report\` (\`jobReport\`, CSV) each run in a fresh Node process; the figure is the wall time of the call and the process's maximum RSS (\`process.resourceUsage().maxRSS\`). The report's baseline, in a fresh process too, streams as many rows as the report has, each of the report's average length, to a file in megabyte pieces through the same atomic writer (temp file, fsync, rename). The baseline, also in a fresh process, is status as it was computed before: \`readJournal\` (every event in an array), \`replay\` into a Map of state objects, the whole list read by the loader, a report row object per contact, \`summarise\`. The continuing run is the built CLI (\`node dist/src/cli/main.js run job.json\`) against a simulator process; the figure is the time from spawning it to the simulator storing its first message (node start-up, preflight, lock, snapshot, and the list's ${r ? fmt(r.contacts - r.pending) : '990,000'} settled rows read and skipped included); then the snapshot is removed and the same is timed again with the journal alone (the journal then also holds what the first of these runs recorded before it was stopped).`,
   ];
 }
 

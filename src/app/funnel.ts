@@ -36,28 +36,29 @@ export function funnelOf(states: Iterable<ContactState>, replies: ReadonlyMap<st
 }
 
 /** What `funnelOf` counts, one state at a time. */
-export function funnelCounter(replies: ReadonlyMap<string, string>): { add(s: ContactState): void; result(): Funnel } {
+export function funnelCounter(replies: ReadonlyMap<string, string>): { add(s: ContactState, n?: number): void; result(): Funnel } {
   const funnel: Funnel = { sent: 0, tracked: 0, delivered: 0, read: 0, replied: 0, failed: 0, failures: [] };
   const byCode = new Map<string, FunnelFailure>();
   return {
-    add(s) {
+    /** `n` states like `s` (a tally's count). */
+    add(s, n = 1) {
       if (s.status !== 'sent') return;
-      funnel.sent += 1;
-      if (replies.has(s.phone)) funnel.replied += 1;
+      funnel.sent += n;
+      if (replies.has(s.phone)) funnel.replied += n;
       const d = s.delivery;
       if (!d) return;
-      funnel.tracked += 1;
-      if (d.status === 'delivered' || d.status === 'read') funnel.delivered += 1;
-      if (d.status === 'read') funnel.read += 1;
+      funnel.tracked += n;
+      if (d.status === 'delivered' || d.status === 'read') funnel.delivered += n;
+      if (d.status === 'read') funnel.read += n;
       if (d.status !== 'failed') return;
-      funnel.failed += 1;
+      funnel.failed += n;
       const code = d.failureCode ?? null;
       const key = String(code);
       const known = byCode.get(key);
-      if (known) known.count += 1;
+      if (known) known.count += n;
       else {
         const c = providerClass(code ?? undefined);
-        byCode.set(key, { code, class: c, label: providerClassInfo(c).label, count: 1, example: d.failureReason ?? '' });
+        byCode.set(key, { code, class: c, label: providerClassInfo(c).label, count: n, example: d.failureReason ?? '' });
       }
     },
     result() {

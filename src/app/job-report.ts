@@ -192,15 +192,22 @@ export async function jobReport(jobPath: string, options: JobReportOptions): Pro
     await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)(), options.zone);
     contacts = report.view.states.size + report.listOnlyPending;
   } else {
-    const counted = async function* (rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {
+    const counted = async function* (rows: AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {
       for await (const row of rows) {
         contacts += 1;
         yield row;
       }
     };
+    // The store's rows are counted without a promise per row.
+    const countedSync = function* (rows: Iterable<ReportRow>): Generator<ReportRow> {
+      for (const row of rows) {
+        contacts += 1;
+        yield row;
+      }
+    };
     const { view, listing, replies, withColumns } = report;
-    const rows = withColumns ? rowsWithColumns(withColumns, options.store, view.states, replies) : reportRowsFor(view.states, listing, replies);
-    await writeReport(file, counted(rows), format, reportLayout(report, options));
+    const rows = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
+    await writeReport(file, rows, format, reportLayout(report, options));
   }
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }) };
 }

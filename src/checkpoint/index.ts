@@ -5,6 +5,7 @@ export { rowKey } from './store.js';
 export { StoreUnavailableError, StoreWriteError } from './errors.js';
 export { ContactListing, type ListedContact } from './listing.js';
 export { StateTable } from './state-table.js';
+export { tallyKey, type StateTally } from './state-tally.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
 export { deliveryAfter } from './apply-delivery.js';
 export { replay } from './replay.js';

@@ -44,34 +44,39 @@ export function listingSource(data: Buffer): string | undefined {
 
 /** The listing of an image, when it is whole and of `source`; undefined otherwise. */
 export function decodeListing(data: Buffer, source: string): ContactListing | undefined {
-  const head = readHead(data, MAGIC);
+  return decodeListingFrom(data, data.length, source, (position, target) => target.set(data.subarray(position, position + target.length)));
+}
+
+/**
+ * The same, from an image's first bytes (`start`: at least its head) and its `size`, each array read
+ * straight into its own memory (`read` fills `target` from `position`): a backend reading a file
+ * holds no copy of it besides the listing.
+ */
+export function decodeListingFrom(start: Buffer, size: number, source: string, read: (position: number, target: Uint8Array) => void): ContactListing | undefined {
+  const head = readHead(start, MAGIC);
   if (!head) return undefined;
   const meta = head.meta as Meta;
   if (meta.v !== 2 || meta.source !== source || !Number.isSafeInteger(meta.count) || !Number.isSafeInteger(meta.textBytes)) return undefined;
   if (!Array.isArray(meta.odd) || !Array.isArray(meta.files) || !Array.isArray(meta.variants)) return undefined;
   const n = meta.count;
-  const sizes = [n * 8, n * 4, (n + 1) * 4, n * 2, n * 2, n, meta.textBytes];
   let at = head.end;
-  if (at + sizes.reduce((a, b) => a + b, 0) !== data.length) return undefined;
-  const slices = sizes.map((size) => data.subarray(at, (at += size)));
-  if (slices.reduce((acc, b) => crc32(b, acc), 0) !== meta.crc) return undefined;
-  const typed = <T extends ArrayBufferView>(slice: Buffer, make: (buffer: ArrayBuffer) => T): T => {
-    const buffer = new ArrayBuffer(slice.length);
-    new Uint8Array(buffer).set(slice);
-    return make(buffer);
+  if (at + n * 8 + n * 4 + (n + 1) * 4 + n * 2 + n * 2 + n + meta.textBytes !== size) return undefined;
+  let crc = 0;
+  const next = <T extends ArrayBufferView>(make: (length: number) => T, length: number): T => {
+    const array = make(length);
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    read(at, bytes);
+    crc = crc32(bytes, crc);
+    at += bytes.length;
+    return array;
   };
-  const [phones, lines, textStart, fileOf, variantOf, flags, texts] = slices as [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, Buffer];
-  return ContactListing.fromColumns({
-    count: n,
-    phones: typed(phones, (b) => new Float64Array(b)),
-    lines: typed(lines, (b) => new Int32Array(b)),
-    textStart: typed(textStart, (b) => new Uint32Array(b)),
-    fileOf: typed(fileOf, (b) => new Uint16Array(b)),
-    variantOf: typed(variantOf, (b) => new Uint16Array(b)),
-    flags: typed(flags, (b) => new Uint8Array(b)),
-    texts: Buffer.from(texts),
-    files: meta.files,
-    variants: meta.variants,
-    odd: meta.odd,
-  });
+  const phones = next((k) => new Float64Array(k), n);
+  const lines = next((k) => new Int32Array(k), n);
+  const textStart = next((k) => new Uint32Array(k), n + 1);
+  const fileOf = next((k) => new Uint16Array(k), n);
+  const variantOf = next((k) => new Uint16Array(k), n);
+  const flags = next((k) => new Uint8Array(k), n);
+  const texts = next((k) => Buffer.alloc(k), meta.textBytes);
+  if (crc !== meta.crc) return undefined;
+  return ContactListing.fromColumns({ count: n, phones, lines, textStart, fileOf, variantOf, flags, texts, files: meta.files, variants: meta.variants, odd: meta.odd });
 }

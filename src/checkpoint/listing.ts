@@ -116,7 +116,10 @@ export class ContactListing implements Iterable<ListedContact> {
   at(i: number): ListedContact {
     const c = this.c;
     const flags = c.flags[i] ?? 0;
-    const [name = '', written = ''] = c.texts.toString('utf8', c.textStart[i] ?? 0, c.textStart[i + 1] ?? 0).split('\u0000');
+    const text = c.texts.toString('utf8', c.textStart[i] ?? 0, c.textStart[i + 1] ?? 0);
+    const nul = text.indexOf('\u0000');
+    const name = nul === -1 ? text : text.slice(0, nul);
+    const written = nul === -1 ? '' : text.slice(nul + 1);
     const file = c.fileOf[i] ?? NONE;
     const variant = c.variantOf[i] ?? NONE;
     return {
@@ -148,6 +151,14 @@ export class ContactListing implements Iterable<ListedContact> {
   /** Each contact's phone as state-columns' number, or undefined for a phone kept whole. */
   *numbers(): Generator<number | undefined> {
     for (let i = 0; i < this.c.count; i++) yield this.odd.has(i) ? undefined : this.c.phones[i];
+  }
+
+  /** The phones stored as numbers (the ones kept whole left out), sorted: a copy. */
+  sortedNumbers(): Float64Array {
+    const out = this.c.phones.slice(0, this.c.count);
+    if (this.odd.size === 0) return out.sort();
+    const kept = out.filter((_, i) => !this.odd.has(i));
+    return kept.sort();
   }
 
   /** How many of the phones kept whole `states` has (a count by number takes them all for missing). */

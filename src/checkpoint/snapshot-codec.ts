@@ -23,6 +23,8 @@ export interface SnapshotMeta {
   others: Array<[string, ContactState]>;
   columns: Array<[string, number]>;
   crc: number;
+  /** The counters by tally (keys, counts) and the CRC-32 of the `tally` column; absent in an image of before them. */
+  tallies?: { keys: string[]; counts: number[]; crc: number };
   /** Where the columns start in the image. */
   offset: number;
   [extra: string]: unknown;
@@ -30,17 +32,20 @@ export interface SnapshotMeta {
 
 /**
  * A table's image (`StateTable.image()`, a copy) as chunks to write one after the other; `extra` goes
- * in the meta line (after `rows`). The caller takes the image at the moment its position is read: a
+ * in the meta line (after `rows`). The counters by tally go in the meta line, their column last with a
+ * CRC of its own (a program of before them reads the image and leaves that column out). The caller takes the image at the moment its position is read: a
  * table that goes on changing meanwhile would describe events past that position.
  */
 export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefined, extra: Record<string, unknown>): Buffer[] {
   const chunks: Buffer[] = [];
   const sizes: Array<[string, number]> = [];
   let crc = 0;
+  let tallyCrc = 0;
   for (const name of COLUMN_NAMES) {
     const column = image.columns[name];
     const bytes = Buffer.from(column.buffer, column.byteOffset, image.rows * column.BYTES_PER_ELEMENT);
-    crc = crc32(bytes, crc);
+    if (name === 'tally') tallyCrc = crc32(bytes);
+    else crc = crc32(bytes, crc);
     chunks.push(bytes, padding(bytes.length));
     sizes.push([name, bytes.length]);
   }
@@ -53,6 +58,7 @@ export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefine
     others: image.others.map(([phone, state]) => [phone, state]),
     columns: sizes,
     crc,
+    ...(image.tallies && { tallies: { keys: image.tallies.keys, counts: image.tallies.counts, crc: tallyCrc } }),
   };
   const head = headOf(MAGIC, meta);
   return [head, padding(head.length), ...chunks];
@@ -69,22 +75,40 @@ export function snapshotMeta(data: Buffer): SnapshotMeta | undefined {
 
 /** The table and header of an image whose meta was read, or undefined when its columns do not check. */
 export function decodeSnapshot(data: Buffer, meta: SnapshotMeta): { table: StateTable; header: HeaderEvent | undefined } | undefined {
-  // Room for the run to add contacts before the columns must grow.
+  return decodeSnapshotFrom(meta, data.length, (position, target) => target.set(data.subarray(position, position + target.length)));
+}
+
+/**
+ * The same, reading each column's bytes straight into its array (`read` fills `target` with the
+ * image's bytes from `position`): a backend that reads a file need not hold the image besides the
+ * columns it decodes into. `size` is the image's length.
+ */
+export function decodeSnapshotFrom(meta: SnapshotMeta, size: number, read: (position: number, target: Uint8Array) => void): { table: StateTable; header: HeaderEvent | undefined } | undefined {
+  // Room for the run to add contacts before the columns must grow (pages never written take no memory).
   const columns = allocColumns(Math.max(1024, Math.ceil(meta.rows * 1.25)));
   let offset = meta.offset;
   let crc = 0;
+  let tallies = meta.tallies && Array.isArray(meta.tallies.keys) && Array.isArray(meta.tallies.counts) ? meta.tallies : undefined;
   for (const [i, name] of COLUMN_NAMES.entries()) {
     const [written, bytes] = meta.columns[i] ?? ['', -1];
     const column = columns[name];
-    if (written !== name || bytes !== meta.rows * column.BYTES_PER_ELEMENT || offset + bytes > data.length) return undefined;
-    const slice = data.subarray(offset, offset + bytes);
-    crc = crc32(slice, crc);
-    new Uint8Array(column.buffer, column.byteOffset, bytes).set(slice);
+    // An image of before the counters: they are counted again from the states.
+    if (name === 'tally' && (written !== name || !tallies)) {
+      tallies = undefined;
+      continue;
+    }
+    if (written !== name || bytes !== meta.rows * column.BYTES_PER_ELEMENT || offset + bytes > size) return undefined;
+    const target = new Uint8Array(column.buffer, column.byteOffset, bytes);
+    read(offset, target);
+    if (name === 'tally') {
+      if (crc32(target) !== tallies?.crc) return undefined;
+    } else crc = crc32(target, crc);
     offset += bytes + padding(bytes).length;
   }
   if (crc !== meta.crc) return undefined;
+  if (!tallies) columns.tally.fill(0);
   return {
-    table: StateTable.fromImage({ rows: meta.rows, columns, rest: meta.rest, others: meta.others }),
+    table: StateTable.fromImage({ rows: meta.rows, columns, rest: meta.rest, others: meta.others, ...(tallies && { tallies }) }),
     header: meta.header ?? undefined,
   };
 }

@@ -64,6 +64,8 @@ export interface Columns {
   deliveredAt: Float64Array;
   readAt: Float64Array;
   rest: Uint32Array;
+  /** The row's tally (state-tally.ts) as counted, 0 while it is not: a count moves from it when the row changes. */
+  tally: Uint32Array;
 }
 
 export const COLUMN_NAMES = [
@@ -85,6 +87,7 @@ export const COLUMN_NAMES = [
   'deliveredAt',
   'readAt',
   'rest',
+  'tally',
 ] as const satisfies readonly (keyof Columns)[];
 
 export function allocColumns(capacity: number): Columns {
@@ -107,6 +110,7 @@ export function allocColumns(capacity: number): Columns {
     deliveredAt: new Float64Array(capacity),
     readAt: new Float64Array(capacity),
     rest: new Uint32Array(capacity),
+    tally: new Uint32Array(capacity),
   };
 }
 

@@ -1,6 +1,7 @@
 import { PhoneIndex } from './phone-index.js';
 import { isoText } from './iso-time.js';
 import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
+import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import type { ContactState, ContactStatus } from './types.js';
 import type { ContactListing } from './listing.js';
 import type { ContactStates } from './store.js';
@@ -25,6 +26,8 @@ export interface TableImage {
   columns: Columns;
   rest: readonly string[];
   others: ReadonlyArray<readonly [string, ContactState]>;
+  /** The counters by tally (state-tally.ts) the `tally` column points into; absent in an image of before them (then counted again). */
+  tallies?: { keys: readonly string[]; counts: readonly number[] };
 }
 
 /**
@@ -38,8 +41,11 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   private columns: Columns;
   private rows = 0;
   private capacity: number;
-  private readonly index: PhoneIndex;
+  /** Built on first use: a reader that only counts (status) never needs it. */
+  private indexBuilt: PhoneIndex | undefined;
   private rest: RestTable;
+  /** The encoded rows' counts by tally; the dirty rows, the deleted ones and `others` are settled when read (tallies()). */
+  private tally = new Tallies();
   private readonly others = new Map<string, ContactState>();
   /** Rows of deleted phones (rare: a Map may delete). */
   private deleted = new Set<number>();
@@ -53,7 +59,7 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   constructor(capacity = 1024) {
     this.capacity = Math.max(16, capacity);
     this.columns = allocColumns(this.capacity);
-    this.index = new PhoneIndex(this.capacity);
+    this.indexBuilt = new PhoneIndex(this.capacity);
     this.rest = new RestTable();
   }
 
@@ -64,8 +70,10 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     table.capacity = image.columns.phone.length;
     table.rows = image.rows;
     table.rest = RestTable.from(image.rest);
-    for (let row = 0; row < image.rows; row++) table.index.set(image.columns.phone[row] ?? 0, row);
+    table.indexBuilt = undefined;
     for (const [phone, state] of image.others) table.others.set(phone, state);
+    if (image.tallies) table.tally = Tallies.from(image.tallies.keys, image.tallies.counts);
+    else table.recount();
     return table;
   }
 
@@ -73,7 +81,13 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   image(): TableImage {
     if (this.deleted.size > 0) this.compactDeleted();
     this.flush(0);
-    return { rows: this.rows, columns: growColumns(this.columns, this.rows, Math.max(1, this.rows)), rest: [...this.rest.texts], others: [...this.others] };
+    return {
+      rows: this.rows,
+      columns: growColumns(this.columns, this.rows, Math.max(1, this.rows)),
+      rest: [...this.rest.texts],
+      others: [...this.others],
+      tallies: { keys: [...this.tally.keys], counts: [...this.tally.counts] },
+    };
   }
 
   get size(): number {
@@ -105,10 +119,26 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     return row >= 0 && !(this.deleted.size > 0 && this.deleted.has(row));
   }
 
-  /** How many of the listing's contacts have no state here: counted by number, no string made. */
+  /**
+   * How many of the listing's contacts have no state here: counted by number, no string made. Without
+   * the index, both sides' numbers are sorted and merged (cheaper than building it for a million).
+   */
   countUnseen(listing: ContactListing): number {
     let unseen = 0;
-    for (const n of listing.numbers()) if (n === undefined || !this.hasNumber(n)) unseen += 1;
+    if (this.indexBuilt) {
+      for (const n of listing.numbers()) if (n === undefined || !this.hasNumber(n)) unseen += 1;
+    } else {
+      const mine = this.columns.phone.slice(0, this.rows);
+      if (this.deleted.size > 0) for (const row of this.deleted) mine[row] = -1;
+      mine.sort();
+      const theirs = listing.sortedNumbers();
+      let at = 0;
+      for (const n of theirs) {
+        while (at < mine.length && (mine[at] ?? 0) < n) at += 1;
+        if (at >= mine.length || mine[at] !== n) unseen += 1;
+      }
+      unseen += listing.size - theirs.length;
+    }
     // A phone kept whole (never from the loader) is looked up by its text.
     return unseen - listing.oddPresentIn(this);
   }
@@ -140,6 +170,20 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     for (const [phone, s] of this.others) if (s.status === 'sent') yield [phone, sentSummary(s)];
   }
 
+  /**
+   * The states' counts by tally (state-tally.ts): the counters the table keeps as it changes, the
+   * states set last and the ones kept whole added. No state of the columns is decoded.
+   */
+  tallies(): StateTally[] {
+    const extra: ContactState[] = [...this.dirty.values(), ...this.others.values()];
+    const counts = [...this.tally.counts];
+    for (const row of this.dirty.keys()) {
+      const id = this.columns.tally[row] ?? 0;
+      if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
+    }
+    return this.tally.list(extra, counts);
+  }
+
   set(phone: string, state: ContactState): this {
     const n = phone === state.phone ? phoneNumber(phone) : undefined;
     if (n === undefined) {
@@ -153,6 +197,7 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
       if (this.rows === this.capacity) this.grow();
       row = this.rows++;
       this.columns.phone[row] = n;
+      this.columns.tally[row] = 0;
       this.index.set(n, row);
     }
     // Oldest first: a row set again moves to the end.
@@ -167,6 +212,8 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     if (row >= 0) {
       this.dirty.delete(row);
       this.deleted.add(row);
+      this.tally.move(this.columns.tally[row] ?? 0, 0);
+      this.columns.tally[row] = 0;
       return true;
     }
     return this.others.delete(phone);
@@ -175,10 +222,11 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
   clear(): void {
     this.dirty.clear();
     this.rows = 0;
-    this.index.clear();
+    this.indexBuilt = new PhoneIndex(this.capacity);
     this.others.clear();
     this.deleted.clear();
     this.rest = new RestTable();
+    this.tally = new Tallies();
   }
 
   forEach(callback: (value: ContactState, key: string, map: Map<string, ContactState>) => void, thisArg?: unknown): void {
@@ -219,8 +267,34 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     for (const [row, state] of this.dirty) {
       if (this.dirty.size <= keep) return;
       encodeRow(this.columns, row, state, this.rest);
+      this.count(row, state);
       this.dirty.delete(row);
     }
+  }
+
+  /** Moves row `row`'s count to the tally of `state`, its state now. */
+  private count(row: number, state: ContactState): void {
+    const to = this.tally.intern(tallyKey(state));
+    this.tally.move(this.columns.tally[row] ?? 0, to);
+    this.columns.tally[row] = to;
+  }
+
+  /** Counts every row again (an image kept before the counters were): each state decoded once. */
+  private recount(): void {
+    this.tally = new Tallies();
+    for (let row = 0; row < this.rows; row++) {
+      this.columns.tally[row] = 0;
+      this.count(row, decodeRow(this.columns, row, this.rest.texts));
+    }
+  }
+
+  private get index(): PhoneIndex {
+    if (!this.indexBuilt) {
+      const index = new PhoneIndex(this.capacity);
+      for (let row = 0; row < this.rows; row++) index.set(this.columns.phone[row] ?? 0, row);
+      this.indexBuilt = index;
+    }
+    return this.indexBuilt;
   }
 
   private rowOf(phone: string): number {

@@ -9,6 +9,7 @@
  * stated by one contract suite, `test/checkpoint/contract/`, run against each backend.
  */
 import type { ContactListing } from './listing.js';
+import type { StateTally } from './state-tally.js';
 import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';
@@ -70,6 +71,8 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   sentEntries?(): Iterable<readonly [string, SentContact]>;
   /** How many of the listing's contacts have no state here. */
   countUnseen?(listing: ContactListing): number;
+  /** The states' counts by tally (what status and the summary count), kept as counters: no state is read. */
+  tallies?(): Iterable<StateTally>;
 }
 
 /** A job's state as read: its header (the content in force), and one state per phone. */

@@ -18,17 +18,17 @@ export function deferredGroups(states: Iterable<ContactState>): DeferredGroup[] 
 }
 
 /** What `deferredGroups` counts, one state at a time. */
-export function deferredCounter(): { add(s: ContactState): void; result(): DeferredGroup[] } {
+export function deferredCounter(): { add(s: ContactState, n?: number): void; result(): DeferredGroup[] } {
   const groups = new Map<string, DeferredGroup>();
   return {
-    add(s) {
+    add(s, n = 1) {
       if (s.status !== 'deferred') return;
       const group = groups.get(s.reason);
       if (group === undefined) {
-        groups.set(s.reason, { reason: s.reason, count: 1, notBefore: s.notBefore, ...(s.zone !== undefined && { zone: s.zone }) });
+        groups.set(s.reason, { reason: s.reason, count: n, notBefore: s.notBefore, ...(s.zone !== undefined && { zone: s.zone }) });
         return;
       }
-      group.count += 1;
+      group.count += n;
       if (Date.parse(s.notBefore) < Date.parse(group.notBefore)) {
         group.notBefore = s.notBefore;
         if (s.zone !== undefined) group.zone = s.zone;

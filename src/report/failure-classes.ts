@@ -23,15 +23,15 @@ export function failuresByClass(states: Iterable<ContactState>): FailureClass[] 
 }
 
 /** What `failuresByClass` counts, one state at a time. */
-export function failureClassCounter(): { add(s: ContactState): void; result(): FailureClass[] } {
+export function failureClassCounter(): { add(s: ContactState, n?: number): void; result(): FailureClass[] } {
   const groups = new Map<string, FailureClass>();
   return {
-    add(s) {
+    add(s, n = 1) {
       const cls = failureClassOf(s);
       if (cls === undefined || (s.status !== 'failed' && s.status !== 'in_doubt')) return;
       const group = groups.get(cls);
-      if (group) group.count += 1;
-      else groups.set(cls, { class: cls, count: 1, example: s.error });
+      if (group) group.count += n;
+      else groups.set(cls, { class: cls, count: n, example: s.error });
     },
     result: () => [...groups.values()].sort((a, b) => b.count - a.count || a.class.localeCompare(b.class)),
   };

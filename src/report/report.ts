@@ -1,4 +1,4 @@
-import { csvChunks } from './csv-chunks.js';
+import { csvChunks, csvChunksSync } from './csv-chunks.js';
 import { safeCell } from './csv-safe.js';
 import type { ReportRow } from './report-rows.js';
 import { csvOptions, reportColumns, sourceHeader, TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
@@ -39,14 +39,37 @@ export async function writeReport(
   format: ReportFormat,
   layout: ReportLayout = {},
 ): Promise<void> {
-  await writeFileAtomic(file, format === 'csv' ? csvChunks(csvRows(rows, layout), csvOptions(layout)) : jsonChunks(rows));
+  if (format !== 'csv') return writeFileAtomic(file, jsonChunks(rows));
+  // A synchronous source (the store's rows) is written without a promise per row.
+  const chunks = Symbol.iterator in rows ? csvChunksSync(csvRowsSync(rows, layout), csvOptions(layout)) : csvChunks(csvRows(rows, layout), csvOptions(layout));
+  await writeFileAtomic(file, chunks);
 }
 
-async function* csvRows(rows: Iterable<ReportRow> | AsyncIterable<ReportRow>, layout: ReportLayout): AsyncGenerator<string[]> {
+/** The header, then each row's cells. */
+function* csvRowsSync(rows: Iterable<ReportRow>, layout: ReportLayout): Generator<string[]> {
+  const { header, cellsOf } = csvLayout(layout);
+  yield header;
+  for (const row of rows) yield cellsOf(row);
+}
+
+async function* csvRows(rows: AsyncIterable<ReportRow>, layout: ReportLayout): AsyncGenerator<string[]> {
+  const { header, cellsOf } = csvLayout(layout);
+  yield header;
+  for await (const row of rows) yield cellsOf(row);
+}
+
+function csvLayout(layout: ReportLayout): { header: string[]; cellsOf(row: ReportRow): string[] } {
   const columns = reportColumns(REPORT_COLUMNS, layout);
   const sources = layout.sourceColumns ?? [];
-  yield [...columns, ...sources.map((h) => safeCell(sourceHeader(h, columns)))];
-  for await (const row of rows) yield [...columns.map((c) => cell(row[c])), ...sources.map((h) => cell(row.source_columns?.[h]))];
+  return {
+    header: [...columns, ...sources.map((h) => safeCell(sourceHeader(h, columns)))],
+    cellsOf: (row) => {
+      const out = new Array<string>(columns.length + sources.length);
+      for (let i = 0; i < columns.length; i++) out[i] = cell(row[columns[i] as (typeof columns)[number]]);
+      for (let i = 0; i < sources.length; i++) out[columns.length + i] = cell(row.source_columns?.[sources[i] ?? '']);
+      return out;
+    },
+  };
 }
 
 function cell(value: string | number | boolean | null | undefined): string {

@@ -49,7 +49,7 @@ export function summarise(states: ReadonlyMap<string, ContactState>, opts: Summa
 }
 
 /** What `summarise` counts, one state at a time: a caller that reads the states once for several counts feeds each state here. */
-export function summaryCounter(opts: SummaryOptions = {}): { add(s: ContactState): void; result(contacts: number): Summary } {
+export function summaryCounter(opts: SummaryOptions = {}): { add(s: ContactState, n?: number): void; result(contacts: number): Summary } {
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<ContactStatus, number>;
   const byAction: Record<string, number> = {};
   const errors = new Map<string, number>();
@@ -58,27 +58,28 @@ export function summaryCounter(opts: SummaryOptions = {}): { add(s: ContactState
   const afterSendFailed = { contacts: 0, bySteps: {} as Record<string, number> };
   const classes = failureClassCounter();
   return {
-    add(s) {
+    /** `n` states like `s` (a tally's count). */
+    add(s, n = 1) {
       const action = actionLabel(s);
-      if (action) byAction[action] = (byAction[action] ?? 0) + 1;
+      if (action) byAction[action] = (byAction[action] ?? 0) + n;
       if (s.status === 'in_doubt' && opts.inFlight?.(s) === true) {
-        inFlight += 1;
+        inFlight += n;
         return;
       }
-      byStatus[s.status] += 1;
+      byStatus[s.status] += n;
       if (s.status === 'failed' || s.status === 'in_doubt') {
-        errors.set(s.error, (errors.get(s.error) ?? 0) + 1);
-        classes.add(s);
+        errors.set(s.error, (errors.get(s.error) ?? 0) + n);
+        classes.add(s, n);
       }
       if (s.status !== 'sent') return;
-      if (opts.replies?.has(s.phone)) replied += 1;
+      if (opts.replies?.has(s.phone)) replied += n;
       let notDone = false;
       for (const step in s.followups) {
         if (s.followups[step] === true) continue;
         notDone = true;
-        afterSendFailed.bySteps[step] = (afterSendFailed.bySteps[step] ?? 0) + 1;
+        afterSendFailed.bySteps[step] = (afterSendFailed.bySteps[step] ?? 0) + n;
       }
-      if (notDone) afterSendFailed.contacts += 1;
+      if (notDone) afterSendFailed.contacts += n;
     },
     result(contacts) {
       const counts = { ...byStatus, pending: byStatus.pending + (opts.pending ?? 0) };

@@ -16,6 +16,8 @@ import {
   type CheckpointEvent,
   type ContactState,
 } from '../../src/checkpoint/file/index.js';
+import { decodeSnapshot, encodeSnapshot, snapshotMeta } from '../../src/checkpoint/snapshot-codec.js';
+import { ContactListing, tallyKey } from '../../src/checkpoint/index.js';
 import { AT, attempt, failed, phoneOf, sent, tempDir } from './helpers.js';
 
 const header: CheckpointEvent = { t: 'header', v: 1, job: 'promo', fingerprint: 'abc', content: { template: 'hello' }, at: AT };
@@ -261,5 +263,44 @@ describe('openJobJournal with snapshots', () => {
     const journal = await openJobJournal(file);
     expect(sameStates(journal.state, await fullReplay(file))).toBe(true);
     await journal.close();
+  });
+});
+
+describe('the counters a snapshot keeps', () => {
+  const counts = (table: StateTable) => new Map(table.tallies().map((t) => [tallyKey(t.state), t.count]));
+  const recount = (table: StateTable) => {
+    const out = new Map<string, number>();
+    for (const s of table.values()) out.set(tallyKey(s), (out.get(tallyKey(s)) ?? 0) + 1);
+    return out;
+  };
+
+  it('reads a snapshot written before the counters were kept, counting its states once', async () => {
+    const table = new StateTable();
+    for (const e of journalEvents(0, 300)) if (e.t !== 'header') applyEvent(table, e);
+    const image = table.image();
+    const { tallies: _kept, ...before } = image;
+    const data = Buffer.concat(encodeSnapshot(before, undefined, {}));
+    const meta = snapshotMeta(data);
+    const decoded = meta && decodeSnapshot(data, meta);
+    if (!decoded) throw new Error('the image did not decode');
+    expect(counts(decoded.table)).toEqual(recount(table));
+    expect(counts(decoded.table)).toEqual(counts(table));
+  });
+});
+
+describe('a table read from a snapshot', () => {
+  it('counts the listed contacts it has no state of as one with its phone index does', async () => {
+    const table = new StateTable();
+    for (const e of journalEvents(0, 200)) if (e.t !== 'header') applyEvent(table, e);
+    table.delete(phoneOf(7));
+    const data = Buffer.concat(encodeSnapshot(table.image(), undefined, {}));
+    const meta = snapshotMeta(data);
+    const read = meta && decodeSnapshot(data, meta);
+    if (!read) throw new Error('the image did not decode');
+    const listing = new ContactListing();
+    for (const i of [250, 3, 7, 199, 3, 400, 120]) listing.add({ phone: phoneOf(i), line: i + 2 });
+    listing.add({ phone: 'not-a-phone', line: 9 });
+    expect(read.table.countUnseen(listing)).toBe(4);
+    expect(table.countUnseen(listing)).toBe(4);
   });
 });

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { decodeListing, encodeListing } from '../listing-codec.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { decodeListingFrom, encodeListing } from '../listing-codec.js';
+import { headBytes } from './binary-file.js';
 import type { ContactListing } from '../listing.js';
 import { writeChunksAtomic } from './binary-file.js';
 
@@ -14,12 +15,27 @@ export async function writeListing(file: string, source: string, listing: Contac
 
 export { listingSource } from '../listing-codec.js';
 
+/** The job's listing when it is of `source`: its head read first, then each array straight into the listing's memory. */
 export async function readListing(file: string, source: string): Promise<ContactListing | undefined> {
-  let data: Buffer;
+  let fd: number;
   try {
-    data = await readFile(file);
+    fd = openSync(file, 'r');
   } catch {
     return undefined;
   }
-  return decodeListing(data, source);
+  try {
+    const size = fstatSync(fd).size;
+    const start = headBytes(fd, size);
+    return decodeListingFrom(start, size, source, (position, target) => {
+      for (let done = 0; done < target.length; ) {
+        const n = readSync(fd, target, done, target.length - done, position + done);
+        if (n === 0) throw new Error('the listing ended early');
+        done += n;
+      }
+    });
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

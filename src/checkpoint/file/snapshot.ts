@@ -1,10 +1,11 @@
-import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { decodeSnapshot, encodeSnapshot, snapshotMeta, type SnapshotMeta } from '../snapshot-codec.js';
+import { decodeSnapshotFrom, encodeSnapshot, snapshotMeta, type SnapshotMeta } from '../snapshot-codec.js';
 import type { StateTable } from '../state-table.js';
 import type { HeaderEvent } from '../types.js';
-import { writeChunksAtomic } from './binary-file.js';
+import { headBytes, writeChunksAtomic } from './binary-file.js';
 import { isProcessAlive } from './lock.js';
 
 /**
@@ -58,20 +59,36 @@ export async function writeSnapshot(
   await writeChunksAtomic(file, chunks);
 }
 
-/** The journal's snapshot, or undefined when there is none usable for this journal. */
+/**
+ * The journal's snapshot, or undefined when there is none usable for this journal. Its head is read
+ * first, then each column straight into the table's arrays (the file is never held whole besides them).
+ */
 export async function readSnapshot(journalFile: string): Promise<Snapshot | undefined> {
-  let data: Buffer;
+  let fd: number;
   try {
-    data = await readFile(snapshotFileOf(journalFile));
+    fd = openSync(snapshotFileOf(journalFile), 'r');
   } catch {
     return undefined;
   }
-  const meta = snapshotMeta(data) as (SnapshotMeta & { position: JournalPosition; journalCheck: { head: number; tail: number } }) | undefined;
-  if (!meta) return undefined;
-  const check = await journalCheck(journalFile, meta.position.bytes, undefined).catch(() => undefined);
-  if (!check || check.head !== meta.journalCheck.head || check.tail !== meta.journalCheck.tail) return undefined;
-  const decoded = decodeSnapshot(data, meta);
-  return decoded && { ...decoded, position: meta.position };
+  try {
+    const size = fstatSync(fd).size;
+    const meta = snapshotMeta(headBytes(fd, size)) as (SnapshotMeta & { position: JournalPosition; journalCheck: { head: number; tail: number } }) | undefined;
+    if (!meta) return undefined;
+    const check = await journalCheck(journalFile, meta.position.bytes, undefined).catch(() => undefined);
+    if (!check || check.head !== meta.journalCheck.head || check.tail !== meta.journalCheck.tail) return undefined;
+    const decoded = decodeSnapshotFrom(meta, size, (position, target) => {
+      for (let done = 0; done < target.length; ) {
+        const n = readSync(fd, target, done, target.length - done, position + done);
+        if (n === 0) throw new Error('the snapshot ended early');
+        done += n;
+      }
+    });
+    return decoded && { ...decoded, position: meta.position };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** CRC-32 of the journal's first CHECK_BYTES and of the CHECK_BYTES before `bytes`; throws when the journal is shorter than `bytes`. */

@@ -5,7 +5,7 @@
  * process (on this host or another).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContactListing, rowKey, type CheckpointEvent, type JobStore, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
+import { ContactListing, rowKey, tallyKey, type CheckpointEvent, type ContactStates, type JobStore, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
 import { AT, attempt, failed, inbound, phoneOf, sent } from '../helpers.js';
 import { backends, type OpenedBackend } from './backends.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -193,6 +193,66 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(kept && [...kept]).toEqual([...listing]);
       expect(await other.listing('promo', 'source-2')).toBeUndefined();
       expect(await other.listing('winter', 'source-1')).toBeUndefined();
+    });
+  });
+
+  describe('the counts a job keeps', () => {
+    /** Each tally's count as a full read of the states finds it. */
+    const recount = (states: ContactStates) => {
+      const counts = new Map<string, number>();
+      for (const s of states.values()) counts.set(tallyKey(s), (counts.get(tallyKey(s)) ?? 0) + 1);
+      return counts;
+    };
+    const kept = (states: ContactStates) => new Map(Array.from(states.tallies?.() ?? [], (t) => [tallyKey(t.state), t.count]));
+    /** The event of contact `i` after its attempt: most sent, some failed (two classes), deferred, skipped, or no outcome. */
+    const outcome = (i: number): CheckpointEvent | undefined => {
+      const phone = phoneOf(i);
+      switch (i % 10) {
+        case 0:
+          return failed(phone, { status: 502, retryable: true, error: '502: bad gateway' });
+        case 1:
+          return failed(phone, { status: 400, error: '(#131026) undeliverable', error_class: 'undeliverable' });
+        case 2:
+          return { t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-02T0${i % 7}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT };
+        case 3:
+          return { t: 'skipped', phone, reason: 'suppressed', at: AT };
+        case 4:
+          return undefined;
+        default:
+          return sent(phone, i);
+      }
+    };
+
+    it('keeps counters with its snapshot that equal a full recount after the journal\'s tail is folded onto them', async () => {
+      const contacts = 4_000;
+      const first = await store.openJob('promo', ownerA);
+      await first.record(header);
+      await Promise.all(Array.from({ length: contacts }, (_, i) => first.record(attempt(phoneOf(i)))));
+      await Promise.all(Array.from({ length: contacts }, (_, i) => outcome(i)).flatMap((e) => (e ? [first.record(e)] : [])));
+      await first.close();
+
+      // The tail: contacts change status, tracking and after-send steps move, new contacts come.
+      const second = await (await place.another()).openJob('promo', ownerB);
+      expect(kept(second.states)).toEqual(recount(second.states));
+      for (let i = 0; i < 60; i++) {
+        const phone = phoneOf(i);
+        if (i % 10 === 0) {
+          await second.record(attempt(phone, { via: 'template' }));
+          await second.record(sent(phone, i));
+        } else if (i % 10 === 5) await second.record({ t: 'delivery', phone, status: i % 20 === 5 ? 'read' : 'failed', ...(i % 20 === 15 && { failure_code: 131026, failure_reason: 'undeliverable' }), at: AT });
+        else if (i % 10 === 6) await second.record({ t: 'followup', phone, step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
+        else if (i % 10 === 2) await second.record({ t: 'skipped', phone, reason: 'opted_out', at: AT });
+      }
+      for (let i = contacts; i < contacts + 25; i++) await second.record(attempt(phoneOf(i)));
+      await second.record(sent(phoneOf(contacts), contacts));
+      expect(kept(second.states)).toEqual(recount(second.states));
+      await second.close();
+
+      const view = await (await place.another()).readJob('promo');
+      expect(view?.states.tallies).toBeTypeOf('function');
+      const states = view?.states as ContactStates;
+      expect(kept(states)).toEqual(recount(states));
+      expect([...kept(states).values()].reduce((a, b) => a + b, 0)).toBe(contacts + 25);
     });
   });
 

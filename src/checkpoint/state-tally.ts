@@ -1,0 +1,97 @@
+import { NO_ANSWER } from './apply-event.js';
+import type { ContactState } from './types.js';
+
+/**
+ * The counts a job's states are read for (status, report, a run's summary: by status, action, error
+ * and its class, after-send step, funnel stage, deferred reason) kept as counters: each state counts
+ * under its *tally*, the part of it those counts read (no phone, no ids, no times but the ones a count
+ * shows), so most of a million contacts share a handful of tallies. A table moves a state's count from
+ * its old tally to its new one as it changes, and a snapshot keeps the counters beside the columns:
+ * reading the counts of a million contacts is a sum over the tallies, not a read of every state.
+ */
+
+/** A tally and how many states have it. */
+export interface StateTally {
+  /** A state holding only what the counts read (its phone is empty): what a counter is given. */
+  state: ContactState;
+  count: number;
+}
+
+/** The tally of a state as JSON text: its key among the counters. Pure. */
+export function tallyKey(s: ContactState): string {
+  const t: Record<string, unknown> = { status: s.status };
+  const fields = s as unknown as Record<string, unknown>;
+  for (const key of ['action', 'reason', 'error', 'errorClass', 'notBefore', 'zone'] as const) if (fields[key] !== undefined) t[key] = fields[key];
+  if (s.status === 'in_doubt' && s.error === NO_ANSWER && s.attemptAt !== undefined) t.attemptAt = s.attemptAt;
+  const followups = fields.followups;
+  if (typeof followups === 'object' && followups !== null) {
+    const steps: Record<string, boolean> = {};
+    for (const step in followups) if (Object.hasOwn(followups, step)) steps[step] = (followups as Record<string, unknown>)[step] === true;
+    t.followups = steps;
+  }
+  const delivery = fields.delivery as Record<string, unknown> | undefined;
+  if (typeof delivery === 'object' && delivery !== null) {
+    t.delivery = {
+      status: delivery.status,
+      ...(delivery.failureCode !== undefined && { failureCode: delivery.failureCode }),
+      ...(delivery.failureReason !== undefined && { failureReason: delivery.failureReason }),
+    };
+  }
+  return JSON.stringify(t);
+}
+
+/** The state a tally's key stands for (phone empty). */
+export function tallyState(key: string): ContactState {
+  return { phone: '', ...(JSON.parse(key) as object) } as ContactState;
+}
+
+/** Counters by tally: keys interned (0 stands for "not counted"), a count each. */
+export class Tallies {
+  readonly keys: string[] = [''];
+  readonly counts: number[] = [0];
+  private readonly index = new Map<string, number>();
+
+  static from(keys: readonly string[], counts: readonly number[]): Tallies {
+    const t = new Tallies();
+    for (let i = 1; i < keys.length; i++) {
+      const id = t.intern(keys[i] ?? '');
+      t.counts[id] = (t.counts[id] ?? 0) + (counts[i] ?? 0);
+    }
+    return t;
+  }
+
+  intern(key: string): number {
+    let id = this.index.get(key);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.keys.push(key);
+      this.counts.push(0);
+      this.index.set(key, id);
+    }
+    return id;
+  }
+
+  /** One state moves from tally `from` to tally `to` (0: none). */
+  move(from: number, to: number): void {
+    if (from !== 0) this.counts[from] = (this.counts[from] ?? 0) - 1;
+    if (to !== 0) this.counts[to] = (this.counts[to] ?? 0) + 1;
+  }
+
+  /** The tallies with a count (`counts` instead of the kept ones when given), plus `extra` states (counted one each). */
+  list(extra: Iterable<ContactState> = [], counts: readonly number[] = this.counts): StateTally[] {
+    const added = new Map<string, number>();
+    for (const s of extra) {
+      const key = tallyKey(s);
+      added.set(key, (added.get(key) ?? 0) + 1);
+    }
+    const out: StateTally[] = [];
+    for (let id = 1; id < this.keys.length; id++) {
+      const key = this.keys[id] ?? '';
+      const count = (counts[id] ?? 0) + (added.get(key) ?? 0);
+      added.delete(key);
+      if (count > 0) out.push({ state: tallyState(key), count });
+    }
+    for (const [key, count] of added) if (count > 0) out.push({ state: tallyState(key), count });
+    return out;
+  }
+}

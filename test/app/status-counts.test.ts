@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { jobStatus } from '../../src/app/index.js';
+import { digestStates } from '../../src/app/states-digest.js';
+import { createFileStore, type CheckpointEvent, type ContactStates, type StateStore } from '../../src/checkpoint/index.js';
+import { campaign, type Campaign } from '../helpers/campaign.js';
+import { cli } from '../helpers/in-process.js';
+import { inbound } from '../checkpoint/helpers.js';
+
+const AT = '2025-01-15T10:00:00.000Z';
+const made: Campaign[] = [];
+afterEach(async () => {
+  for (const c of made.splice(0)) await c.cleanup();
+});
+
+/** A store whose job states refuse to be read one by one: a count must come from the counters. */
+function countersOnly(store: StateStore): StateStore {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      if (key !== 'readJob') return Reflect.get(target, key, receiver) as unknown;
+      return async (job: string) => {
+        const view = await target.readJob(job);
+        if (!view) return view;
+        const states = new Proxy(view.states, {
+          get(s, k) {
+            if (k === 'values' || k === 'entries' || k === Symbol.iterator || k === 'forEach') throw new Error(`status read every state (${String(k)})`);
+            const v = Reflect.get(s, k, s) as unknown;
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(s) : v;
+          },
+        }) as ContactStates;
+        return { ...view, states };
+      };
+    },
+  });
+}
+
+/** Outcomes of a job of `n` contacts: sent (some read, some with a failed tag), failed in two classes, deferred, skipped, in doubt. */
+function events(phones: readonly string[]): CheckpointEvent[] {
+  const out: CheckpointEvent[] = [{ t: 'header', v: 1, job: 'cli-test', fingerprint: 'f', content: {}, at: AT }];
+  phones.forEach((phone, i) => {
+    const base = { phone, via: 'start', action: 'template' } as const;
+    out.push({ t: 'attempt', ...base, line: i + 2, at: AT });
+    const kind = i % 8;
+    if (kind < 4) {
+      out.push({ t: 'sent', ...base, conversation_id: `conv-${i}`, client_id: `client-${i}`, message_id: `m-${i}`, at: AT });
+      if (kind === 1) out.push({ t: 'delivery', phone, status: 'read', delivered_at: AT, read_at: AT, at: AT });
+      if (kind === 2) out.push({ t: 'followup', phone, step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
+    } else if (kind === 4) out.push({ t: 'failed', ...base, status: 400, retryable: false, error: '(#131026) undeliverable', error_class: 'undeliverable', at: AT });
+    else if (kind === 5) out.push({ t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-16T0${i % 9}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT });
+    else if (kind === 6) out.push({ t: 'skipped', phone, reason: 'opted_out', at: AT });
+  });
+  return out;
+}
+
+describe('status of a big job', () => {
+  it('counts from the counters kept with the snapshot, without reading each state, the same numbers as a full read (and status --json says them)', async () => {
+    const c = await campaign({ rows: 4_400 });
+    made.push(c);
+    const store = createFileStore(c.stateDir);
+    const all = events(c.phones);
+    const job = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
+    await Promise.all(all.slice(0, -200).map((e) => job.record(e)));
+    await job.close();
+    // A tail after the snapshot, and replies from two sent contacts and one failed.
+    const again = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
+    for (const e of all.slice(-200)) await again.record(e);
+    await again.record({ t: 'attempt', phone: c.phones[4]!, via: 'template', action: 'template', at: AT });
+    await again.record({ t: 'sent', phone: c.phones[4]!, via: 'template', action: 'template', conversation_id: 'conv-4', client_id: 'client-4', message_id: 'm-4b', at: AT });
+    await again.close();
+    const log = await store.openEventsLog();
+    for (const i of [0, 3, 4, 12]) await log.record(inbound(`in-${i}`, `client-${i}`, '2025-01-15T11:00:00.000Z', c.phones[i]));
+    await log.close();
+
+    const status = await jobStatus(c.jobFile, { store: countersOnly(store), clock: () => Date.parse(AT) });
+    const view = await store.readJob('cli-test');
+    const states = new Map(view?.states ?? []);
+    const replies = await store.replies([...states].flatMap(([phone, s]) => (s.status === 'sent' ? [[phone, { sentAt: s.sentAt, clientId: s.clientId, conversationId: s.conversationId }] as const] : [])));
+    const full = digestStates(states, { pending: 4_400 - states.size, replies });
+    expect(replies.size).toBe(3);
+    expect(status.summary).toEqual(full.summary);
+    expect(status.funnel).toEqual(full.funnel);
+    expect(status.deferred).toEqual(full.deferred);
+    expect(status.summary.byStatus).toMatchObject({ sent: 4_400 / 8 * 4 + 1, failed: 4_400 / 8 - 1 });
+    expect(status.replies.count).toBe(3);
+
+    const json = JSON.parse((await cli(['status', c.jobFile, '--state-dir', c.stateDir, '--json'])).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ total: full.summary.total, byStatus: full.summary.byStatus, byAction: full.summary.byAction });
+  });
+});
