@@ -39,6 +39,10 @@ export interface SendAllResult {
   finalLimit: number;
   /** The most requests the runner let go (out of limiter.pace()) in any sliding 1,000 ms. */
   maxPacedInOneSecond: number;
+  /** When the runner let each request go, in ms after the first (ascending). */
+  pacedMs: number[];
+  /** When the first answer came back (the controller's first sample), in ms after the first request left. */
+  firstAnswerMs: number | undefined;
 }
 
 export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
@@ -53,6 +57,12 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
   o.limiter.pace = async () => {
     await pace();
     paced.push(performance.now());
+  };
+  let firstAnswerAt: number | undefined;
+  const observe = concurrency.controller.observe.bind(concurrency.controller);
+  concurrency.controller.observe = (sample) => {
+    firstAnswerAt ??= performance.now();
+    observe(sample);
   };
   try {
     const cpu = cpuSeconds();
@@ -88,12 +98,28 @@ export async function sendAll(o: SendAllOptions): Promise<SendAllResult> {
       peakInFlight: result.peakInFlight,
       finalLimit: concurrency.controller.limit(),
       maxPacedInOneSecond: mostInWindow(paced, 1000),
+      pacedMs: paced.map((t) => t - (paced[0] ?? 0)),
+      firstAnswerMs: firstAnswerAt === undefined || paced[0] === undefined ? undefined : firstAnswerAt - paced[0],
     };
   } finally {
     await checkpoint.close().catch(() => undefined);
     await o.limiter.stop();
     await api.close();
   }
+}
+
+/**
+ * How long after `fromMs` the runner first let `count` requests go within one second: the earliest of the
+ * ascending `times` at or after `fromMs` whose trailing window (t − windowMs, t] holds `count`, minus
+ * `fromMs`; undefined when no window ever does.
+ */
+export function reachedAfter(times: readonly number[], fromMs: number, windowMs: number, count: number): number | undefined {
+  for (let i = 0, j = 0; j < times.length; j++) {
+    const t = times[j] ?? 0;
+    while (t - (times[i] ?? 0) >= windowMs) i++;
+    if (t >= fromMs && j - i + 1 >= count) return t - fromMs;
+  }
+  return undefined;
 }
 
 /** The most of the ascending `times` in any half-open window [t, t + windowMs). */

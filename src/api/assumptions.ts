@@ -13,7 +13,7 @@
  * - C3 every 502 is a SendFailedError (ids read by `readSendFailure` when there are any): `errorFromResponse`
  *   in errors.ts, with SEND_FAILED_STATUS below.
  * - C4 "certainly not sent": `NOT_SENT_CODES` and `toConnectionError` in connection-error.ts, with the
- *   `started` flag of the `trackStart` interceptor (track-start.ts, set in client.ts).
+ *   `started` flag set when undici hands the request to a socket (`exchange` in exchange.ts, used by client.ts).
  * - C5 the token, raw, JSON-escaped or URL-encoded (`makeRedactor` in redact.ts), is masked in every string
  *   of every response body and in connection-failure messages (`createTransport` in client.ts);
  *   error paths carry no query string (`errorFromResponse` and ConnectionError get the path without it).

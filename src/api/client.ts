@@ -1,13 +1,12 @@
-import { childSignal } from './abort-listeners.js';
 import type { Dispatcher } from 'undici';
 import { isSuccessStatus } from './assumptions.js';
 import { type ConnectionFailure, toConnectionError } from './connection-error.js';
-import { type Answer, parseBody, successEnvelope } from './envelope.js';
+import { type Answer, successEnvelope } from './envelope.js';
+import { exchange, ExchangeFailure, type Exchanged } from './exchange.js';
 import { errorFromResponse } from './errors.js';
 import { createPool } from './pool.js';
-import { makeRedactor, redactValue } from './redact.js';
+import { makeRedactor, redactedBody } from './redact.js';
 import { type Query, queryString } from './paths.js';
-import { trackStart } from './track-start.js';
 
 export interface ApiClientOptions {
   /** `https://host[:port][/prefix]`; every endpoint path is appended to it. */
@@ -123,58 +122,37 @@ export function createTransport(options: ApiClientOptions): Transport {
   // message of a failure without an answer.
   const redact = makeRedactor(s.token);
 
+  // Every request carries the same headers: built once (undici reads them, never changes them).
+  const plainHeaders: Record<string, string> = { authorization: `Bearer ${s.token}`, accept: 'application/json', 'user-agent': s.userAgent };
+  const jsonHeaders: Record<string, string> = { ...plainHeaders, 'content-type': 'application/json' };
+
   async function send(call: Call): Promise<Answer> {
     const { method, path, signal } = call;
     // Our Pool reports when it starts writing the request; an injected dispatcher may not, so
     // for it "not started" stays unknown (undefined) rather than false.
     const failure: ConnectionFailure = { method, path, signal, started: s.dispatcher ? undefined : false };
     if (signal?.aborted) throw toConnectionError(signal.reason, { ...failure, started: false }, redact);
+    const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
 
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${s.token}`,
-      accept: 'application/json',
-      'user-agent': s.userAgent,
-    };
-    let payload: string | undefined;
-    if (call.body !== undefined) {
-      payload = JSON.stringify(call.body);
-      headers['content-type'] = 'application/json';
-    }
-
-    // undici listens on the signal it is given: each request gets its own, tied to the caller's by one
-    // listener for them all (abort-listeners.ts), so a pass of many requests stays under Node's limit.
-    const own = signal ? childSignal(signal) : undefined;
-    let text: string;
-    let response: Dispatcher.ResponseData;
+    // The caller's signal is listened to through onAbort (one listener per signal for all requests).
+    let answer: Exchanged;
     try {
-      try {
-        response = await dispatcher.compose(trackStart(() => (failure.started = true))).request({
-          origin: s.origin,
-          path: `${s.prefix}${path}${queryString(call.query)}`,
-          method,
-          headers,
-          body: payload,
-          signal: own?.signal,
-        });
-      } catch (err) {
-        throw toConnectionError(err, failure, redact);
-      }
-
-      try {
-        text = await response.body.text();
-      } catch (err) {
-        response.body.destroy();
-        throw toConnectionError(err, { ...failure, started: true }, redact);
-      }
-    } finally {
-      own?.release();
+      answer = await exchange(
+        dispatcher,
+        { origin: s.origin, path: `${s.prefix}${path}${queryString(call.query)}`, method, headers: payload === undefined ? plainHeaders : jsonHeaders, body: payload },
+        signal,
+        () => (failure.started = true),
+      );
+    } catch (err) {
+      if (!(err instanceof ExchangeFailure)) throw err;
+      throw toConnectionError(err.error, err.answering ? { ...failure, started: true } : failure, redact);
     }
 
-    const body = redactValue(parseBody(text), redact);
-    if (!isSuccessStatus(response.statusCode)) {
-      throw errorFromResponse(response.statusCode, body, response.headers, method, path);
+    const body = redactedBody(answer.text, redact);
+    if (!isSuccessStatus(answer.statusCode)) {
+      throw errorFromResponse(answer.statusCode, body, answer.headers, method, path);
     }
-    return successEnvelope(response.statusCode, body, method, path);
+    return successEnvelope(answer.statusCode, body, method, path);
   }
 
   return {

@@ -5,6 +5,8 @@
  * character at a time.
  */
 
+import { parseBody } from './envelope.js';
+
 /** What every form of the token becomes. */
 export const REDACTED = '[redacted]';
 
@@ -13,6 +15,17 @@ export function makeRedactor(token: string): (text: string) => string {
   if (token === '') return (text) => text;
   const pattern = new RegExp([...token].map((c) => `(?:${charForms(c).join('|')})`).join(''), 'g');
   return (text) => (text === '' ? text : text.replace(pattern, REDACTED));
+}
+
+/**
+ * A body text parsed (`parseBody`) with every string in it masked. A text without any backslash holds
+ * each of its strings (keys too) as written, so when no form of the token occurs in the text no string
+ * of it can hold one, and the parsed value is returned as it is, without a masked copy.
+ */
+export function redactedBody(text: string, redact: (text: string) => string): unknown {
+  const parsed = parseBody(text);
+  if (!text.includes('\\') && redact(text) === text) return parsed;
+  return redactValue(parsed, redact);
 }
 
 /** A parsed body with every string in it (keys too) masked; other values as they are. */

@@ -3,14 +3,17 @@ import { createLatencyWindow } from './latency-window.js';
 /**
  * Adaptive concurrency: how many requests may be in flight so that the asked rate is reached. By
  * Little's law in-flight = rate × latency, so the target is rate × p90 answer time × HEADROOM. The
- * limit grows toward the target by at most a quarter per ADJUST_EVERY_MS elapsed since it last moved
- * (compounded: answers that take 2 s arrive 2 s apart at first, and may move it that much further),
- * falls toward it by at most a quarter per step, holds still after an overload signal (timeout,
- * 429, 5xx) that cut it by DECREASE, and stays in [min, max]. `nextLimit` is the pure decision;
+ * run knows the rate it asks and the first answers say the latency, so the limit goes to the target
+ * at once, from the first answer on (a single answer may raise it; lowering it takes MIN_SAMPLES).
+ * After an overload signal (timeout, 429, 5xx) cut it by DECREASE, it holds still for HOLD_MS and then
+ * grows again by at most STEP per ADJUST_EVERY_MS elapsed (compounded): the platform said it was
+ * struggling, so no leap then. It falls toward the target by at most a quarter per step, moves at most
+ * once per ADJUST_EVERY_MS, and stays in [min, max]. `nextLimit` is the pure decision;
  * `createConcurrencyController` keeps the window and the clock around it.
  *
  * Slower answers raise the target (more must be in flight to keep the rate; the rate limiter still
- * caps what the platform receives per second); only the overload signals lower it below the target.
+ * caps what the platform receives per second, so a larger limit never sends faster than asked);
+ * only the overload signals lower it below the target.
  *
  * The latency to feed is the request's own (from leaving to its answer), not the wait for a permit of
  * the rate limiter: permits above the target only wait at the limiter, so they do not slow the platform.
@@ -29,9 +32,9 @@ export const HEADROOM = 1.3;
 /** The latency window: the last 10 s, at most this many samples. */
 export const WINDOW_MS = 10_000;
 export const WINDOW_MAX_SAMPLES = 512;
-/** Fewer samples than this in the window say too little to move the limit. */
+/** Fewer samples than this in the window say too little to lower the limit (one answer may raise it). */
 export const MIN_SAMPLES = 5;
-/** The limit moves at most once per this, and by at most STEP of itself (at least 1) per this much time. */
+/** The limit moves at most once per this; after an overload, it grows by at most STEP of itself (at least 1) per this much time. */
 export const ADJUST_EVERY_MS = 100;
 export const STEP = 0.25;
 /** Growth compounds over the time since the last move, counted up to this much. */
@@ -81,12 +84,12 @@ export function nextLimit(state: ConcurrencyState, seen: Observation, now: numbe
       return { ...state, limit: clamp(Math.floor(state.limit * DECREASE), settings), holdUntil, lastDecrease: now };
     }
     case 'ok': {
-      if (now - state.lastAdjust < ADJUST_EVERY_MS || seen.p90LatencyMs === undefined || seen.samples < MIN_SAMPLES) return state;
+      if (now - state.lastAdjust < ADJUST_EVERY_MS || seen.p90LatencyMs === undefined || seen.samples < 1) return state;
       const target = targetLimit(settings, seen.p90LatencyMs);
       let limit = state.limit;
-      // Growth counts from the last move or the end of a hold, whichever is later: an overload is not followed by a leap.
-      if (target > limit && now >= state.holdUntil) limit = Math.min(target, limit + growthStep(state.limit, now - Math.max(state.lastAdjust, state.holdUntil)));
-      else if (target < limit) limit = Math.max(target, limit - Math.max(1, Math.floor(state.limit * STEP)));
+      if (target > limit && now >= state.holdUntil) limit = overloaded(state) ? Math.min(target, limit + growthAfterOverload(state, now)) : target;
+      else if (target < limit && seen.samples >= MIN_SAMPLES) limit = Math.max(target, limit - Math.max(1, Math.floor(state.limit * STEP)));
+      else if (seen.samples < MIN_SAMPLES) return state;
       return { ...state, limit: clamp(limit, settings), lastAdjust: now };
     }
     default: {
@@ -94,6 +97,16 @@ export function nextLimit(state: ConcurrencyState, seen: Observation, now: numbe
       return never;
     }
   }
+}
+
+/** Whether the platform signalled overload during the run (the limit was cut at least once). */
+function overloaded(state: ConcurrencyState): boolean {
+  return state.lastDecrease > Number.NEGATIVE_INFINITY;
+}
+
+/** Growth after an overload counts from the last move or the end of the hold, whichever is later: no leap. */
+function growthAfterOverload(state: ConcurrencyState, now: number): number {
+  return growthStep(state.limit, now - Math.max(state.lastAdjust, state.holdUntil));
 }
 
 /** How much the limit may grow after `elapsedMs` without a move: STEP per ADJUST_EVERY_MS, compounded, at least 1. */

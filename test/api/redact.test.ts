@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, ConnectionError, SendFailedError, ServerError, ValidationError, createApiClient } from '../../src/api/index.js';
-import { REDACTED, makeRedactor } from '../../src/api/redact.js';
+import { REDACTED, makeRedactor, redactedBody } from '../../src/api/redact.js';
 import { ORIGIN, rejection } from './helpers.js';
 
 /** Tokens with the characters that JSON and URLs escape: "/", "+", "=", and letters. */
@@ -131,4 +131,17 @@ describe('the API client never surfaces its token, in any form the platform echo
       await agent.close();
     });
   }
+});
+
+describe('redactedBody', () => {
+  const token = 'tok_live/AbC+9z=';
+  const redact = makeRedactor(token);
+
+  it('reads a body without any escape or form of the token as it is, and masks one that has either', () => {
+    expect(redactedBody('{"success":true,"data":{"id":"1"}}', redact)).toEqual({ success: true, data: { id: '1' } });
+    expect(redactedBody(`{"echo":"${token}"}`, redact)).toEqual({ echo: REDACTED });
+    const escaped = JSON.stringify({ echo: token }).replace(token.slice(0, 1), `\\u00${token.charCodeAt(0).toString(16)}`);
+    expect(redactedBody(escaped, redact)).toEqual({ echo: REDACTED });
+    expect(redactedBody('not json', redact)).toBe('not json');
+  });
 });

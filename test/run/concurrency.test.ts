@@ -44,6 +44,8 @@ function limitsOver(run: ReturnType<typeof controller>, latencyMs: number, count
 const settings: ConcurrencySettings = { rate: 200, min: 1, max: 500 };
 /** A state whose limit last moved one adjustment period ago: the next move may grow it by a quarter. */
 const fresh: ConcurrencyState = { limit: 10, holdUntil: -Infinity, lastAdjust: -ADJUST_EVERY_MS, lastDecrease: -Infinity };
+/** The same after an overload signal long ago (its hold is over): growth goes step by step. */
+const afterOverload: ConcurrencyState = { ...fresh, lastDecrease: -60_000 };
 
 describe('createConcurrencyController', () => {
   it('settles near 325 (rate × latency × 1.3) at 500 ms answers and 500/s asked', () => {
@@ -71,9 +73,11 @@ describe('createConcurrencyController', () => {
     expect(run.ctrl.limit()).toBe(26);
   });
 
-  it('grows gradually, never jumping to max on slow first answers', () => {
-    const run = controller({ rate: 1000, max: 64, initial: 4 });
-    run.feed(2_000, 0.01, 1000);
+  it('after an overload signal, grows back gradually, never jumping to max on slow answers', () => {
+    const run = controller({ rate: 1000, max: 64, initial: 6 });
+    run.ctrl.observe({ latencyMs: 30_000, kind: 'timeout' });
+    expect(run.ctrl.limit()).toBe(4);
+    run.feed(2_000, (HOLD_MS - 10) / 1000, 1000);
     expect(run.ctrl.limit()).toBe(4);
     const limits = limitsOver(run, 2_000, 3_000, 1000);
     expect(limits.at(-1)).toBe(64);
@@ -162,14 +166,67 @@ describe('createConcurrencyController', () => {
   });
 });
 
+describe('the first answers of a run', () => {
+  /** An "auto" run's controller before any answer: 8 in flight, started at 0, no overload seen. */
+  const start: ConcurrencyState = { limit: 8, holdUntil: -Infinity, lastAdjust: 0, lastDecrease: -Infinity };
+
+  it('size the limit at once to rate × answer time × headroom at 500 ms', () => {
+    const after = nextLimit(start, { kind: 'ok', p90LatencyMs: 500, samples: 1 }, 500, { rate: 300, min: 1, max: 1000 });
+    expect(after.limit).toBe(195);
+  });
+
+  it('size the limit at once to rate × answer time × headroom at 2,000 ms', () => {
+    const after = nextLimit(start, { kind: 'ok', p90LatencyMs: 2_000, samples: 1 }, 2_000, { rate: 200, min: 1, max: 1000 });
+    expect(after.limit).toBe(520);
+  });
+
+  it('raise it at once again when later answers take longer', () => {
+    const first = nextLimit(start, { kind: 'ok', p90LatencyMs: 400, samples: 1 }, 400, { rate: 300, min: 1, max: 1000 });
+    expect(first.limit).toBe(156);
+    expect(nextLimit(first, { kind: 'ok', p90LatencyMs: 600, samples: 8 }, 500, { rate: 300, min: 1, max: 1000 }).limit).toBe(234);
+  });
+
+  it('do not lower it before MIN_SAMPLES answers', () => {
+    const big = { ...start, limit: 300 };
+    expect(nextLimit(big, { kind: 'ok', p90LatencyMs: 100, samples: 1 }, 500, { rate: 300, min: 1, max: 1000 }).limit).toBe(300);
+  });
+
+  it('move a controller on an injected clock from 8 to the sized limit on the first answer', () => {
+    let now = 10_000;
+    const ctrl = createConcurrencyController({ rate: 300, max: 1000, initial: 8, clock: () => now });
+    now += 500;
+    ctrl.observe({ latencyMs: 500, kind: 'ok' });
+    expect(ctrl.limit()).toBe(195);
+    now += 2;
+    for (let i = 0; i < 7; i++) ctrl.observe({ latencyMs: 500, kind: 'ok' });
+    expect(ctrl.limit()).toBe(195);
+  });
+
+  it('move a controller on an injected clock to 520 on the first 2,000 ms answer at 200/s', () => {
+    let now = 0;
+    const ctrl = createConcurrencyController({ rate: 200, max: 1000, initial: 8, clock: () => now });
+    now = 2_000;
+    ctrl.observe({ latencyMs: 2_000, kind: 'ok' });
+    expect(ctrl.limit()).toBe(520);
+  });
+});
+
 describe('nextLimit', () => {
   const ok = (p90LatencyMs: number | undefined, samples = 20) => ({ kind: 'ok' as const, p90LatencyMs, samples });
 
-  it('moves toward the target by at most a quarter of the limit, at least one', () => {
-    expect(nextLimit(fresh, ok(1_000), 0, settings).limit).toBe(12);
-    expect(nextLimit({ ...fresh, limit: 2 }, ok(1_000), 0, settings).limit).toBe(3);
+  it('goes to the target at once when no overload was signalled', () => {
+    expect(nextLimit(fresh, ok(1_000), 0, settings).limit).toBe(260);
+    expect(nextLimit({ ...fresh, limit: 2 }, ok(50, 1), 0, settings).limit).toBe(13);
+  });
+
+  it('after an overload, grows toward the target by at most a quarter of the limit, at least one', () => {
+    expect(nextLimit(afterOverload, ok(1_000), 0, settings).limit).toBe(12);
+    expect(nextLimit({ ...afterOverload, limit: 2 }, ok(1_000), 0, settings).limit).toBe(3);
+    expect(nextLimit({ ...afterOverload, limit: 12 }, ok(50), 0, settings).limit).toBe(13);
+  });
+
+  it('falls toward the target by at most a quarter of the limit', () => {
     expect(nextLimit({ ...fresh, limit: 100 }, ok(10), 0, settings).limit).toBe(75);
-    expect(nextLimit({ ...fresh, limit: 12 }, ok(50), 0, settings).limit).toBe(13);
   });
 
   it('stops at the target', () => {
@@ -178,13 +235,13 @@ describe('nextLimit', () => {
   });
 
   it('does not move more than once per adjustment period', () => {
-    const once = nextLimit(fresh, ok(1_000), 0, settings);
+    const once = nextLimit(afterOverload, ok(1_000), 0, settings);
     expect(nextLimit(once, ok(1_000), ADJUST_EVERY_MS - 1, settings)).toBe(once);
     expect(nextLimit(once, ok(1_000), ADJUST_EVERY_MS, settings).limit).toBe(15);
   });
 
-  it('does not move on too few samples or without a latency', () => {
-    expect(nextLimit(fresh, ok(1_000, 4), 0, settings)).toBe(fresh);
+  it('does not fall on fewer than MIN_SAMPLES answers, nor move without a latency', () => {
+    expect(nextLimit({ ...fresh, limit: 100 }, ok(10, 4), 0, settings).limit).toBe(100);
     expect(nextLimit(fresh, ok(undefined, 0), 0, settings)).toBe(fresh);
   });
 

@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import type { Job } from '../../src/job/index.js';
 import type { ChannelInfo } from '../../src/plan/index.js';
-import { AUTO_INITIAL, createRateLimiter, execute, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
+import { AUTO_INITIAL, createRateLimiter, execute, runConcurrency, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { stream, tempState, testContacts, testJob, type TempState } from '../helpers/run.js';
 
@@ -400,6 +400,45 @@ describe('execute following the adaptive concurrency', () => {
     expect(most[0]).toBe(AUTO_INITIAL);
     expect(Math.max(...most)).toBe(40);
     expect(result.peakInFlight).toBe(40);
+  });
+
+  it('sizes the requests in flight from the first answers: rate × answer time × headroom in the second wave', async () => {
+    // Answers come in waves on an injected clock: a wave leaves once every request the limit allows is
+    // in flight, and all of it is answered 500 ms later (the clock moves, nothing waits).
+    await setup();
+    let now = 1_000_000;
+    const clock = () => now;
+    const job = testJob({ rate: { per_second: 100, concurrency: 'auto' } });
+    const sizing = runConcurrency(job.rate, clock);
+    const contacts = testContacts(200);
+    let entered = 0;
+    let held: Array<() => void> = [];
+    const waves: number[] = [];
+    const waves$: ApiClient = {
+      ...api,
+      startWhatsapp: async (body, options) => {
+        entered += 1;
+        const waiting = new Promise<void>((r) => held.push(r));
+        if (held.length >= Math.min(sizing.controller.limit(), held.length + contacts.length - entered)) {
+          waves.push(held.length);
+          now += 500;
+          for (const go of held.splice(0)) go();
+        }
+        await waiting;
+        return api.startWhatsapp(body, options);
+      },
+    };
+    const result = await run(job, contacts, RUN, WBA, {
+      api: waves$,
+      limiter: unlimitedLimiter(),
+      concurrency: sizing.ceiling,
+      controller: sizing.controller,
+      clock,
+    });
+    expect(result.stats.sent).toBe(200);
+    // 100/s × 0.5 s × 1.3 = 65: the first 8 answers are enough to size it.
+    expect(waves.slice(0, 3)).toEqual([AUTO_INITIAL, 65, 65]);
+    expect(result.peakInFlight).toBe(65);
   });
 
   it('keeps a fixed concurrency where it is, and shrinks workers when the controller lowers its limit', async () => {

@@ -70,12 +70,12 @@ export async function openJournal(file: string, options: JournalOptions = {}): P
 
   async function drain(): Promise<void> {
     while (queue.length > 0 && !broken) {
-      const text = queue.join('');
+      const data = Buffer.from(queue.length === 1 ? (queue[0] as string) : queue.join(''), 'utf8');
       const batch = waiters;
       queue = [];
       waiters = [];
       try {
-        await writeAll(handle, Buffer.from(text, 'utf8'));
+        await writeAll(handle, data);
         await handle.datasync();
       } catch (err) {
         broken = new JournalWriteError(file, err);
@@ -87,7 +87,7 @@ export async function openJournal(file: string, options: JournalOptions = {}): P
       const events = batch.reduce((n, w) => n + w.count, 0);
       stats.flushes += 1;
       stats.appends += events;
-      stats.bytes += Buffer.byteLength(text);
+      stats.bytes += data.length;
       stats.largestBatch = Math.max(stats.largestBatch, events);
       for (const w of batch) w.resolve();
     }
@@ -98,9 +98,9 @@ export async function openJournal(file: string, options: JournalOptions = {}): P
     if (broken) return Promise.reject(broken);
     if (closing) return Promise.reject(new Error(`the checkpoint ${file} is closed`));
     if (events.length === 0) return Promise.resolve();
-    let text: string;
+    let text = '';
     try {
-      text = events.map((e) => JSON.stringify(e) + '\n').join('');
+      for (const e of events) text += JSON.stringify(e) + '\n';
     } catch (err) {
       return Promise.reject(err as Error);
     }
