@@ -86,7 +86,7 @@ describe.skipIf(!pgUrl)('commands on a database store', () => {
     for (const dir of [here, there]) {
       for (const file of await filesUnder(dir)) expect((await readFile(path.join(dir, file), 'latin1')).includes(PASSWORD), file).toBe(false);
     }
-  });
+  }, 120_000); // a dozen CLI processes one after another: a busy machine takes more than the default half-minute
 
   it('stops status on a store that cannot be reached in one sentence naming it, exit 3', async () => {
     c = await campaign({ rows: 2 });
