@@ -37,6 +37,9 @@ export function outcomeJson(outcome: RunOutcome) {
     list_incomplete: outcome.listIncomplete ?? null,
     messaged_by_other_jobs: messagedByOtherJobsJson(outcome.messagedByOtherJobs),
     ...(outcome.tookOverFrom && { took_over_from: outcome.tookOverFrom }),
+    ...(outcome.numbers && {
+      numbers: outcome.numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, per_second: n.perSecond, drained: n.drained ?? null })),
+    }),
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

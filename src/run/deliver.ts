@@ -2,12 +2,12 @@ import type { ActionKind, ContactState, Via } from '../checkpoint/index.js';
 import { MARKETING_LIMIT_REASON } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
-import { callOnce } from './call.js';
+import { callOnce, Interrupted } from './call.js';
 import { isoAt, type SendContext } from './context.js';
 import { runFollowups } from './followups.js';
 import { NO_TRIES, nextStep, type Note, type Step } from './next-step.js';
 import { marketingLimitNotBefore } from './provider-classes.js';
-import type { ContactResult, RetryMode } from './send-contact.js';
+import { routeContact, type ContactResult, type RetryMode } from './send-contact.js';
 import { contentOf, planOf, requestFor, switchToTemplate } from './send-plan.js';
 import { applyEffect, waitMs } from './step-effects.js';
 
@@ -22,14 +22,26 @@ export async function deliver(
   prior: ContactState | undefined,
   action: Extract<Action, { kind: 'template' | 'text' }>,
   mode: RetryMode,
+  options: { afresh: boolean } = { afresh: false },
 ): Promise<ContactResult> {
   const { phone } = contact;
   const plan = planOf(action);
-  let conversationId = prior?.conversationId;
-  let clientId = prior?.clientId;
+  // A contact moved off a drained number starts on its new number: its earlier conversation is on the old one.
+  let conversationId = options.afresh ? undefined : prior?.conversationId;
+  let clientId = options.afresh ? undefined : prior?.clientId;
   let tries = NO_TRIES;
+  // In a pool the window's number is not known: free text could go from a number the person never wrote to, so the template goes.
+  if (ctx.pool !== undefined && ctx.pool.numbers.length > 1) switchToTemplate(plan);
 
   for (;;) {
+    if (ctx.pool?.isDrained(ctx.channel.id)) {
+      // Its number was drained meanwhile: nothing more goes from it; the contact moves to another number, afresh.
+      const routed = routeContact(ctx, phone);
+      if (routed === undefined) throw new Interrupted();
+      ctx = routed.ctx;
+      conversationId = undefined;
+      clientId = undefined;
+    }
     const via: Via = conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
     const kind: ActionKind = plan.payload.kind;
     const result = await callOnce(ctx, requestFor(ctx, contact, plan, conversationId), () =>
@@ -71,6 +83,7 @@ export async function deliver(
         ...(action.variant !== undefined && { variant: action.variant }),
         at: isoAt(ctx.clock()),
       });
+      ctx.pool?.tally(ctx.channel.id, 'sent');
       const warnings = await runFollowups(ctx, {
         contact,
         conversationId,
@@ -95,6 +108,7 @@ export async function deliver(
       attempts: ctx.job.retry.attempts,
       stopped: ctx.stopSignal.aborted,
       marketingLimits: prior?.marketingLimits ?? 0,
+      otherNumbersLive: ctx.pool !== undefined && ctx.pool.numbers.some((n) => n.channel.id !== ctx.channel.id && !ctx.pool?.isDrained(n.channel.id)),
       ...(payload.kind === 'template' && { template: payload.template }),
     });
     tries = step.tries;
@@ -110,6 +124,7 @@ export async function deliver(
         if (then.orIfStopped && ctx.stopSignal.aborted) return { kind: 'failed', error: then.orIfStopped.error, retryable: true, ...cls };
         continue;
       case 'failed':
+        ctx.pool?.tally(ctx.channel.id, 'failed');
         return { kind: 'failed', error: then.error, retryable: then.retryable, ...cls };
       case 'deferred':
         return defer(ctx, contact, step, then.repeats);

@@ -38,6 +38,8 @@ export interface StepPlan {
   template?: { name: string; language: string };
   /** Earlier marketing-limit deferrals of this contact (from its state). */
   marketingLimits: number;
+  /** In a pool: another number than this send's is still sending (a number in trouble is then drained, not the run stopped). */
+  otherNumbersLive?: boolean;
 }
 
 /** A wait before sending again; the loop turns it into milliseconds with its own random draw. */
@@ -52,7 +54,9 @@ export type Effect =
   /** The token was refused: the whole run stops. */
   | { kind: 'auth_refused'; error: string }
   /** The phone goes on the suppression list first (a crash between the two never loses the opt-out). */
-  | { kind: 'suppress'; reason: string };
+  | { kind: 'suppress'; reason: string }
+  /** This send's number sends nothing more in this run (a pool's number in trouble); `error` has the provider's words. */
+  | { kind: 'drain'; code: number; error: string };
 
 /** What the answer leaves in the journal. */
 export type Note =
@@ -92,6 +96,7 @@ type RowName =
   | 'provider_opted_out'
   | 'provider_marketing_limit'
   | 'provider_template'
+  | 'provider_drain'
   | 'provider_account'
   | 'lost_conversation'
   | 'transient'
@@ -222,6 +227,22 @@ export const ROWS: readonly Row[] = [
         effect: { kind: 'stop_run', reason: 'provider_template', message: templateStopMessage(r.code, template, a.outcome.error) },
         note: refusalNote(a, true),
         then: { kind: 'failed', error: providerError(a, r), retryable: true },
+      };
+    },
+  },
+  {
+    // A number in trouble in a pool: drained for the rest of the run; this contact's message was never
+    // accepted, so it goes again from another number of the pool (a fresh start, not a second message).
+    name: 'provider_drain',
+    when: (a) => isClass('account')(a) && a.plan.otherNumbersLive === true,
+    step: (a) => {
+      const r = refusalOf(a);
+      const error = providerError(a, r);
+      return {
+        tries: reset(a.tries),
+        effect: { kind: 'drain', code: r.code, error: a.outcome.error },
+        note: refusalNote(a, true),
+        then: { kind: 'again', orIfStopped: { error } },
       };
     },
   },

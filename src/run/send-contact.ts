@@ -62,12 +62,18 @@ export function shouldSend(prior: ContactState | undefined, mode: RetryMode, now
  * journaled before it leaves and its outcome after.
  */
 export async function sendContact(
-  ctx: SendContext,
+  shared: SendContext,
   contact: Contact,
   prior: ContactState | undefined,
   mode: RetryMode,
 ): Promise<ContactResult> {
+  // In a pool, everything of this contact goes through its own number (its channel and its limiter).
+  const routed = shared.pool ? routeContact(shared, contact.phone) : { ctx: shared, moved: false };
+  if (routed === undefined) return prior?.status === 'sent' ? { kind: 'untouched', state: prior, warnings: [] } : { kind: 'interrupted' };
+  const { ctx, moved } = routed;
   if (prior?.status === 'sent') {
+    // Its number is drained: nothing more goes out on its conversation in this run.
+    if (moved) return { kind: 'untouched', state: prior, warnings: [] };
     const warnings = await runFollowups(ctx, {
       contact,
       conversationId: prior.conversationId,
@@ -111,7 +117,7 @@ export async function sendContact(
     case 'template':
     case 'text':
       try {
-        return await deliver(ctx, contact, prior, action, mode);
+        return await deliver(ctx, contact, prior, action, mode, { afresh: moved });
       } catch (err) {
         if (err instanceof Interrupted) return { kind: 'interrupted' };
         throw err;
@@ -121,4 +127,11 @@ export async function sendContact(
       return never;
     }
   }
+}
+
+/** The contact's own number in the pool, as the context its requests go through; undefined when every number is drained. */
+export function routeContact(ctx: SendContext, phone: string): { ctx: SendContext; moved: boolean } | undefined {
+  const chosen = ctx.pool?.numberFor(phone);
+  if (chosen === undefined) return undefined;
+  return { ctx: { ...ctx, channel: chosen.number.channel, limiter: chosen.number.limiter }, moved: chosen.moved };
 }

@@ -19,6 +19,9 @@ export async function applyEffect(ctx: SendContext, effect: Effect, phone: strin
     case 'suppress':
       await ctx.onOptedOut(phone, effect.reason);
       return;
+    case 'drain':
+      ctx.pool?.drain(ctx.channel.id, { at: ctx.clock(), code: effect.code, error: effect.error });
+      return;
     default: {
       const never: never = effect;
       return never;
