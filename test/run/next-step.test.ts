@@ -91,6 +91,15 @@ describe('the send table (nextStep)', () => {
     expect(a.then).toMatchObject({ kind: 'failed', retryable: true });
   });
 
+  it('drains a number in trouble in a pool with other numbers live, and sends the contact again from another', () => {
+    const step = nextStep(provider(368, 'account'), NO_TRIES, { ...plan, otherNumbersLive: true });
+    expect(step.row).toBe('provider_drain');
+    expect(step.effect).toEqual({ kind: 'drain', code: 368, error: '502: (#368) refused' });
+    expect(step.then.kind).toBe('again');
+    // The last number of the pool: the run stops as for one number.
+    expect(nextStep(provider(368, 'account'), NO_TRIES, { ...plan, otherNumbersLive: false }).row).toBe('provider_account');
+  });
+
   it('leaves an answer with no known outcome in doubt', () => {
     expect(nextStep({ kind: 'in_doubt', httpStatus: 0, error: 'socket hang up' }, NO_TRIES, plan).then).toEqual({ kind: 'in_doubt', error: 'socket hang up' });
   });
