@@ -151,7 +151,17 @@ export const ROWS: readonly Row[] = [
     when: isClass('throughput'),
     step: (a) => {
       const throughput = a.tries.throughput + 1;
-      const error = providerError(a, refusalOf(a));
+      const r = refusalOf(a);
+      const error = providerError(a, r);
+      if (throughput > MAX_RATE_LIMITED && a.plan.otherNumbersLive === true && mayGoAgain(a)) {
+        // A rate this number cannot sustain, in a pool: it is drained, and the contact goes from another number.
+        return {
+          tries: { ...reset(a.tries), throughput: 0 },
+          effect: { kind: 'drain', code: r.code, error: a.outcome.error },
+          note: refusalNote(a, true),
+          then: { kind: 'again', orIfStopped: { error } },
+        };
+      }
       return {
         tries: { ...reset(a.tries), throughput },
         effect: { kind: 'pause_all', consecutive: throughput },

@@ -100,6 +100,12 @@ describe('the send table (nextStep)', () => {
     expect(nextStep(provider(368, 'account'), NO_TRIES, { ...plan, otherNumbersLive: false }).row).toBe('provider_account');
   });
 
+  it('drains a pool number whose throughput refusals go on past MAX_RATE_LIMITED, instead of failing the contact', () => {
+    const tries = { ...NO_TRIES, throughput: MAX_RATE_LIMITED };
+    expect(nextStep(provider(130429, 'throughput'), tries, { ...plan, otherNumbersLive: true })).toMatchObject({ effect: { kind: 'drain', code: 130429 }, then: { kind: 'again' } });
+    expect(nextStep(provider(130429, 'throughput'), tries, plan).then).toMatchObject({ kind: 'failed', retryable: true });
+  });
+
   it('leaves an answer with no known outcome in doubt', () => {
     expect(nextStep({ kind: 'in_doubt', httpStatus: 0, error: 'socket hang up' }, NO_TRIES, plan).then).toEqual({ kind: 'in_doubt', error: 'socket hang up' });
   });
