@@ -12,6 +12,7 @@ import type { BenchLatencyResult, InFlightMemory, LatencyCaseResult } from './la
 import type { BenchRunResult, RateResult, ThroughputResult } from './run.js';
 import type { BenchScaleResult } from './scale.js';
 import type { BenchPgResult } from './pg.js';
+import type { BenchPoolResult } from './pool.js';
 
 /** What index.ts reads of bench/load.ts's `benchLoad` (checked at run time: that file is someone else's). */
 interface LoadFigures {
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
   const scale = await runIsolated(new URL('./scale.js', import.meta.url), 'benchScale', {});
   log('== the PostgreSQL store (bench/pg.ts) ==');
   const pg = await runIsolated(new URL('./pg.js', import.meta.url), 'benchPg', {});
+  log('== a pool of numbers (bench/pool.ts) ==');
+  const pool = await runIsolated(new URL('./pool.js', import.meta.url), 'benchPool', {});
 
   const seconds = (Date.now() - t0) / 1000;
   const loadAfter = os.loadavg();
@@ -77,6 +80,8 @@ async function main(): Promise<void> {
   else rows.push(unavailable('A million-contact job (bench/scale.ts)', scale.error));
   if (pg.ok) rows.push(...pgRows(pg.value as BenchPgResult));
   else rows.push(unavailable('The PostgreSQL store (bench/pg.ts)', pg.error));
+  if (pool.ok) rows.push(...poolRows(pool.value as BenchPoolResult));
+  else rows.push(unavailable('A pool of numbers (bench/pool.ts)', pool.error));
 
   for (const row of rows) if (row.note) notes.push(`- **${row.figure}**: ${row.note}`);
   const table = renderTable(rows);
@@ -397,6 +402,29 @@ function howMeasuredPg(): string[] {
   return [
     '',
     "**The PostgreSQL store.** bench/pg.ts starts a throwaway cluster with Debian's `initdb` and `pg_ctl` (fsync and synchronous commit on, as a real server runs), then runs the same job twice through the use-case `runJob` (the code `outreach run` calls), each against a fresh simulator process: 20,000 contacts at `per_second: 1000`, concurrency auto, once on `createFileStore` and once on `createPgStore`. The rate is the simulator's count of requests from the first to the last arrival; the journal rows are two per sent contact over the run's wall time. The budget race opens two stores (two pools: two database sessions) and has each take places in chunks of 50 until the store grants none; the figure is what they got together. The million-contact job is the one bench/scale.ts synthesises (its journal and listing), moved into PostgreSQL with `store import`, opened once through the store (the whole journal folded, the snapshot written, as a run leaves it), then `status` and `report` each run in a fresh Node process.",
+  ];
+}
+
+/** A pool of 3 numbers at 300/s each against one number at 300/s, same list, same run (bench/pool.ts). */
+function poolRows(p: BenchPoolResult): Row[] {
+  return [
+    {
+      figure: 'First messages/s from a pool of 3 numbers at 300/s each (runJob, 40 ms answers)',
+      value: `${fmt(p.pool.rate)}/s`,
+      baseline: `${fmt(p.single.rate)}/s from one number`,
+      ratio: `${p.ratio.toFixed(2)}×`,
+      goal: '≥ 2.8×',
+      met: p.ratio >= 2.8,
+      ...(p.ratio < 2.8 && { note: `the pool reached ${p.ratio.toFixed(2)}× one number's rate` }),
+    },
+    {
+      figure: 'Most first messages from one number of the pool in any second',
+      value: String(p.pool.maxPerNumberSecond),
+      baseline: `rate.per_second ${p.pool.perSecond}`,
+      ratio: '',
+      goal: `≤ ${p.pool.perSecond}`,
+      met: p.pool.maxPerNumberSecond <= p.pool.perSecond,
+    },
   ];
 }
 

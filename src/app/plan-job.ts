@@ -26,6 +26,8 @@ export interface PlanResult extends PlanPass {
   contentChanges?: string;
   /** When the plan was made (epoch ms): deferrals are told against it. */
   now: number;
+  /** With a pool of numbers: the seconds the sends take at the pool's rates (the busiest number's contacts over rate.per_second). */
+  poolSeconds?: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     ...(view && { already: summarise(view.states).byStatus }),
     ...(pinned.changes !== undefined && { contentChanges: pinned.changes }),
     now,
+    ...(pass.byNumber && { poolSeconds: Math.ceil(Math.max(...Object.values(pass.byNumber)) / job.rate.per_second) }),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ContactState, DeferredState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { deferredCounter, type DeferredGroup } from '../report/index.js';
-import { shouldSend } from '../run/index.js';
+import { rendezvousNumber, shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
@@ -29,6 +29,8 @@ export interface PlanPass {
   deferred: DeferredGroup[];
   /** Usable contacts by the country of their normalised number (ISO code; `unknown` for numbers of no country). */
   byCountry: Record<string, number>;
+  /** With a pool of numbers: the contacts `run` would send now, by the number each goes from (channel id). */
+  byNumber?: Record<string, number>;
   /** With `message.variants`: per variant (name, index or `default`), the planned actions by label. */
   byVariant: Record<string, Record<string, number>>;
   /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
@@ -64,6 +66,7 @@ export async function planPass(
   options: { now?: number; tally?: OtherJobsTally } = {},
 ): Promise<PlanPass> {
   const { now } = options;
+  const pool = prepared.job.channels;
   const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {} };
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
@@ -96,7 +99,14 @@ export async function planPass(
       }
       if (held) deferred.add(held);
       else if (action?.kind === 'defer') deferred.add(deferredState(contact.phone, action));
-      if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) pass.wouldSendNow += 1;
+      if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) {
+        pass.wouldSendNow += 1;
+        if (pool.length > 1) {
+          const id = String(rendezvousNumber(contact.phone, pool));
+          const byNumber = (pass.byNumber ??= {});
+          byNumber[id] = (byNumber[id] ?? 0) + 1;
+        }
+      }
       // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
       if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now);
       const message = action ? rendered(action) : '';

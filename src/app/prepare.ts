@@ -19,6 +19,8 @@ export interface Prepared extends ContactList {
   /** The job file's absolute path. */
   jobFile: string;
   channel: ChannelInfo;
+  /** The job's numbers (`channel` first): one, or a pool of the same kind, each checked like `channel`. */
+  pool: ChannelInfo[];
   warnings: string[];
 }
 
@@ -51,7 +53,7 @@ export async function prepare(jobPath: string, source: PrepareSource): Promise<P
     result = preflight(job, undefined, undefined, source.offlineChannelType);
   }
   if (result.problems.length > 0) throw new AppError(`${jobPath}:\n  ${result.problems.join('\n  ')}`, 'invalid');
-  return { job, jobFile: loaded.jobFile, files, namedColumns: loaded.namedColumns, channel: result.channel, warnings: result.warnings };
+  return { job, jobFile: loaded.jobFile, files, namedColumns: loaded.namedColumns, channel: result.channel, pool: result.pool, warnings: result.warnings };
 }
 
 /**

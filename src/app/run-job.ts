@@ -4,6 +4,7 @@ import { StoreWriteError, type BudgetHolder, type JobFiles, type JobOwner, type 
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
+import { senderPoolFor, poolFigures, type PoolNumberFigures } from './sender-pool.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
 import { storeStopped } from './store-stopped.js';
@@ -93,6 +94,8 @@ export interface RunOutcome {
   tookOverFrom?: { host: string; pid: number };
   /** Contacts deferred for quiet hours again after their window opened and closed since the run that deferred them: the schedule misses the window. */
   missedWindows?: MissedWindows;
+  /** A pool of numbers: per number, in the job's order, this run's first messages sent and failed, its rate, and when and why it was drained. */
+  numbers?: PoolNumberFigures[];
 }
 
 /**
@@ -181,7 +184,9 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
-  const concurrency = runConcurrency(job.rate, clock);
+  // A pool: one limiter per number, each at rate.per_second; the workers are sized for the pool's whole rate.
+  const pool = senderPoolFor(prepared.pool, run.limiter, job.rate);
+  const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
   const places =
@@ -200,6 +205,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     prior: (phone) => missed.prior(phone, state.states.get(phone)),
     record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
     limiter: run.limiter,
+    ...(pool && { pool }),
     mode: options.mode,
     concurrency: concurrency.ceiling,
     controller: concurrency.controller,
@@ -278,6 +284,11 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     ...(state.tookOverFrom !== undefined && { tookOverFrom: state.tookOverFrom }),
     ...missed.outcome(),
   };
+  if (pool) {
+    outcome.numbers = poolFigures(pool, job.rate.per_second);
+    for (const n of outcome.numbers) logger.info({ number: n }, `number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${n.drained ? `, drained at ${n.drained.at}: ${n.drained.error}` : ''}`);
+    await Promise.all(pool.numbers.slice(1).map((n) => n.limiter.stop().catch(() => undefined)));
+  }
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');
   return outcome;

@@ -38,6 +38,9 @@ export function outcomeJson(outcome: RunOutcome) {
     messaged_by_other_jobs: messagedByOtherJobsJson(outcome.messagedByOtherJobs),
     ...(outcome.tookOverFrom && { took_over_from: outcome.tookOverFrom }),
     ...(outcome.missedWindows && { missed_windows: { count: outcome.missedWindows.count, reason: outcome.missedWindows.reason, opened_at: outcome.missedWindows.openedAt, zone: outcome.missedWindows.zone ?? null } }),
+    ...(outcome.numbers && {
+      numbers: outcome.numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, per_second: n.perSecond, drained: n.drained ?? null })),
+    }),
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,
   };

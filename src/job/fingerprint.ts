@@ -7,7 +7,8 @@ import type { Job } from './schema.js';
 export type FingerprintedJob = Pick<
   Job,
   'company_id' | 'channel_id' | 'default_country' | 'columns' | 'message' | 'conversation' | 'after_send'
->;
+> &
+  Partial<Pick<Job, 'channels'>>;
 
 /**
  * What a job sends and where it lands, and its hash: the company and channel, how a national
@@ -20,7 +21,8 @@ export type FingerprintedJob = Pick<
 export function messageFingerprint(job: FingerprintedJob): { fingerprint: string; content: Record<string, unknown> } {
   const content: Record<string, unknown> = {
     company_id: job.company_id,
-    channel_id: job.channel_id,
+    // A pool is compared as its list; one number as before, so a checkpoint of a single channel still matches.
+    channel_id: job.channels !== undefined && job.channels.length > 1 ? job.channels : job.channel_id,
     default_country: job.default_country ?? null,
     columns: { country: job.columns.country ?? null, language: job.columns.language ?? null },
     message: {

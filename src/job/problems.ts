@@ -78,7 +78,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], schema: z.co
       lines.push({ text: `${recordPath}: ${issue.issues[0]?.message ?? `key ${JSON.stringify(issue.path.at(-1))} is not allowed`}` });
       continue;
     }
-    const missing = issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined;
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && valueAt(data, issue.path) === undefined;
     lines.push({
       text: where ? `${where}: ${issue.message}` : `the job ${issue.message}`,
       ...(missing ? { missingPath: where } : {}),

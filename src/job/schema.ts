@@ -178,6 +178,27 @@ const track = z
   .prefault({})
   .describe('Delivery tracking after the run (`outreach track`)');
 
+const channelId = id(
+  10,
+  'add the id of the channel to send through, e.g. "channel_id": 10 (`outreach channels --company-id N` lists them)',
+);
+/** One channel, or a pool of numbers of the same business (each at its own rate), without repeats. */
+const channelIds = z
+  .union([channelId, z.array(channelId).min(1, { error: 'must list at least one channel id, e.g. [10, 11]' })], {
+    error: says(
+      'a channel id or a list of them (a pool of numbers), e.g. 10 or [10, 11, 14]',
+      'add the id of the channel to send through, e.g. "channel_id": 10 (`outreach channels --company-id N` lists them)',
+    ),
+  })
+  .superRefine((value, ctx) => {
+    if (!Array.isArray(value)) return;
+    const twice = value.filter((v, i) => value.indexOf(v) !== i);
+    if (twice.length > 0) {
+      ctx.addIssue({ code: 'custom', input: value, message: `lists ${[...new Set(twice)].join(', ')} more than once; name each number of the pool once` });
+    }
+  })
+  .describe('The channel to send through (wba, whatsapp or ww), or a list of them: a pool of numbers of the same kind; `outreach channels` lists them');
+
 export const jobSchema = z
   .strictObject(
     {
@@ -185,10 +206,7 @@ export const jobSchema = z
       name,
       contacts,
       company_id: id(1, 'add the platform company\'s id, e.g. "company_id": 1').describe('The platform company'),
-      channel_id: id(
-        10,
-        'add the id of the channel to send through, e.g. "channel_id": 10 (`outreach channels --company-id N` lists them)',
-      ).describe('The channel to send through (wba, whatsapp or ww); `outreach channels` lists them'),
+      channel_id: channelIds,
       default_country: defaultCountry.optional(),
       columns,
       input,
@@ -226,9 +244,14 @@ export const jobSchema = z
       });
     });
   })
-  .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' });
+  .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' })
+  // Folded once: `channel_id` is the first number, `channels` the whole pool (one id for a single number).
+  .transform(({ channel_id, ...job }) => {
+    const channels = Array.isArray(channel_id) ? channel_id : [channel_id];
+    return { ...job, channel_id: channels[0] as number, channels };
+  });
 
-/** A job as validated: every default filled, `contacts` always a list. */
+/** A job as validated: every default filled, `contacts` always a list, `channels` the pool (`channel_id` its first). */
 export type Job = z.output<typeof jobSchema>;
 /** A job as written in the file. */
 export type JobInput = z.input<typeof jobSchema>;

@@ -14,14 +14,16 @@ function isInactive(c: ChannelInfo): boolean {
 }
 
 export interface PreflightResult {
-  /** The job's channel. Meaningful only when `problems` is empty (otherwise a stand-in with the job's id). */
+  /** The job's channel (the pool's first number). Meaningful only when `problems` is empty (otherwise a stand-in with the job's id). */
   channel: ChannelInfo;
+  /** Every number of the job's pool, in the job's order (`channel` first); one for a single channel. */
+  pool: ChannelInfo[];
   /** Each one stops the job before any send (exit 2). */
   problems: string[];
   warnings: string[];
 }
 
-export type PreflightJob = Pick<Job, 'company_id' | 'channel_id' | 'message'>;
+export type PreflightJob = Pick<Job, 'company_id' | 'channel_id' | 'message'> & Partial<Pick<Job, 'channels'>>;
 
 /**
  * Checks a job against what the caller fetched from the platform, before anything is sent. Pure.
@@ -38,9 +40,14 @@ export function preflight(
 ): PreflightResult {
   const problems: string[] = [];
   const warnings: string[] = [];
-  const found = findChannel(job, channels, offlineChannelType, problems, warnings);
+  const ids = job.channels ?? [job.channel_id];
+  const pool = ids.map((id) => findChannel({ ...job, channel_id: id }, channels, offlineChannelType, problems, warnings));
+  const found = pool[0];
   const channel = found ?? { id: job.channel_id, type: offlineChannelType ?? 'wba' };
-  if (!found) return { channel, problems, warnings };
+  const known = pool.filter((c): c is ChannelInfo => c !== undefined);
+  if (known.length < pool.length) return { channel, pool: known, problems, warnings };
+  const mixed = mixedPoolProblem(known);
+  if (mixed !== undefined) problems.push(mixed);
 
   const messages = jobMessages(job);
   const unchecked: UncheckedTemplate[] = [];
@@ -55,7 +62,7 @@ export function preflight(
     const media = mediaWarning(messages);
     if (media !== undefined) warnings.push(media);
   }
-  return { channel, problems, warnings };
+  return { channel, pool: known, problems, warnings };
 }
 
 function findChannel(
@@ -91,6 +98,17 @@ function findChannel(
     );
   }
   return channel;
+}
+
+/** The official API (wba, whatsapp) and the web session (ww) follow different message rules: a pool is of one kind. */
+function mixedPoolProblem(pool: readonly ChannelInfo[]): string | undefined {
+  const official = pool.filter((c) => c.type !== 'ww');
+  const web = pool.filter((c) => c.type === 'ww');
+  if (official.length === 0 || web.length === 0) return undefined;
+  return (
+    `channel_id: the pool mixes numbers of the official API (${official.map(describeChannel).join(', ')}) ` +
+    `with web-session numbers (${web.map(describeChannel).join(', ')}), whose message rules differ; keep wba/whatsapp numbers together or ww numbers together`
+  );
 }
 
 function describeChannel(c: ChannelInfo): string {

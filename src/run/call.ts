@@ -1,7 +1,8 @@
 import { answerKind } from './answer-kind.js';
 import { classify, type Outcome } from './outcome.js';
-import { MAX_RATE_LIMITED, type SendContext } from './context.js';
-import { rateLimitWaitMs } from './retry-policy.js';
+import type { SendContext } from './context.js';
+import { NO_TRIES, nextStep, type StepPlan } from './next-step.js';
+import { applyEffect } from './step-effects.js';
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false; outcome: Outcome };
 
@@ -15,39 +16,51 @@ export class Interrupted extends Error {
 
 /**
  * One request through the run's gate: take a permit, run `before` (the write-ahead journal record),
- * pass the last pacing gate, send, classify. A 429 is not an outcome of its own: nothing was done, so the limiter slows down for
- * everyone and the request goes again (after `onRateLimited`, which records that nothing went out).
+ * pass the last pacing gate, send, classify. What follows the answer is `nextStep`'s to decide.
+ */
+export async function callOnce<T>(
+  ctx: SendContext,
+  call: (signal: AbortSignal) => Promise<T>,
+  before?: () => Promise<void>,
+): Promise<CallResult<T>> {
+  try {
+    await ctx.limiter.acquire(ctx.stopSignal);
+  } catch {
+    throw new Interrupted();
+  }
+  await before?.();
+  await ctx.limiter.pace();
+  const leftAt = ctx.clock();
+  ctx.wire?.sent();
+  try {
+    const value = await call(ctx.requestSignal);
+    ctx.wire?.ended({ latencyMs: ctx.clock() - leftAt, kind: 'ok' });
+    return { ok: true, value };
+  } catch (err) {
+    const kind = answerKind(err);
+    ctx.wire?.ended(kind === undefined ? undefined : { latencyMs: ctx.clock() - leftAt, kind });
+    return { ok: false, outcome: classify(err) };
+  }
+}
+
+/** Only the table's 429 row applies to a step's request (the follow-ups): the rest is the caller's. */
+const STEP_PLAN: StepPlan = { hasConversation: true, canFallBackToTemplate: false, templatesAllowed: false, attempts: 0, stopped: false, marketingLimits: 0 };
+
+/**
+ * One request of an after-send step: a 429 is not an outcome of its own (nothing was done), so everyone
+ * waits as the send table's `rate_limited` row says and the request goes again; any other answer is returned.
  */
 export async function callPlatform<T>(
   ctx: SendContext,
   call: (signal: AbortSignal) => Promise<T>,
-  hooks: { before?: () => Promise<void>; onRateLimited?: (error: string) => Promise<void> } = {},
+  hooks: { before?: () => Promise<void> } = {},
 ): Promise<CallResult<T>> {
-  for (let limited = 0; ; ) {
-    try {
-      await ctx.limiter.acquire(ctx.stopSignal);
-    } catch {
-      throw new Interrupted();
-    }
-    await hooks.before?.();
-    await ctx.limiter.pace();
-    let outcome: Outcome;
-    const leftAt = ctx.clock();
-    ctx.wire?.sent();
-    try {
-      const value = await call(ctx.requestSignal);
-      ctx.wire?.ended({ latencyMs: ctx.clock() - leftAt, kind: 'ok' });
-      return { ok: true, value };
-    } catch (err) {
-      const kind = answerKind(err);
-      ctx.wire?.ended(kind === undefined ? undefined : { latencyMs: ctx.clock() - leftAt, kind });
-      outcome = classify(err);
-    }
-    if (outcome.kind !== 'rate_limited') return { ok: false, outcome };
-    limited += 1;
-    // Everyone waits from now: the pause starts before the 429 is journaled.
-    if (limited <= MAX_RATE_LIMITED) ctx.limiter.backOff(rateLimitWaitMs(outcome.retryAfterMs, limited, ctx.random()));
-    await hooks.onRateLimited?.(outcome.error);
-    if (limited > MAX_RATE_LIMITED) return { ok: false, outcome };
+  for (let tries = NO_TRIES; ; ) {
+    const result = await callOnce(ctx, call, hooks.before);
+    if (result.ok || result.outcome.kind !== 'rate_limited') return result;
+    const step = nextStep(result.outcome, tries, STEP_PLAN);
+    tries = step.tries;
+    if (step.effect) await applyEffect(ctx, step.effect, '');
+    if (step.then.kind !== 'again') return result;
   }
 }

@@ -5,6 +5,7 @@ import type { Contact } from '../contacts/index.js';
 import type { Action, ChannelInfo, PlanContext } from '../plan/index.js';
 import type { ConcurrencySample } from './concurrency.js';
 import type { RateLimiter } from './limiter.js';
+import type { SenderPool } from './sender-pool.js';
 
 /** Everything one contact's send needs; built once per run by the executor. Clock and sleep are injected. */
 export interface SendContext {
@@ -12,6 +13,11 @@ export interface SendContext {
   job: Job;
   channel: ChannelInfo;
   limiter: RateLimiter;
+  /**
+   * A pool of numbers (a job's `channel_id` list): each contact goes from its own number, through that
+   * number's limiter (`channel` and `limiter` above are then the contact's). Absent: one number.
+   */
+  pool?: SenderPool;
   /** Appends to the checkpoint; resolves once the event is durable. */
   record: (event: CheckpointEvent) => Promise<void>;
   clock: () => number;

@@ -7,6 +7,7 @@ import type { Action, ChannelInfo, PlanContext } from '../plan/index.js';
 import type { ConcurrencyController } from './concurrency.js';
 import { abortableSleep, type ProviderStopReason, type SendContext } from './context.js';
 import type { RateLimiter } from './limiter.js';
+import type { SenderPool } from './sender-pool.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
 import { emptyStats, failureRatio, failureRatioExceeded, tally, type RunStats } from './stats.js';
 
@@ -25,6 +26,8 @@ export interface ExecuteOptions {
   prior: (phone: string) => ContactState | undefined;
   record: (event: CheckpointEvent) => Promise<void>;
   limiter: RateLimiter;
+  /** A pool of numbers, each with its own limiter (run/sender-pool.ts); absent: one number, `channel` through `limiter`. */
+  pool?: SenderPool;
   mode: RetryMode;
   /** Requests in flight at most (workers): the fixed number, or the ceiling of `controller`. */
   concurrency: number;
@@ -93,6 +96,7 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     job: options.job,
     channel: options.channel,
     limiter: options.limiter,
+    ...(options.pool && { pool: options.pool }),
     record: options.record,
     clock: options.clock ?? Date.now,
     sleep: options.sleep ?? abortableSleep,

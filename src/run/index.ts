@@ -46,3 +46,5 @@ export {
 export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';
 export { answerKind } from './answer-kind.js';
 export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type RunConcurrency } from './run-concurrency.js';
+export { contactNumber, createSenderPool, rendezvousNumber, type Drained, type NumberFigures, type SenderNumber, type SenderPool } from './sender-pool.js';
+export { nextStep, type Step, type StepPlan, type Tries } from './next-step.js';

@@ -13,9 +13,9 @@ export type Payload =
   | { kind: 'text'; text: string; inlineMedia?: Media };
 
 /** start-whatsapp's body for one contact: the only way to reach someone who never talked to the company. */
-export function startBody(job: Job, contact: Contact, payload: Payload): StartBody {
+export function startBody(job: Job, contact: Contact, payload: Payload, channelId: number = job.channel_id): StartBody {
   const common = {
-    channel_id: job.channel_id,
+    channel_id: channelId,
     phone: contact.phone,
     ...(contact.name ? { name: contact.name } : {}),
     ...(contact.lastname ? { lastname: contact.lastname } : {}),

@@ -56,7 +56,7 @@ export function requestFor(
   const { api } = ctx;
   const payload = plan.payload;
   if (conversationId === undefined) {
-    return (signal) => api.startWhatsapp(startBody(ctx.job, contact, payload), { signal });
+    return (signal) => api.startWhatsapp(startBody(ctx.job, contact, payload, ctx.pool ? ctx.channel.id : ctx.job.channel_id), { signal });
   }
   if (payload.kind === 'template') {
     return async (signal) => ({ messageId: (await api.sendTemplate(conversationId, templateBody(payload.template), { signal })).id });

@@ -47,6 +47,7 @@ export function receiveInbound(
     now,
   );
   client.lastInboundAt = now;
+  client.lastInboundByChannel.set(conversation.channelId, now);
   log.counters.messagesInbound++;
   webhook.emit(message, conversation.id, client.id, 'inbound', now);
   return { client_id: client.id, conversation_id: conversation.id, message_id: message.id };

@@ -90,7 +90,8 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
   const webhook = new WebhookEmitter(undefined, settings.webhookTimeoutMs);
   webhook.configure(settings.webhook);
   webhook.onAttempt = () => log.counters.webhookAttempts++;
-  const store = new Store(seedData());
+  const seed = seedData();
+  const store = new Store({ ...seed, channels: [...seed.channels, ...(options.channels ?? [])] });
   const core: SimCore = {
     store,
     clock: new SimClock(settings.startTime, options.wallClock),

@@ -108,6 +108,7 @@ export class Store {
       tagIds: [],
       customFields: new Map(),
       lastInboundAt: null,
+      lastInboundByChannel: new Map(),
     };
     this.clients.set(client.id, client);
     if (client.phone) this.clientIdByPhone.set(client.phone, client.id);
@@ -121,9 +122,13 @@ export class Store {
     if (phone) this.clientIdByPhone.set(phone, client.id);
   }
 
-  /** A23: the free-text window is open when the client's last inbound message is younger than 24 hours. */
-  windowOpen(client: SimClient, now: number): boolean {
-    return client.lastInboundAt !== null && now - client.lastInboundAt < WINDOW_MS;
+  /**
+   * A23: the free-text window is open when the client's last inbound message is younger than 24 hours;
+   * with a channel, S60: the client's last inbound message to that number.
+   */
+  windowOpen(client: SimClient, now: number, channelId?: number): boolean {
+    const last = channelId === undefined ? client.lastInboundAt : (client.lastInboundByChannel.get(channelId) ?? null);
+    return last !== null && now - last < WINDOW_MS;
   }
 
   // Conversations

@@ -60,9 +60,12 @@ function resumeMarketing(ctx: RouteContext): Reply {
 }
 
 function setSpamLimit(ctx: RouteContext): Reply {
-  const after = asObject(ctx.body).afterSends;
+  const body = asObject(ctx.body);
+  const after = body.afterSends;
   if (typeof after !== 'number') invalid('The afterSends field must be a whole number of 0 or more.');
-  return change(ctx, () => ctx.core.provider.setSpamLimit(after));
+  const channel = body.channel_id;
+  if (channel !== undefined && typeof channel !== 'number') invalid('The channel_id field must be a channel id.');
+  return change(ctx, () => ctx.core.provider.setSpamLimit(after, channel));
 }
 
 function liftSpamLimit(ctx: RouteContext): Reply {

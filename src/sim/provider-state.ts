@@ -21,6 +21,8 @@ export class ProviderState {
   private readonly forced = new Map<string, ProviderCode>();
   private readonly stopped = new Set<string>();
   private spam: { afterSends: number; sentSince: number } | null = null;
+  /** S60: a spam limit of one number (channel id). */
+  private readonly spamByChannel = new Map<number, { afterSends: number; sentSince: number }>();
 
   /** Every send to these phones fails with `code` until cleared. */
   force(phones: Phones, code: ProviderCode): void {
@@ -44,10 +46,18 @@ export class ProviderState {
     else for (const phone of phoneList(phones)) this.stopped.delete(phone);
   }
 
-  /** After `afterSends` more successful sends, every send fails 131048; null lifts the limit. */
-  setSpamLimit(afterSends: number | null): void {
+  /**
+   * After `afterSends` more successful sends, every send fails 131048; null lifts the limit. With a channel
+   * (S60), only that number's sends count and fail; null lifts that number's limit.
+   */
+  setSpamLimit(afterSends: number | null, channelId?: number): void {
     if (afterSends !== null && (!Number.isSafeInteger(afterSends) || afterSends < 0))
       throw new RangeError('afterSends must be a whole number of 0 or more, or null to lift the spam limit');
+    if (channelId !== undefined) {
+      if (afterSends === null) this.spamByChannel.delete(channelId);
+      else this.spamByChannel.set(channelId, { afterSends, sentSince: 0 });
+      return;
+    }
     this.spam = afterSends === null ? null : { afterSends, sentSince: 0 };
   }
 
@@ -59,13 +69,18 @@ export class ProviderState {
     return this.stopped.has(phone);
   }
 
-  spamLimited(): boolean {
+  /** The account's spam limit is reached, or (S60) this number's. */
+  spamLimited(channelId?: number): boolean {
+    const own = channelId === undefined ? undefined : this.spamByChannel.get(channelId);
+    if (own !== undefined && own.sentSince >= own.afterSends) return true;
     return this.spam !== null && this.spam.sentSince >= this.spam.afterSends;
   }
 
-  /** A wba/whatsapp send went out: it counts towards the spam limit. */
-  sent(): void {
+  /** A wba/whatsapp send went out (from this number): it counts towards the spam limits. */
+  sent(channelId?: number): void {
     if (this.spam) this.spam.sentSince++;
+    const own = channelId === undefined ? undefined : this.spamByChannel.get(channelId);
+    if (own) own.sentSince++;
   }
 
   snapshot(): SimProviderState {

@@ -29,6 +29,7 @@ export type SendResult =
 /** The message to store, or the message's own refusal (template rules A22, free text outside the window A23). */
 function content(
   core: SimCore,
+  channel: SimChannel,
   official: boolean,
   client: SimClient,
   outgoing: ProviderSend,
@@ -41,7 +42,7 @@ function content(
     fields.template = { name: check.template.name, language: check.template.language };
     return { fields };
   }
-  if (official && outgoing.contentType === 'text' && !core.store.windowOpen(client, core.clock.now()))
+  if (official && outgoing.contentType === 'text' && !core.store.windowOpen(client, core.clock.now(), channel.id))
     return {
       refusal: { kind: 'provider', reason: 'outside_window', code: PROVIDER_REFUSAL_CODES.outside_window, detail: OUTSIDE_WINDOW_DETAIL },
     };
@@ -68,14 +69,14 @@ export function send(
 ): SendResult {
   const official = channel.type !== 'ww';
   const { provider, faults } = core;
-  const made = content(core, official, client, outgoing);
+  const made = content(core, channel, official, client, outgoing);
   const verdict = decideSend(
     {
       channelActive: channel.status === ACTIVE_CHANNEL_STATUS,
       official,
       wwDown: faults.get().wwDown,
       forcedCode: provider.forcedCode(client.phone),
-      spamLimited: provider.spamLimited(),
+      spamLimited: provider.spamLimited(channel.id),
       contentRefusal: made.refusal,
       template: outgoing.kind === 'template',
       marketingStopped: provider.marketingStopped(client.phone),
@@ -91,7 +92,7 @@ export function send(
   fields.reply_to_id = outgoing.replyToId ?? null;
   fields.client_message_id = outgoing.clientMessageId ?? null;
   const message = core.store.addMessage(conversation, fields, now);
-  if (official) provider.sent();
+  if (official) provider.sent(channel.id);
   core.delivery.schedule(message);
   core.log.counters.messagesOutbound++;
   core.webhook.emit(message, conversation.id, client.id, 'outbound', now);

@@ -33,7 +33,7 @@ export function createState(core: SimCore): SimState {
     clearProviderError: (phones) => provider.clearForced(phones),
     stopMarketing: (phones) => provider.stopMarketing(phones),
     resumeMarketing: (phones) => provider.resumeMarketing(phones),
-    setSpamLimit: (afterSends) => provider.setSpamLimit(afterSends),
+    setSpamLimit: (afterSends, channelId) => provider.setSpamLimit(afterSends, channelId),
     provider: () => provider.snapshot(),
     setWebhook: (config) => webhook.configure(config),
     startWhatsappCount: (phone) => log.startWhatsappCount(phone),

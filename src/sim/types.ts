@@ -60,6 +60,8 @@ export interface SimOptions {
   delivery?: SimDelivery;
   /** How the message list shows a template message (S54): `full` (default, every component one a line) or `body` (its body alone). */
   templateDisplay?: TemplateDisplay;
+  /** More numbers of the company beside the seed's channels (S60): a pool's numbers, e.g. `{ id: 14, name: 'Sales 2', type: 'wba', status: 1 }`. */
+  channels?: SimChannel[];
   /**
    * Holds the answer of a request with latency (S50): calls `answer` after `ms`, and returns what cancels it
    * (the simulator closing). Default: a timer. Tests pass their own to see each delay and answer when they choose.
@@ -131,6 +133,8 @@ export interface SimClient {
   customFields: Map<string, CustomFieldValue>;
   /** Sim-clock ms of the last inbound message (A23), or null. */
   lastInboundAt: number | null;
+  /** Per number (channel id): the client's last inbound message to it, sim-clock ms. The 24-hour window is per number (S60). */
+  lastInboundByChannel: Map<number, number>;
 }
 
 export interface SimConversation {
@@ -266,7 +270,7 @@ export interface SimState {
   /** These phones (or every phone) take marketing messages again. */
   resumeMarketing(phones?: string | readonly string[]): void;
   /** After `afterSends` more successful wba/whatsapp sends, every one fails 131048 (S47); null lifts it. */
-  setSpamLimit(afterSends: number | null): void;
+  setSpamLimit(afterSends: number | null, channelId?: number): void;
   /** A copy of the provider's state (forced codes, stopped phones, spam limit). */
   provider(): SimProviderState;
   setWebhook(config: WebhookConfig | undefined): void;

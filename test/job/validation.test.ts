@@ -168,6 +168,7 @@ describe('parseJob fills every default once', () => {
         contacts: ['x.csv'],
         company_id: 1,
         channel_id: 2,
+        channels: [2],
         columns: { phone: 'phone', name: 'name', lastname: 'lastname', email: 'email', last_inbound_at: 'last_inbound_at' },
         input: { require_mobile: false },
         message: { text: 'hi', prefer: 'text', variants: [] },

@@ -36,7 +36,7 @@ function job(channelId: number, message: Record<string, unknown>) {
 describe('preflight against the platform', () => {
   it('passes a wba job whose approved template matches its variables', () => {
     const result = preflight(job(10, { template: TEMPLATE, text: TEXT }), CHANNELS, TEMPLATES);
-    expect(result).toEqual({ channel: CHANNELS[0], problems: [], warnings: [] });
+    expect(result).toEqual({ channel: CHANNELS[0], pool: [CHANNELS[0]], problems: [], warnings: [] });
   });
 
   it.each<[string, number, Record<string, unknown>, string[]]>([
@@ -151,6 +151,7 @@ describe('preflight offline', () => {
     const result = preflight(job(10, { template: TEMPLATE, text: TEXT }), undefined, undefined, 'wba');
     expect(result).toEqual({
       channel: { id: 10, type: 'wba' },
+      pool: [{ id: 10, type: 'wba' }],
       problems: [],
       warnings: ['templates not checked (offline): make sure promo_bf (pt_BR) is APPROVED and has exactly the placeholders {{1}}, {{2}}'],
     });
@@ -185,7 +186,7 @@ describe('preflight of message.variants', () => {
 
   it('passes variants whose approved templates match their variables', () => {
     const result = preflight(variantJob(10, [{ when: { countries: ['MX'] }, template: MX, text: 'Hola {{name}}' }]), CHANNELS, TEMPLATES_ES);
-    expect(result).toEqual({ channel: CHANNELS[0], problems: [], warnings: [] });
+    expect(result).toEqual({ channel: CHANNELS[0], pool: [CHANNELS[0]], problems: [], warnings: [] });
   });
 
   it('checks every variant\'s template exactly as the job\'s own, naming the variant', () => {

@@ -21,6 +21,7 @@ export function planJson(plan: PlanResult) {
     deferred: plan.deferred.map((g) => ({ reason: g.reason, count: g.count, not_before: g.notBefore, ...(g.zone !== undefined && { zone: g.zone }) })),
     ...(plan.contentChanges !== undefined && { content_changes: plan.contentChanges }),
     by_country: plan.byCountry,
+    ...(plan.byNumber && { by_number: plan.byNumber, pool_seconds: plan.poolSeconds }),
     ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
     ...(plan.already && { already: plan.already }),
     messaged_by_other_jobs: messagedByOtherJobsJson(plan.messagedByOtherJobs),
@@ -42,6 +43,10 @@ export function formatPlan(plan: PlanResult, zone: string): string {
   lines.push(`  planned          ${pad(plan.contacts)}`);
   for (const [action, n] of sorted(plan.byAction)) lines.push(`    ${action.padEnd(30)} ${pad(n)}`);
   lines.push(`  by country       ${sorted(plan.byCountry).map(([country, n]) => `${country} ${n}`).join(', ')}`);
+  if (plan.byNumber) {
+    const split = Object.entries(plan.byNumber).map(([id, n]) => `${id} ${n}`).join(', ');
+    lines.push(`  by number        ${split}; about ${plan.poolSeconds ?? 0} s at the pool's rates`);
+  }
   if (Object.keys(plan.byVariant).length > 0) {
     lines.push('  by variant');
     for (const [variant, counts] of Object.entries(plan.byVariant)) {

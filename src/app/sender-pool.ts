@@ -1,0 +1,39 @@
+import type { Job } from '../job/index.js';
+import type { ChannelInfo } from '../plan/index.js';
+import { createRateLimiter, createSenderPool, type RateLimiter, type SenderPool } from '../run/index.js';
+
+/** One number's figures for people (summary, status, run log). */
+export interface PoolNumberFigures {
+  channelId: number;
+  /** First messages accepted from it in this run. */
+  sent: number;
+  failed: number;
+  /** Its rate, rate.per_second: no second of the run went above it. */
+  perSecond: number;
+  /** When (ISO time) and why it stopped sending for the rest of the run, with the provider's words. */
+  drained?: { at: string; code: number; error: string };
+}
+
+/**
+ * The run's pool when the job names several numbers: the first number goes through the run's limiter, each
+ * other through one of its own at the same rate (rate.per_second is per number). Undefined for one number.
+ */
+export function senderPoolFor(pool: readonly ChannelInfo[], first: RateLimiter, rate: Job['rate']): SenderPool | undefined {
+  if (pool.length < 2) return undefined;
+  return createSenderPool(
+    pool.map((channel, i) => ({
+      channel,
+      limiter: i === 0 ? first : createRateLimiter({ perSecond: rate.per_second, ...(rate.per_minute ? { perMinute: rate.per_minute } : {}) }),
+    })),
+  );
+}
+
+export function poolFigures(pool: SenderPool, perSecond: number): PoolNumberFigures[] {
+  return pool.figures().map((n) => ({
+    channelId: n.channelId,
+    sent: n.sent,
+    failed: n.failed,
+    perSecond,
+    ...(n.drained && { drained: { at: new Date(n.drained.at).toISOString(), code: n.drained.code, error: n.drained.error } }),
+  }));
+}

@@ -1,0 +1,229 @@
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../src/api/index.js';
+import { AppError, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
+import { createFileStore } from '../../src/checkpoint/index.js';
+import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
+import { rendezvousNumber } from '../../src/run/index.js';
+import { startSimulator, type RunningSimulator, type SimChannel } from '../../src/sim/index.js';
+import { campaign, type Campaign } from '../helpers/campaign.js';
+
+/** Two more numbers of the company beside the seed's 10 (wba) and 11 (whatsapp). */
+const MORE_NUMBERS: SimChannel[] = [
+  { id: 14, name: 'Sales 2 (WhatsApp Cloud)', type: 'wba', status: 1 },
+  { id: 15, name: 'Sales 3 (WhatsApp Cloud)', type: 'wba', status: 1 },
+];
+
+let sim: RunningSimulator;
+let c: Campaign | undefined;
+const clients: ApiClient[] = [];
+
+afterEach(async () => {
+  for (const api of clients.splice(0)) await api.close();
+  await sim?.close();
+  await c?.cleanup();
+  c = undefined;
+});
+
+function client(): ApiClient {
+  const api = createApiClient({ baseUrl: sim.url, token: sim.token });
+  clients.push(api);
+  return api;
+}
+
+async function setup(job: Record<string, unknown>, rows = 6): Promise<Campaign> {
+  sim ??= await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+  c = await campaign({ rows, job });
+  return c;
+}
+
+async function refusal(jobFile: string): Promise<AppError> {
+  const err = await prepare(jobFile, { api: client() }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}
+
+/** Each start-whatsapp as it leaves this process: its number and the time (the limiter's clock). */
+const leaving: Array<{ channel: number; at: number }> = [];
+
+/** The client, telling `leaving` of each start-whatsapp the moment it is called. */
+function watched(api: ApiClient): ApiClient {
+  return new Proxy(api, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key !== 'startWhatsapp' || typeof value !== 'function') return value;
+      return (body: { channel_id: number }, ...rest: unknown[]) => {
+        leaving.push({ channel: body.channel_id, at: Date.now() });
+        return (value as (...args: unknown[]) => unknown).call(target, body, ...rest);
+      };
+    },
+  });
+}
+
+export async function runPool(camp: Campaign, command: 'run' | 'resume' = 'run'): Promise<RunOutcome> {
+  const prepared = await prepare(camp.jobFile, { api: client() });
+  return runJob(prepared, {
+    store: createFileStore(camp.stateDir),
+    api: watched(client()),
+    command,
+    mode: { retryFailed: command === 'resume', retryInDoubt: false },
+    owner: { pid: process.pid },
+  });
+}
+
+describe('a pool of numbers in the job (channel_id as a list)', () => {
+  it('refuses a pool mixing official and web-session numbers before anything is sent (exit 2), naming them', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: [10, 12] });
+    const err = await refusal(camp.jobFile);
+    expect(err.message).toMatch(/mixes numbers of the official API \(10 \(wba.*\) with web-session numbers \(12 \(ww/);
+    expect(userErrorExitCode(err)).toBe(2);
+    expect(sim.state.counters.byEndpoint['POST /chat/conversations/start-whatsapp'] ?? 0).toBe(0);
+  });
+
+  it('refuses an unknown and an inactive number of a pool, naming each (exit 2)', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: [10, 99, 13] });
+    const err = await refusal(camp.jobFile);
+    expect(err.message).toContain('channel_id 99 is not a channel of company 1');
+    expect(err.message).toContain('channel_id 13: channel 13 (wba, Old number, inactive) is inactive');
+    expect(userErrorExitCode(err)).toBe(2);
+  });
+
+  it('refuses a number listed twice, naming it (exit 2)', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: [10, 14, 10] });
+    const err = await prepare(camp.jobFile, { api: client() }).then(
+      () => undefined,
+      (e: unknown) => e as Error & { kind?: string },
+    );
+    expect(err?.message).toContain('channel_id: lists 10 more than once');
+    expect(err && userErrorExitCode(err)).toBe(2);
+  });
+
+  it('accepts one id as before, and a pool of numbers of one kind (wba with whatsapp)', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const one = await prepare((await setup({ channel_id: 10 })).jobFile, { api: client() });
+    expect(one.pool.map((ch) => ch.id)).toEqual([10]);
+    await c?.cleanup();
+    const pool = await prepare((await setup({ channel_id: [10, 11, 14] })).jobFile, { api: client() });
+    expect(pool.pool.map((ch) => ch.id)).toEqual([10, 11, 14]);
+    expect(pool.job.channels).toEqual([10, 11, 14]);
+    expect(pool.channel.id).toBe(10);
+  });
+});
+
+const START = 'POST /chat/conversations/start-whatsapp';
+/** Each accepted start-whatsapp's phone and number (channel_id), in order. */
+function acceptedStarts(): Array<{ phone: string; channel: number; wall: number }> {
+  return sim.state.requests
+    .filter((r) => r.endpoint === START && r.status === 200)
+    .map((r) => {
+      const body = r.body as { phone: string; channel_id: number };
+      return { phone: body.phone, channel: body.channel_id, wall: r.wall };
+    });
+}
+
+describe('a campaign from a pool of numbers', () => {
+  it('keeps each contact on its number (a stable choice of its phone) across a rerun and a second job', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const first = await setup({ channel_id: [10, 11, 14], name: 'pool-a' }, 24);
+    const outcome = await runPool(first);
+    expect(outcomeExitCode(outcome)).toBe(0);
+    const starts = acceptedStarts();
+    expect(starts).toHaveLength(24);
+    for (const s of starts) expect(s.channel).toBe(rendezvousNumber(s.phone, [10, 11, 14]));
+    expect(new Set(starts.map((s) => s.channel))).toEqual(new Set([10, 11, 14]));
+    expect(outcome.numbers?.map((n) => n.sent).reduce((a, b) => a + b, 0)).toBe(24);
+    const again = await runPool(first, 'resume');
+    expect(again.thisRun.sent).toBe(0);
+    // Next week's campaign to the same people, another job of the same pool: the same numbers.
+    const second = await campaign({ rows: 24, job: { channel_id: [14, 10, 11], name: 'pool-b', limits: { min_hours_between_messages: 0 } } });
+    try {
+      await runPool(second);
+      const later = acceptedStarts().slice(24);
+      expect(later).toHaveLength(24);
+      for (const s of later) expect(s.channel).toBe(starts.find((f) => f.phone === s.phone)?.channel);
+    } finally {
+      await second.cleanup();
+    }
+  });
+
+  it('never sends from a number above its own rate in any second', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 4, concurrency: 6 } }, 30);
+    leaving.length = 0;
+    await runPool(camp);
+    expect(acceptedStarts()).toHaveLength(30);
+    for (const id of [10, 11, 14]) {
+      const times = leaving.filter((s) => s.channel === id).map((s) => s.at);
+      expect(times.length).toBeGreaterThan(4);
+      for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('drains a number the provider limits for spam (131048): its pending contacts finish from the others, nobody gets two first messages', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    const outcome = await runPool(camp);
+    expect(outcome.summary.byStatus).toMatchObject({ sent: 30, failed: 0, in_doubt: 0 });
+    expect(outcomeExitCode(outcome)).toBe(0);
+    for (const phone of camp.phones) expect(sim.state.messageCount(phone, 'outbound')).toBe(1);
+    expect(acceptedStarts().filter((s) => s.channel === 14)).toHaveLength(2);
+    const drained = outcome.numbers?.find((n) => n.channelId === 14);
+    expect(drained?.drained).toMatchObject({ code: 131048 });
+    expect(drained?.drained?.error).toContain('131048');
+    expect(outcome.numbers?.filter((n) => n.drained)).toHaveLength(1);
+    const summary = JSON.parse(await readFile(outcome.files.summary, 'utf8')) as { numbers: Array<{ channel_id: number; drained: { code: number } | null }> };
+    expect(summary.numbers.find((n) => n.channel_id === 14)?.drained?.code).toBe(131048);
+  });
+
+  it('stops the run (exit 3) when every number of the pool is drained', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    for (const id of [10, 11, 14]) sim.state.setSpamLimit(1, id);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 1 } }, 12);
+    const outcome = await runPool(camp);
+    expect(outcome.stopped?.reason).toBe('provider_account');
+    expect(outcomeExitCode(outcome)).toBe(3);
+    expect(acceptedStarts()).toHaveLength(3);
+    for (const phone of camp.phones) expect(sim.state.messageCount(phone, 'outbound')).toBeLessThanOrEqual(1);
+  });
+
+  it('sends the template, never free text, from a number the person did not write to', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup(
+      {
+        channel_id: [10, 14],
+        message: { text: 'Oi {{name}}', template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } } },
+      },
+      8,
+    );
+    // Each person wrote to number 10: their window is open there only.
+    for (const phone of camp.phones) sim.state.inbound(phone, 'oi', 10);
+    const outcome = await runPool(camp);
+    expect(outcome.summary.byStatus).toMatchObject({ sent: 8, failed: 0 });
+    const refused = sim.state.requests.filter((r) => r.status === 502);
+    expect(refused).toHaveLength(0);
+    const starts = sim.state.requests.filter((r) => r.endpoint === START).map((r) => r.body as { send_type: string; channel_id: number });
+    for (const b of starts.filter((x) => x.channel_id === 14)) expect(b.send_type).toBe('template');
+  });
+});
+
+describe('plan of a pool', () => {
+  it('shows the contacts per number and the time at the pool\'s rates', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 2 } }, 24);
+    const plan = await planJob(await prepare(camp.jobFile, { api: client() }), { store: createFileStore(camp.stateDir) });
+    const expected: Record<string, number> = {};
+    for (const phone of camp.phones) {
+      const id = String(rendezvousNumber(phone, [10, 11, 14]));
+      expected[id] = (expected[id] ?? 0) + 1;
+    }
+    expect(plan.byNumber).toEqual(expected);
+    expect(plan.poolSeconds).toBe(Math.ceil(Math.max(...Object.values(expected)) / 2));
+  });
+});
