@@ -6,6 +6,8 @@ import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-
 import { planLookups } from './plan-context.js';
 import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
+import { messagingRoom } from './messaging-room.js';
+import { estimateSend, type SendEstimate } from './plan-estimate.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
 export interface PlanResult extends PlanPass {
@@ -26,6 +28,8 @@ export interface PlanResult extends PlanPass {
   contentChanges?: string;
   /** When the plan was made (epoch ms): deferrals are told against it. */
   now: number;
+  /** How long sending the contacts of `wouldSendNow` takes at the job's rate, when it ends, and what it would cross. */
+  estimate: SendEstimate;
 }
 
 /**
@@ -47,6 +51,15 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const off = protectionOffWarning(job);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
+  const limit = job.limits.daily_unique_recipients;
+  const estimate = estimateSend({
+    contacts: pass.wouldSendNow,
+    requests: pass.requestsNow,
+    rate: job.rate,
+    start: now,
+    ...(job.send_window && { window: job.send_window, zones: pass.sendZones }),
+    ...(limit !== undefined && { room: await messagingRoom(store, limit, now), waitingForRoom: pass.byAction['defer:daily_limit'] ?? 0 }),
+  });
   return {
     job: job.name,
     channel: prepared.channel,
@@ -59,6 +72,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     ...(view && { already: summarise(view.states).byStatus }),
     ...(pinned.changes !== undefined && { contentChanges: pinned.changes }),
     now,
+    estimate,
   };
 }
 

@@ -8,6 +8,7 @@ import { noteDecision } from './compliance.js';
 import type { MessagedByOtherJobs, OtherJobsTally } from './other-jobs.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
+import { requestsPerSend } from './plan-estimate.js';
 import type { Prepared } from './prepare.js';
 
 /** What a full read of the contact list says, before anything is sent. */
@@ -35,6 +36,10 @@ export interface PlanPass {
   zoneFallbacks?: { count: number; zone: string };
   /** Contacts not settled by this job that other jobs of the state folder messaged lately (with `otherJobs`). */
   messagedByOtherJobs?: MessagedByOtherJobs;
+  /** Requests the contacts of `wouldSendNow` take: each first message and its after-send steps (plan-estimate.ts). */
+  requestsNow: number;
+  /** With `send_window`: the zones of the contacts of `wouldSendNow`. */
+  sendZones: string[];
 }
 
 const EXAMPLES = 3;
@@ -64,7 +69,8 @@ export async function planPass(
   options: { now?: number; tally?: OtherJobsTally } = {},
 ): Promise<PlanPass> {
   const { now } = options;
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {} };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {}, requestsNow: 0, sendZones: [] };
+  const zones = new Set<string>();
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
   const { items, counts } = audience(prepared, { decide: (contact) => (heldBack(prior(contact.phone)) ? undefined : planner(contact)) });
@@ -96,7 +102,11 @@ export async function planPass(
       }
       if (held) deferred.add(held);
       else if (action?.kind === 'defer') deferred.add(deferredState(contact.phone, action));
-      if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) pass.wouldSendNow += 1;
+      if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) {
+        pass.wouldSendNow += 1;
+        pass.requestsNow += requestsPerSend(action, prepared.job);
+        if (window) zones.add(recipientZone(contact, window).zone);
+      }
       // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
       if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now);
       const message = action ? rendered(action) : '';
@@ -108,6 +118,7 @@ export async function planPass(
     }
   }
   pass.rows = counts.rows;
+  pass.sendZones = [...zones].sort();
   pass.deferred = deferred.result();
   if (options.tally) pass.messagedByOtherJobs = options.tally.result();
   pass.loaderWarnings = describeWarnings(counts.warningsByKind);
