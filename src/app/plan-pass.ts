@@ -150,7 +150,8 @@ export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 
-function rendered(action: Action): string {
+/** An action's message as people read it (plan's examples, a test send). */
+export function rendered(action: Action): string {
   switch (action.kind) {
     case 'template': {
       const vars = Object.entries(action.template.variables)

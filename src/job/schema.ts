@@ -202,6 +202,11 @@ export const jobSchema = z
       send_window: sendWindowSchema.optional(),
       require_opt_in: requireOptIn,
       track,
+      test_to: z
+        .array(text('a phone number, e.g. "+5511987654321"'), { error: says('a list of phone numbers, e.g. ["+5511987654321"]') })
+        .min(1, { error: 'must list at least one phone, e.g. ["+5511987654321"]' })
+        .optional()
+        .describe('Phones of your own team that `outreach run --test-to` sends the message to, with the first rows\' values (never the campaign\'s contacts)'),
     },
     { error: says('a JSON object { … }; see jobs/black-friday.json') },
   )

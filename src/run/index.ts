@@ -46,3 +46,5 @@ export {
 export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';
 export { answerKind } from './answer-kind.js';
 export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type RunConcurrency } from './run-concurrency.js';
+export { startBody, type Payload } from './requests.js';
+export { planOf } from './send-plan.js';

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { RetryMode } from '../../run/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
+import { testSendSession } from '../test-send-session.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 
@@ -16,6 +17,7 @@ interface RunFlags {
   retryInDoubt?: boolean;
   wait?: boolean;
   tz?: string;
+  testTo?: string | true;
 }
 
 function sendOptions(cmd: Command): Command {
@@ -33,9 +35,9 @@ function sendOptions(cmd: Command): Command {
 }
 
 export function registerRun(program: Command): void {
-  sendOptions(program.command('run').description('Send the job: one first message per contact, rate-limited, checkpointed; continues an earlier run')).action(
-    (jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: false, retryInDoubt: false }, 'run'),
-  );
+  sendOptions(program.command('run').description('Send the job: one first message per contact, rate-limited, checkpointed; continues an earlier run'))
+    .option('--test-to [phones]', "send only a test: the message, with the first rows' values, to these phones (comma-separated; none given: the job's test_to); the campaign is not sent")
+    .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: false, retryInDoubt: false }, 'run'));
   sendOptions(program.command('resume').description('Continue an interrupted run and retry every retryable failure on its known conversation'))
     .option('--retry-in-doubt', 'also resend contacts in doubt (check them on the platform first)')
     .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: true, retryInDoubt: flags.retryInDoubt === true }, 'resume'));
@@ -46,6 +48,7 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
     const prepared = await prepareOnline(jobPath, connection);
+    if (flags.testTo !== undefined) return testSendSession(prepared, flags.testTo, { store, connection });
     return runSession(prepared, {
       store,
       connection,
