@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNumber } from './fields.js';
 import { messageSchema } from './message.js';
+import { startAt } from './start-at.js';
 import { dailyUniqueRecipients, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
 
 /**
@@ -202,6 +203,7 @@ export const jobSchema = z
       send_window: sendWindowSchema.optional(),
       require_opt_in: requireOptIn,
       track,
+      start_at: startAt,
       test_to: z
         .array(text('a phone number, e.g. "+5511987654321"'), { error: says('a list of phone numbers, e.g. ["+5511987654321"]') })
         .min(1, { error: 'must list at least one phone, e.g. ["+5511987654321"]' })

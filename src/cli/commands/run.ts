@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import type { Prepared } from '../../app/index.js';
+import { startAtProblem } from '../../job/index.js';
 import type { RetryMode } from '../../run/index.js';
+import { CliError } from '../exit.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
@@ -18,6 +21,7 @@ interface RunFlags {
   wait?: boolean;
   tz?: string;
   testTo?: string | true;
+  at?: string;
 }
 
 function sendOptions(cmd: Command): Command {
@@ -36,6 +40,7 @@ function sendOptions(cmd: Command): Command {
 
 export function registerRun(program: Command): void {
   sendOptions(program.command('run').description('Send the job: one first message per contact, rate-limited, checkpointed; continues an earlier run'))
+    .option('--at <time>', 'send nobody before this time (ISO 8601 with its zone, e.g. 2026-11-27T09:00:00-03:00; overrides the job\'s start_at): until then every contact is deferred, or with --wait the run waits')
     .option('--test-to [phones]', "send only a test: the message, with the first rows' values, to these phones (comma-separated; none given: the job's test_to); the campaign is not sent")
     .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: false, retryInDoubt: false }, 'run'));
   sendOptions(program.command('resume').description('Continue an interrupted run and retry every retryable failure on its known conversation'))
@@ -43,11 +48,19 @@ export function registerRun(program: Command): void {
     .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: true, retryInDoubt: flags.retryInDoubt === true }, 'resume'));
 }
 
+/** The job with `--at` as its start_at, when given. */
+function startingAt(prepared: Prepared, at: string | undefined): Prepared {
+  if (at === undefined) return prepared;
+  const problem = startAtProblem(at);
+  if (problem !== undefined) throw new CliError(`--at: ${problem}`);
+  return { ...prepared, job: { ...prepared.job, start_at: at.trim() } };
+}
+
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
   const zone = zoneOption(flags.tz);
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
-    const prepared = await prepareOnline(jobPath, connection);
+    const prepared = startingAt(await prepareOnline(jobPath, connection), flags.at);
     if (flags.testTo !== undefined) return testSendSession(prepared, flags.testTo, { store, connection });
     return runSession(prepared, {
       store,
