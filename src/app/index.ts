@@ -4,6 +4,8 @@ export { platformError, onPlatform } from './platform-errors.js';
 export { prepare, loaderOptions, type ContactList, type Prepared, type PrepareSource } from './prepare.js';
 export { audience, type AudienceItem, type AudienceOptions } from './audience.js';
 export { planJob, type PlanResult } from './plan-job.js';
+export { startAtProblem } from '../job/index.js';
+export { stopJob, stopJobFile, type StopJobOptions, type StopOutcome } from './stop-job.js';
 export { testSend, type TestSend, type TestSendOptions, type TestSendResult } from './test-send.js';
 export { estimateSend, requestsPerSend, type EstimateWarning, type SendEstimate } from './plan-estimate.js';
 export { percent, type PlanPass } from './plan-pass.js';

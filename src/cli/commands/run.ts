@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Prepared } from '../../app/index.js';
-import { startAtProblem } from '../../job/index.js';
+import { startAtProblem, type Prepared } from '../../app/index.js';
 import type { RetryMode } from '../../run/index.js';
 import { CliError } from '../exit.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
