@@ -175,6 +175,9 @@ const track = z
     max_age_hours: positiveNumber(24 * 90, 72)
       .default(72)
       .describe('`track` stops reading a message once it is read, failed, or this many hours old'),
+    per_second: positiveNumber(1000, 100)
+      .default(100)
+      .describe("Reads per second, at most, of `track` and `reconcile`: reads send nothing, so they do not wait behind rate.per_second (a 429 slows them)"),
   })
   .prefault({})
   .describe('Delivery tracking after the run (`outreach track`)');
