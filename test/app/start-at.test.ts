@@ -36,6 +36,15 @@ describe('start_at: a run started earlier sends nobody before then', () => {
     expect(b.started().size).toBe(4);
   });
 
+  it('decides again a contact deferred by an earlier start_at: without one (or an earlier one) the next run sends it', async () => {
+    const rows = Array.from({ length: 2 }, (_, i) => ({ phone: phone(i, 9) }));
+    const prepared = await b.prepare(await b.job('moved', rows));
+    const early = await b.run({ ...prepared, job: { ...prepared.job, start_at: START_AT } }, { clock: () => T0 });
+    expect(early.thisRun).toMatchObject({ sent: 0, deferred: 2 });
+    const now = await b.run(prepared, { clock: () => T0 + 60_000 });
+    expect(now.thisRun).toMatchObject({ sent: 2, deferred: 0 });
+  });
+
   it('with --wait, waits until start_at on the injected clock and then sends everyone', async () => {
     const rows = Array.from({ length: 3 }, (_, i) => ({ phone: phone(i, 8) }));
     const prepared = await b.prepare(await b.job('waits', rows, { start_at: START_AT }));
