@@ -1,6 +1,6 @@
 import { ContactListing, NO_ANSWER, type ContactState, type InDoubtState, type JobRunner, type JobView, type StateStore } from '../checkpoint/index.js';
 import { loadJob, type Job, type LoadedJob } from '../job/index.js';
-import { contactRow, reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
+import { contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
@@ -181,12 +181,17 @@ export interface JobReportOptions {
 }
 
 /** Streams one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
-export async function jobReport(jobPath: string, options: JobReportOptions): Promise<{ job: string; file: string; contacts: number; listProblem?: string }> {
+export async function jobReport(
+  jobPath: string,
+  options: JobReportOptions,
+): Promise<{ job: string; file: string; contacts: number; listProblem?: string; rejects?: { file: string; rows: number } }> {
   const format = options.format ?? 'csv';
   const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false });
   const { job, listProblem } = report;
   const defaultFile = options.store.jobFiles(job.name).report;
-  const file = options.out ?? (format === 'csv' ? defaultFile : defaultFile.replace(/\.csv$/, `.${format}`));
+  // The spreadsheet form goes beside report.csv, which stays as the run wrote it.
+  const excel = format === 'csv' && options.excel === true;
+  const file = options.out ?? (format === 'csv' ? (excel ? excelName(defaultFile) : defaultFile) : defaultFile.replace(/\.csv$/, `.${format}`));
   let contacts = 0;
   if (format === 'html') {
     await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)(), options.zone);
@@ -209,5 +214,17 @@ export async function jobReport(jobPath: string, options: JobReportOptions): Pro
     const rows = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
     await writeReport(file, rows, format, reportLayout(report, options));
   }
-  return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }) };
+  const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
+  return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };
+}
+
+/** `report.csv` → `report.xlsx.csv`: the spreadsheet form's name beside the plain one. */
+function excelName(file: string): string {
+  return file.replace(/(\.csv)?$/, '.xlsx.csv');
+}
+
+/** rejects.csv in the spreadsheet form, beside it (rejects.xlsx.csv). */
+async function excelRejects(plain: string): Promise<{ file: string; rows: number }> {
+  const file = excelName(plain);
+  return { file, rows: await writeRejects(file, await readRejects(plain), { excel: true }) };
 }

@@ -6,6 +6,8 @@ import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-
 import { planLookups } from './plan-context.js';
 import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
+import { messagingRoom } from './messaging-room.js';
+import { estimateSend, type SendEstimate } from './plan-estimate.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
 export interface PlanResult extends PlanPass {
@@ -28,6 +30,8 @@ export interface PlanResult extends PlanPass {
   now: number;
   /** With a pool of numbers: the seconds the sends take at the pool's rates (the busiest number's contacts over rate.per_second). */
   poolSeconds?: number;
+  /** How long sending the contacts of `wouldSendNow` takes at the job's rate, when it ends, and what it would cross. */
+  estimate: SendEstimate;
 }
 
 /**
@@ -49,6 +53,18 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const off = protectionOffWarning(job);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
+  const limit = job.limits.daily_unique_recipients;
+  // A pool sends from every number at once: the busiest number's share of the contacts sets the pace.
+  const busiest = pass.byNumber ? Math.max(...Object.values(pass.byNumber)) : 0;
+  const poolScale = busiest > 0 ? pass.wouldSendNow / busiest : 1;
+  const estimate = estimateSend({
+    contacts: pass.wouldSendNow,
+    requests: pass.requestsNow,
+    rate: { per_second: job.rate.per_second * poolScale, ...(job.rate.per_minute !== undefined && { per_minute: job.rate.per_minute * poolScale }) },
+    start: now,
+    ...(job.send_window && { window: job.send_window, zones: pass.sendZones }),
+    ...(limit !== undefined && { room: await messagingRoom(store, limit, now), waitingForRoom: pass.byAction['defer:daily_limit'] ?? 0 }),
+  });
   return {
     job: job.name,
     channel: prepared.channel,
@@ -61,7 +77,8 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     ...(view && { already: summarise(view.states).byStatus }),
     ...(pinned.changes !== undefined && { contentChanges: pinned.changes }),
     now,
-    ...(pass.byNumber && { poolSeconds: Math.ceil(Math.max(...Object.values(pass.byNumber)) / job.rate.per_second) }),
+    ...(pass.byNumber && { poolSeconds: Math.ceil(busiest / job.rate.per_second) }),
+    estimate,
   };
 }
 

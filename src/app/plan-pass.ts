@@ -8,6 +8,7 @@ import { noteDecision } from './compliance.js';
 import type { MessagedByOtherJobs, OtherJobsTally } from './other-jobs.js';
 import type { PlanLookups } from './plan-context.js';
 import { planContextFor } from './plan-context.js';
+import { requestsPerSend } from './plan-estimate.js';
 import type { Prepared } from './prepare.js';
 
 /** What a full read of the contact list says, before anything is sent. */
@@ -37,6 +38,10 @@ export interface PlanPass {
   zoneFallbacks?: { count: number; zone: string };
   /** Contacts not settled by this job that other jobs of the state folder messaged lately (with `otherJobs`). */
   messagedByOtherJobs?: MessagedByOtherJobs;
+  /** Requests the contacts of `wouldSendNow` take: each first message and its after-send steps (plan-estimate.ts). */
+  requestsNow: number;
+  /** With `send_window`: the zones of the contacts of `wouldSendNow`. */
+  sendZones: string[];
 }
 
 const EXAMPLES = 3;
@@ -67,7 +72,8 @@ export async function planPass(
 ): Promise<PlanPass> {
   const { now } = options;
   const pool = prepared.job.channels;
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {} };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {}, requestsNow: 0, sendZones: [] };
+  const zones = new Set<string>();
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
   const { items, counts } = audience(prepared, { decide: (contact) => (heldBack(prior(contact.phone)) ? undefined : planner(contact)) });
@@ -106,6 +112,8 @@ export async function planPass(
           const byNumber = (pass.byNumber ??= {});
           byNumber[id] = (byNumber[id] ?? 0) + 1;
         }
+        pass.requestsNow += requestsPerSend(action, prepared.job);
+        if (window) zones.add(recipientZone(contact, window).zone);
       }
       // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
       if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now);
@@ -118,6 +126,7 @@ export async function planPass(
     }
   }
   pass.rows = counts.rows;
+  pass.sendZones = [...zones].sort();
   pass.deferred = deferred.result();
   if (options.tally) pass.messagedByOtherJobs = options.tally.result();
   pass.loaderWarnings = describeWarnings(counts.warningsByKind);
@@ -149,7 +158,8 @@ export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 
-function rendered(action: Action): string {
+/** An action's message as people read it (plan's examples, a test send). */
+export function rendered(action: Action): string {
   switch (action.kind) {
     case 'template': {
       const vars = Object.entries(action.template.variables)

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import type { JobOwner, JobStore, StateStore } from '../checkpoint/index.js';
 import type { LoadedJob } from '../job/index.js';
-import { createRateLimiter, type RateLimiter } from '../run/index.js';
+import { createRateLimiter, type LimiterOptions, type RateLimiter } from '../run/index.js';
 import { AppError } from './errors.js';
 import { rewriteReport } from './job-report.js';
 import { loadList } from './listed.js';
@@ -20,8 +20,10 @@ export interface ReadbackOptions {
   logger?: Logger;
   /** Abort to stop between requests. */
   signal?: AbortSignal;
-  /** A limiter of the caller's (tests); by default one at the job's rate. */
+  /** A limiter of the caller's (tests); by default one at the job's read rate (`track.per_second`). */
   limiter?: RateLimiter;
+  /** Makes the limiter of the reads (tests see which rate it is asked for); by default `createRateLimiter`. */
+  createLimiter?: (options: LimiterOptions) => RateLimiter;
 }
 
 export interface Readback {
@@ -33,10 +35,15 @@ export interface Readback {
   logger: Logger;
 }
 
+/** The pace of the reads of `track` and `reconcile`: `track.per_second`, whatever the job's rate of messages. */
+export function readRate(job: Pick<LoadedJob['job'], 'track'>): LimiterOptions {
+  return { perSecond: job.track.per_second };
+}
+
 /**
  * Loads the job, takes its lock (a run of the same job meanwhile is refused, and so is this while
  * one runs), and gives `use` the job's state and the platform's reads through a limiter at the
- * job's rate; then rewrites report.csv from the state as `use` left it. A job never run is an
+ * job's read rate; then rewrites report.csv from the state as `use` left it. A job never run is an
  * AppError that says to run it.
  */
 export async function withReadback<T>(jobPath: string, command: 'track' | 'reconcile', options: ReadbackOptions, use: (r: Readback) => Promise<T>): Promise<T> {
@@ -49,7 +56,8 @@ export async function withReadback<T>(jobPath: string, command: 'track' | 'recon
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
   }
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
-  const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
+  // Reads send nothing: they go at their own pace, not behind the job's rate of messages.
+  const limiter = options.limiter ?? (options.createLimiter ?? createRateLimiter)(readRate(job));
   try {
     const knownClients = new Map<string, string>();
     for (const s of state.states.values()) if (s.clientId !== undefined) knownClients.set(s.clientId, s.phone);

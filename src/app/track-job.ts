@@ -2,13 +2,13 @@ import { abortableSleep } from '../run/index.js';
 import { funnelOf, type Funnel } from './funnel.js';
 import { suppressOptedOut } from './opted-out.js';
 import { reconcileInDoubt, SETTLE_MINUTES, type ReconcileOutcome } from './reconcile.js';
-import { withReadback, type ReadbackOptions } from './readback.js';
+import { readRate, withReadback, type ReadbackOptions } from './readback.js';
 import { repliesOf } from './replies.js';
 import { trackPass, type TrackPass } from './track.js';
 
 /** Between passes of `track --until-settled`, by default. */
-/** Reads of `track` in flight when the job's concurrency is "auto". */
-const TRACK_AUTO_CONCURRENCY = 16;
+/** Reads of `track` in flight: enough for `track.per_second` at half a second an answer, within these bounds. */
+const READS_IN_FLIGHT = { min: 4, max: 64 };
 
 export const TRACK_INTERVAL_MS = 60_000;
 
@@ -22,6 +22,17 @@ export interface TrackJobOptions extends ReadbackOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** After each pass. */
   onPass?: (pass: TrackPass, n: number) => void;
+  /** Before each pass's first read: how many messages it reads, at what pace, and about how long that takes. */
+  onPassStart?: (info: PassStart) => void;
+}
+
+/** What a pass is about to read: `due` messages at up to `perSecond`, about `estimatedMs`. */
+export interface PassStart {
+  job: string;
+  pass: number;
+  due: number;
+  perSecond: number;
+  estimatedMs: number;
 }
 
 export interface TrackOutcome {
@@ -60,15 +71,21 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
     const reconcile = await reconcileInDoubt({ list, state, reads, now: clock(), settleMs: (options.settleMinutes ?? SETTLE_MINUTES) * 60_000 });
     const totals = { passes: 0, checked: 0, changed: 0, notFound: 0, errors: 0, optedOut: [] as string[], unsettled: 0, firstError: undefined as string | undefined };
     let lastErrors = 0;
+    const { perSecond } = readRate(job);
     for (;;) {
+      const n = totals.passes + 1;
+      // A reply settles a contact: its message is not read again (read afresh each pass: the receiver records replies meanwhile).
+      const replied = await repliesOf(options.store, state.states);
       const pass = await trackPass({
         state,
         reads,
         now: clock(),
         maxAgeMs: job.track.max_age_hours * 3_600_000,
-        // Reads in flight: the job's fixed concurrency, or with "auto" a few (reads are light; the limiter holds the rate).
-        concurrency: job.rate.concurrency === 'auto' ? TRACK_AUTO_CONCURRENCY : job.rate.concurrency,
+        // Reads in flight: sized from the read rate, not the job's concurrency of messages (the limiter holds the rate).
+        concurrency: Math.min(READS_IN_FLIGHT.max, Math.max(READS_IN_FLIGHT.min, Math.ceil(perSecond / 2))),
         onOptedOut: (phone) => suppressOptedOut(options.store, [phone]),
+        replied,
+        onStart: (due) => options.onPassStart?.({ job: job.name, pass: n, due, perSecond, estimatedMs: Math.round((due / perSecond) * 1000) }),
         ...(signal && { signal }),
       });
       totals.passes += 1;

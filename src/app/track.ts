@@ -8,6 +8,8 @@ export const OPTED_OUT_CODE = 131050;
 
 /** One pass of `track` over the sent contacts not settled yet. */
 export interface TrackPass {
+  /** Messages that could still change when the pass started: the ones it reads. */
+  due: number;
   /** Messages read. */
   checked: number;
   /** Of them, whose delivery changed (recorded). */
@@ -32,14 +34,20 @@ export interface TrackPassContext {
   signal?: AbortSignal;
   /** A message failed with 131050: the phone goes on the suppression list before the failure is recorded (a crash between the two never loses it). */
   onOptedOut?: (phone: string) => Promise<void>;
+  /** Phones that replied after their message: settled, not read again. */
+  replied?: ReadonlyMap<string, unknown>;
+  /** Before the first read: how many messages the pass reads. */
+  onStart?: (due: number) => void;
 }
 
 /**
- * A sent contact is settled when its message was read or failed, or once it is older than the
- * job's `track.max_age_hours` and was read at least once. Pure.
+ * A sent contact is settled when its message was read or failed, or its person replied once its
+ * delivery was read back (a reply says more than a read), or once it is older than the job's `track.max_age_hours` and was read at
+ * least once: its message can no longer change what the report says. Pure.
  */
-export function isSettled(s: SentState, now: number, maxAgeMs: number): boolean {
+export function isSettled(s: SentState, now: number, maxAgeMs: number, replied?: ReadonlyMap<string, unknown>): boolean {
   const d = s.delivery;
+  if (d !== undefined && replied?.has(s.phone)) return true;
   if (d?.status === 'read' || d?.status === 'failed') return true;
   return d !== undefined && now - Date.parse(s.sentAt) > maxAgeMs;
 }
@@ -72,8 +80,12 @@ function statusOf(message: Pick<Message, 'deliveryStatus' | 'read'>): DeliverySt
 /** Reads the message of every sent contact not settled (through the reads' limiter), records each change. */
 export async function trackPass(ctx: TrackPassContext): Promise<TrackPass> {
   const { state, now, maxAgeMs } = ctx;
-  const pass: TrackPass = { checked: 0, changed: 0, notFound: 0, errors: 0, optedOut: [], unsettled: 0 };
-  const due = [...state.states.values()].filter((s): s is SentState => s.status === 'sent' && !isSettled(s, now, maxAgeMs))[Symbol.iterator]();
+  const { replied } = ctx;
+  const unsettled = (s: SentState) => !isSettled(s, now, maxAgeMs, replied);
+  const list = [...state.states.values()].filter((s): s is SentState => s.status === 'sent' && unsettled(s));
+  const pass: TrackPass = { due: list.length, checked: 0, changed: 0, notFound: 0, errors: 0, optedOut: [], unsettled: 0 };
+  ctx.onStart?.(list.length);
+  const due = list[Symbol.iterator]();
   let refused: unknown;
   // `concurrency` workers pull from one queue: as many reads in flight as the job allows, and no more.
   const worker = async (): Promise<void> => {
@@ -92,7 +104,7 @@ export async function trackPass(ctx: TrackPassContext): Promise<TrackPass> {
   };
   await Promise.all(Array.from({ length: Math.max(1, ctx.concurrency) }, worker));
   if (refused !== undefined) throw refused;
-  for (const s of state.states.values()) if (s.status === 'sent' && !isSettled(s, now, maxAgeMs)) pass.unsettled += 1;
+  for (const s of state.states.values()) if (s.status === 'sent' && unsettled(s)) pass.unsettled += 1;
   return pass;
 }
 

@@ -32,5 +32,6 @@ export function jobFilesIn(localDir: string, jobName: string): JobFiles {
     rejects: path.join(dir, 'rejects.csv'),
     summary: path.join(dir, 'summary.json'),
     log: path.join(dir, 'run.log'),
+    testSends: path.join(dir, 'test-sends.jsonl'),
   };
 }

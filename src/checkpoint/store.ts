@@ -45,6 +45,8 @@ export interface JobFiles {
   rejects: string;
   summary: string;
   log: string;
+  /** Test sends (`run --test-to`), one JSON line each: kept apart from the job's state, never read by a run. */
+  testSends: string;
 }
 
 /** A row of the contact list, by file and line: how a plan reject is remembered. */

@@ -9,3 +9,4 @@ export { messageFingerprint, describeChange, canonicalJson } from './fingerprint
 export { jobJsonSchema } from './json-schema.js';
 export { WEEKDAYS, secondsOfDay, canonicalZone, type SendWindow, type Weekday } from './send-window.js';
 export { closest } from './suggest.js';
+export { startAtProblem } from './start-at.js';

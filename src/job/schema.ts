@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNumber } from './fields.js';
 import { messageSchema } from './message.js';
+import { startAt } from './start-at.js';
 import { dailyUniqueRecipients, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
 
 /**
@@ -174,6 +175,9 @@ const track = z
     max_age_hours: positiveNumber(24 * 90, 72)
       .default(72)
       .describe('`track` stops reading a message once it is read, failed, or this many hours old'),
+    per_second: positiveNumber(1000, 100)
+      .default(100)
+      .describe("Reads per second, at most, of `track` and `reconcile`: reads send nothing, so they do not wait behind rate.per_second (a 429 slows them)"),
   })
   .prefault({})
   .describe('Delivery tracking after the run (`outreach track`)');
@@ -220,6 +224,12 @@ export const jobSchema = z
       send_window: sendWindowSchema.optional(),
       require_opt_in: requireOptIn,
       track,
+      start_at: startAt,
+      test_to: z
+        .array(text('a phone number, e.g. "+5511987654321"'), { error: says('a list of phone numbers, e.g. ["+5511987654321"]') })
+        .min(1, { error: 'must list at least one phone, e.g. ["+5511987654321"]' })
+        .optional()
+        .describe('Phones of your own team that `outreach run --test-to` sends the message to, with the first rows\' values (never the campaign\'s contacts)'),
     },
     { error: says('a JSON object { … }; see jobs/black-friday.json') },
   )

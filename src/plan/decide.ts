@@ -7,6 +7,7 @@ import { dailyLimit } from './rules/daily-limit.js';
 import { freeTextMessage } from './rules/free-text.js';
 import type { Gate, PlanJob, RuleInput } from './rules/input.js';
 import { quietHours } from './rules/quiet-hours.js';
+import { notYet } from './rules/start-at.js';
 import { recentlyMessaged } from './rules/recently-messaged.js';
 import { suppressed } from './rules/suppressed.js';
 import { templateMessage } from './rules/template-message.js';
@@ -23,6 +24,7 @@ export { MAX_TEXT_LENGTH } from './rules/text-length.js';
  * message is chosen. A new rule is a file in `rules/` and a line here.
  */
 const GATES: readonly Gate[] = [
+  notYet, // defer:start_at
   suppressed, // skip:suppressed
   consent, // skip:no_opt_in
   recentlyMessaged, // defer:recently_messaged

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import type { Reject } from '../contacts/types.js';
 import { csvChunks } from './csv-chunks.js';
+import { csvOptions, type ReportLayout } from './report-layout.js';
 import { safeCell, unguard } from './csv-safe.js';
 import { writeFileAtomic } from './write-atomic.js';
 
@@ -13,11 +14,14 @@ export const REJECT_COLUMNS = ['file', 'line', 'raw_phone', 'reason', 'detail'] 
  * columns in first-seen order. An original column named like one of ours is headed
  * `<name> (original)`. Every cell, headers included, goes through safeCell.
  * The rejects are collected first (the union of headers must be known before the first line);
- * always writes the file, with only its header when there is no reject.
+ * always writes the file, with only its header when there is no reject. `excel` writes the form a
+ * spreadsheet opens in any locale (BOM, `;`), as report.csv's; rejects.csv itself stays plain CSV
+ * (a run reads it back).
  */
 export async function writeRejects(
   file: string,
   rejects: Iterable<Reject> | AsyncIterable<Reject>,
+  layout: Pick<ReportLayout, 'excel'> = {},
 ): Promise<number> {
   const all: Reject[] = [];
   for await (const r of rejects) all.push(r);
@@ -30,7 +34,7 @@ export async function writeRejects(
       yield [r.file, String(r.line), r.rawPhone, r.reason, r.detail, ...originals.map((c) => r.raw[c] ?? '')];
     }
   }
-  await writeFileAtomic(file, csvChunks(safeRows(rows())));
+  await writeFileAtomic(file, csvChunks(safeRows(rows()), csvOptions(layout)));
   return all.length;
 }
 

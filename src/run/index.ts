@@ -48,3 +48,5 @@ export { answerKind } from './answer-kind.js';
 export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type RunConcurrency } from './run-concurrency.js';
 export { contactNumber, createSenderPool, rendezvousNumber, type Drained, type NumberFigures, type SenderNumber, type SenderPool } from './sender-pool.js';
 export { nextStep, type Step, type StepPlan, type Tries } from './next-step.js';
+export { startBody, type Payload } from './requests.js';
+export { planOf } from './send-plan.js';

@@ -40,7 +40,8 @@ export function shouldSend(prior: ContactState | undefined, mode: RetryMode, now
     case 'pending':
       return true;
     case 'deferred':
-      return now === undefined || !(Date.parse(prior.notBefore) > now);
+      // A start_at deferral is the job's own setting, decided again each run (the time may have moved or gone).
+      return now === undefined || prior.reason === 'start_at' || !(Date.parse(prior.notBefore) > now);
     case 'failed':
       return mode.retryFailed && prior.retryable;
     case 'in_doubt':

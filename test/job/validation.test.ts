@@ -179,7 +179,7 @@ describe('parseJob fills every default once', () => {
         window: { safety_margin_minutes: 60 },
         limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5, min_hours_between_messages: 24 },
         require_opt_in: false,
-        track: { max_age_hours: 72 },
+        track: { max_age_hours: 72, per_second: 100 },
       },
     });
   });

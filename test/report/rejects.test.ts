@@ -94,3 +94,16 @@ describe('readRejects', () => {
     expect(await readRejects(path.join(await tempDir(), 'nope.csv'))).toEqual([]);
   });
 });
+
+describe('writeRejects for a spreadsheet (--excel)', () => {
+  it('writes the same rows with a byte-order mark and ";" between cells', async () => {
+    const file = path.join(await tempDir(), 'rejects.xlsx.csv');
+    await writeRejects(file, [reject(3, { phone: '123', name: 'Ana; Bia' })], { excel: true });
+    const text = await readFile(file, 'utf8');
+    expect(text.startsWith('\uFEFFfile;line;raw_phone;reason;detail;phone;name\n')).toBe(true);
+    expect(parse(text.slice(1), { delimiter: ';' })).toEqual([
+      ['file', 'line', 'raw_phone', 'reason', 'detail', 'phone', 'name'],
+      ['contacts.csv', '3', '123', 'phone_invalid', 'not a phone number', '123', 'Ana; Bia'],
+    ]);
+  });
+});

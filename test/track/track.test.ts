@@ -158,7 +158,7 @@ describe('outreach track', () => {
     sim.state.advanceClock(1000);
     const r = await cli(['track', c.jobFile, '--until-settled', '--interval', '1'], env());
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('track pass 1: 2 messages read, 2 changed, 0 still to watch\n');
+    expect(r.stderr).toBe('track of cli-test: reading 2 messages that can still change at up to 100/s: under a second a pass\ntrack pass 1: 2 messages read, 2 changed, 0 still to watch\n');
     expect(r.stdout).toMatch(/read\s+2\s+100\.0%/);
     const bad = await cli(['track', c.jobFile, '--interval', '0'], env());
     expect(bad.code).toBe(2);

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readdir, readFile } from 'node:fs/promises';
 import { rowKey, type JobFiles, type JobOwner, type JobRunner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
+import { jobFilesIn } from '../job-files.js';
 import { openJobJournal } from './checkpoint.js';
 import type { JournalOptions } from './journal.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
@@ -33,7 +34,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
   const ledger = ledgerFile(global.ledger);
   const jobFiles = (job: string): JobFiles => {
     const p = jobStatePaths(dir, job);
-    return { dir: p.dir, report: p.report, rejects: p.rejects, summary: p.summary, log: p.runLog };
+    return { dir: p.dir, report: p.report, rejects: p.rejects, summary: p.summary, log: p.runLog, testSends: jobFilesIn(dir, job).testSends };
   };
 
   return {

@@ -8,6 +8,7 @@ import { registerRun } from './run.js';
 import { registerShow } from './show.js';
 import { registerSim } from './sim.js';
 import { registerStatus } from './status.js';
+import { registerStop } from './stop.js';
 import { registerStore } from './store.js';
 import { registerSuppress } from './suppress.js';
 import { registerSync } from './sync.js';
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerPlan(program);
   registerRun(program); // run and resume
   registerStatus(program);
+  registerStop(program);
   registerReport(program);
   registerSuppress(program);
   registerTrack(program);

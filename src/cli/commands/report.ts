@@ -20,9 +20,9 @@ export function registerReport(program: Command): void {
     .command('report')
     .description('Write one row per contact (ids, delivery, the row it came from), or report.html: one page with the funnel and charts')
     .argument('<job>', 'job file (JSON)')
-    .option('--out <file>', 'where to write it (default <state-dir>/<job>/report.csv, or .json, or .html)')
+    .option('--out <file>', 'where to write it (default <state-dir>/<job>/report.csv, report.xlsx.csv with --excel, or .json, or .html)')
     .option('--format <format>', 'csv, json or html', 'csv')
-    .option('--excel', 'CSV any spreadsheet opens in its own locale: UTF-8 with BOM, ";" between cells')
+    .option('--excel', 'CSV any spreadsheet opens in its own locale (UTF-8 with BOM, ";" between cells): report.xlsx.csv and rejects.xlsx.csv, beside report.csv and rejects.csv')
     .option('--columns [names]', "add the contact list's own columns: all, or these (comma-separated headers)")
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option(...STORE_OPTION)
@@ -44,5 +44,6 @@ export function registerReport(program: Command): void {
       );
       if (report.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${report.listProblem}\n`);
       process.stdout.write(`report of ${report.job}: ${report.contacts} contacts written to ${report.file}\n`);
+      if (report.rejects) process.stdout.write(`rejects of ${report.job}: ${report.rejects.rows} row${report.rejects.rows === 1 ? '' : 's'} written to ${report.rejects.file}\n`);
     });
 }

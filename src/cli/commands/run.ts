@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
+import { startAtProblem, type Prepared } from '../../app/index.js';
 import type { RetryMode } from '../../run/index.js';
+import { CliError } from '../exit.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
+import { testSendSession } from '../test-send-session.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 
@@ -16,6 +19,8 @@ interface RunFlags {
   retryInDoubt?: boolean;
   wait?: boolean;
   tz?: string;
+  testTo?: string | true;
+  at?: string;
 }
 
 function sendOptions(cmd: Command): Command {
@@ -33,19 +38,29 @@ function sendOptions(cmd: Command): Command {
 }
 
 export function registerRun(program: Command): void {
-  sendOptions(program.command('run').description('Send the job: one first message per contact, rate-limited, checkpointed; continues an earlier run')).action(
-    (jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: false, retryInDoubt: false }, 'run'),
-  );
+  sendOptions(program.command('run').description('Send the job: one first message per contact, rate-limited, checkpointed; continues an earlier run'))
+    .option('--at <time>', 'send nobody before this time (ISO 8601 with its zone, e.g. 2026-11-27T09:00:00-03:00; overrides the job\'s start_at): until then every contact is deferred, or with --wait the run waits')
+    .option('--test-to [phones]', "send only a test: the message, with the first rows' values, to these phones (comma-separated; none given: the job's test_to); the campaign is not sent")
+    .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: false, retryInDoubt: false }, 'run'));
   sendOptions(program.command('resume').description('Continue an interrupted run and retry every retryable failure on its known conversation'))
     .option('--retry-in-doubt', 'also resend contacts in doubt (check them on the platform first)')
     .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: true, retryInDoubt: flags.retryInDoubt === true }, 'resume'));
+}
+
+/** The job with `--at` as its start_at, when given. */
+function startingAt(prepared: Prepared, at: string | undefined): Prepared {
+  if (at === undefined) return prepared;
+  const problem = startAtProblem(at);
+  if (problem !== undefined) throw new CliError(`--at: ${problem}`);
+  return { ...prepared, job: { ...prepared.job, start_at: at.trim() } };
 }
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
   const zone = zoneOption(flags.tz);
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
-    const prepared = await prepareOnline(jobPath, connection);
+    const prepared = startingAt(await prepareOnline(jobPath, connection), flags.at);
+    if (flags.testTo !== undefined) return testSendSession(prepared, flags.testTo, { store, connection });
     return runSession(prepared, {
       store,
       connection,

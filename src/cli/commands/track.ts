@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
-import { formatPass, formatTrack } from '../format/track.js';
+import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
 import { STORE_OPTION } from '../store-root.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
@@ -32,6 +32,9 @@ export function registerTrack(program: Command): void {
           untilSettled: flags.untilSettled === true,
           intervalMs,
           settleMinutes,
+          onPassStart: (info) => {
+            if (!flags.json) process.stderr.write(formatPassStart(info));
+          },
           onPass: (pass, n) => {
             if (flags.untilSettled && !flags.json) process.stderr.write(formatPass(pass, n));
           },

@@ -1,4 +1,5 @@
 import { messagedByOtherJobsJson, percent, type PlanResult } from '../../app/index.js';
+import { estimateJson, formatEstimate } from './estimate.js';
 import { formatDeferred } from './deferred.js';
 import { formatMessagedByOtherJobs } from './other-jobs.js';
 
@@ -25,6 +26,7 @@ export function planJson(plan: PlanResult) {
     ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
     ...(plan.already && { already: plan.already }),
     messaged_by_other_jobs: messagedByOtherJobsJson(plan.messagedByOtherJobs),
+    estimate: estimateJson(plan.estimate),
   };
 }
 
@@ -61,6 +63,7 @@ export function formatPlan(plan: PlanResult, zone: string): string {
   } else {
     lines.push(`  would send now   ${pad(plan.wouldSendNow)}`);
   }
+  lines.push(...formatEstimate(plan.estimate, zone));
   const deferred = formatDeferred(plan.deferred, plan.now, zone);
   if (deferred !== undefined) lines.push(`  ${deferred}; \`outreach run\` then sends them (or \`run --wait\`)`);
   const others = formatMessagedByOtherJobs(plan.messagedByOtherJobs, zone, plan.now);

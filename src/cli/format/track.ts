@@ -1,4 +1,5 @@
-import type { ReconcileOutcome, TrackOutcome, TrackPass } from '../../app/index.js';
+import type { PassStart, ReconcileOutcome, TrackOutcome, TrackPass } from '../../app/index.js';
+import { formatDuration } from '../../report/index.js';
 import { formatFunnel } from './funnel.js';
 
 /** What reconcile did, in a few lines (nothing when no contact was in doubt). */
@@ -8,6 +9,12 @@ export function formatReconcile(r: ReconcileOutcome): string {
   for (const u of r.unresolved.slice(0, 5)) lines.push(`  ${u.phone}: ${u.reason}`);
   if (r.unresolved.length > 5) lines.push(`  … and ${r.unresolved.length - 5} more (report.csv has each reason)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Before a pass: "track of promo: reading 4132 messages that can still change at up to 100/s: about 41.3s a pass". */
+export function formatPassStart(p: PassStart): string {
+  if (p.due === 0) return `track of ${p.job}: no message can still change${p.pass > 1 ? ' (this pass)' : ''}\n`;
+  return `track of ${p.job}: reading ${p.due} message${p.due === 1 ? '' : 's'} that can still change at up to ${p.perSecond}/s: ${p.estimatedMs < 1000 ? 'under a second' : `about ${formatDuration(p.estimatedMs)}`} a pass\n`;
 }
 
 /** One pass, for the log lines of --until-settled. */
