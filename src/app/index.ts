@@ -22,3 +22,5 @@ export { messagingRoom, type MessagingRoom } from './messaging-room.js';
 export { messagedByOtherJobsJson, type MessagedByOtherJobs } from './other-jobs.js';
 export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';
 export { importStateFolder, type StoreImportOutcome } from './store-import.js';
+export { loadJobIn, type AudienceJob, type FollowUpView } from './follow-up-job.js';
+export { earlierOutcome, selectFollowUp, type EarlierOutcome, type FollowUpSelection } from './follow-up-outcome.js';

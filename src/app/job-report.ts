@@ -1,8 +1,9 @@
 import { ContactListing, NO_ANSWER, type ContactState, type InDoubtState, type JobRunner, type JobView, type StateStore } from '../checkpoint/index.js';
-import { loadJob, type Job, type LoadedJob } from '../job/index.js';
+import type { Job, LoadedJob } from '../job/index.js';
 import { contactRow, reportRowsOf, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
+import { loadJobIn } from './follow-up-job.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
@@ -67,8 +68,8 @@ export interface JobReport {
 }
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
-export async function loadJobReport(jobPath: string, store: StateStore, options: { columns?: boolean } = {}): Promise<JobReport> {
-  const loaded = await loadJob(jobPath);
+export async function loadJobReport(jobPath: string, store: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport> {
+  const loaded = await loadJobIn(jobPath, store, options.now ?? Date.now());
   const { job } = loaded;
   const view = await store.readJob(job.name);
   if (!view) {
@@ -147,7 +148,7 @@ export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
-  const { job, view, listOnlyPending, replies: repliedAt, listProblem } = await loadJobReport(jobPath, options.store);
+  const { job, view, listOnlyPending, replies: repliedAt, listProblem } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
   const running = await options.store.runningBy(job.name);
   const replies = repliedAt.size;
   const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
@@ -183,7 +184,7 @@ export interface JobReportOptions {
 /** Streams one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
 export async function jobReport(jobPath: string, options: JobReportOptions): Promise<{ job: string; file: string; contacts: number; listProblem?: string }> {
   const format = options.format ?? 'csv';
-  const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false });
+  const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false, now: (options.clock ?? Date.now)() });
   const { job, listProblem } = report;
   const defaultFile = options.store.jobFiles(job.name).report;
   const file = options.out ?? (format === 'csv' ? defaultFile : defaultFile.replace(/\.csv$/, `.${format}`));

@@ -6,6 +6,7 @@ import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-
 import { planLookups } from './plan-context.js';
 import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
+import type { FollowUpView } from './follow-up-job.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
 export interface PlanResult extends PlanPass {
@@ -26,6 +27,8 @@ export interface PlanResult extends PlanPass {
   contentChanges?: string;
   /** When the plan was made (epoch ms): deferrals are told against it. */
   now: number;
+  /** A follow-up: its earlier job's contacts by outcome, how many it takes, when the earlier job was last tracked. */
+  followUp?: FollowUpView;
 }
 
 /**
@@ -59,6 +62,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     ...(view && { already: summarise(view.states).byStatus }),
     ...(pinned.changes !== undefined && { contentChanges: pinned.changes }),
     now,
+    ...(prepared.followUp && { followUp: prepared.followUp }),
   };
 }
 

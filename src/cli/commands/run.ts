@@ -45,7 +45,7 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
   const zone = zoneOption(flags.tz);
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
-    const prepared = await prepareOnline(jobPath, connection);
+    const prepared = await prepareOnline(jobPath, connection, store);
     return runSession(prepared, {
       store,
       connection,
