@@ -24,3 +24,6 @@ export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type W
 export { importStateFolder, type StoreImportOutcome } from './store-import.js';
 export { loadJobIn, type AudienceJob, type FollowUpView } from './follow-up-job.js';
 export { earlierOutcome, selectFollowUp, type EarlierOutcome, type FollowUpSelection } from './follow-up-outcome.js';
+export { armFor, armTallies, decideExperiment, decisionTime, experimentView, type ArmTally, type ExperimentDecision, type ExperimentView } from './experiment.js';
+export { decideIfDue } from './experiment-decide.js';
+export { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from './experiment-stats.js';

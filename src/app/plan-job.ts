@@ -7,6 +7,7 @@ import { planLookups } from './plan-context.js';
 import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
 import type { FollowUpView } from './follow-up-job.js';
+import { experimentLookup } from './experiment.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
 export interface PlanResult extends PlanPass {
@@ -45,6 +46,8 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const prior = (phone: string) => view?.states.get(phone);
   const now = (options.clock ?? Date.now)();
   const lookups = await planLookups(store, job);
+  const experiment = await experimentLookup(store, job, view?.states);
+  if (experiment) lookups.experiment = experiment;
   const tally = new OtherJobsTally(job, lookups.compliance?.ledger);
   const { messagedByOtherJobs = tally.result(), ...pass } = await planPass(prepared, plannerFor(prepared, lookups, now), prior, { tally, now });
   const off = protectionOffWarning(job);

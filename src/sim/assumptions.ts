@@ -215,4 +215,6 @@ export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
  *   `updatedAt` to its time (`read_at` too for read; `failureReason` `(#code) Title.` for failed) and moves the
  *   conversation's `updated_at` to it when later, so the `updated_at` listing shows it; `last_message_id` stays; no
  *   webhook is sent for a status change (chat.message is for new messages only).
+ * - S55 a template may have its own delivered and read shares (`delivery.templates`, by template name), over the
+ *   shares above for its messages alone: an A/B test of two templates then has a true winner.
  */
