@@ -11,6 +11,7 @@ import { contactsNotDone, reportRowsFor } from './job-report.js';
 import { budgetPlaces } from './budget-places.js';
 import { experimentLookup, withArms } from './experiment.js';
 import { decideIfDue } from './experiment-decide.js';
+import { noteFollowUp } from './follow-up-links.js';
 import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
 import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
 import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
@@ -171,6 +172,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     await state.record({ ...header, at: new Date(clock()).toISOString() });
   }
   for (const w of prepared.warnings) logger.warn(w);
+  // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
+  if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
   const contacts = await listSize(prepared, store, read.files);
   logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
   options.onStart?.({ contacts, files: state.files });

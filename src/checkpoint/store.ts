@@ -148,8 +148,8 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
-/** What a job's notes are kept under: `tracked` (when `track` last read the job), `experiment` (its decision). */
-export type JobNoteKey = 'tracked' | 'experiment';
+/** What a job's notes are kept under: `tracked` (when `track` last read the job), `experiment` (its decision), `follow_ups` (the jobs following it up). */
+export type JobNoteKey = 'tracked' | 'experiment' | 'follow_ups';
 
 /** The key of a row in `planRejects`. */
 export function rowKey(row: RowRef): string {

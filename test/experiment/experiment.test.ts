@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
-import { jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { jobReport, jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
 import { createFileStore, createPgStore, type StateStore } from '../../src/checkpoint/index.js';
 import { armOf } from '../../src/plan/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
@@ -102,6 +104,11 @@ describe.each(backends)('an experiment, on the $name store', ({ pg }) => {
     for (const phone of rest) expect(templatesTo(phone)).toEqual(['promo_bf']);
     for (const phone of test) expect(templatesTo(phone)).toHaveLength(1);
 
+    // report.csv says each contact's arm; report.html the arms and the decision.
+    const csv = parse(await readFile(store.jobFiles('ab-2026').report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    for (const row of csv) expect(row.arm, row.phone).toBe(testArm(row.phone ?? '') ?? 'b');
+    const page = (await jobReport(c.jobFile, { store, format: 'html', clock: () => T0 + 25 * HOUR })).file;
+    expect(await readFile(page, 'utf8')).toContain('arm <code data-metric="winner">b</code>');
     const status = await jobStatus(c.jobFile, { store, clock: () => T0 + 25 * HOUR });
     expect(status.experiment?.decision?.winner).toBe('b');
     expect(status.experiment?.arms.map((a) => a.arm)).toEqual(['a', 'b']);

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFileStore, createPgStore, type SentState, type StateStore } from '../../src/checkpoint/index.js';
@@ -97,6 +97,10 @@ describe('the follow-up', () => {
     const again = await cli(['run', job, '--no-progress'], env);
     expect(again.code).toBe(0);
     expect(sim.state.messages.size).toBe(before);
+    // The earlier job's page links the follow-up's numbers.
+    const out = path.join(c.dir, 'bf.html');
+    expect((await cli(['report', c.jobFile, '--format', 'html', '--out', out], env)).code).toBe(0);
+    expect(await readFile(out, 'utf8')).toMatch(new RegExp(`<a href="[^"]*nudge/report.html">nudge</a></td><td>delivered_not_read</td><td data-follow-up="nudge" data-metric="sent">${unread.length}</td>`));
     const status = await cli(['status', job], env);
     expect(status.stdout).toMatch(new RegExp(`sent\\s+${unread.length}`));
   });
