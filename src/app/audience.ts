@@ -36,7 +36,7 @@ export function audience(list: ContactList, options: AudienceOptions = {}): { it
     // Planned (plan, run): a placeholder whose column a file's header lacks stops the read before its first row.
     ...(options.decide !== undefined && { placeholders: placeholderColumns(list) }),
   });
-  return { items: planned(items, options), counts };
+  return { items: planned(items, options, list.only), counts };
 }
 
 /** The job's placeholder columns for the loader, each named by the job file and the field that uses it. */
@@ -45,13 +45,15 @@ function placeholderColumns(list: ContactList): PlaceholderColumns {
   return { uses: columnUses(list.job).map((u) => ({ column: u.column, where: where(u.path) })), suggest: closest };
 }
 
-async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions): AsyncGenerator<AudienceItem> {
+async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncGenerator<AudienceItem> {
   const { decide, skipRows } = options;
   for await (const item of items) {
     if (item.kind === 'warning') {
       yield item;
       continue;
     }
+    // A follow-up: only the earlier job's contacts it takes (the earlier job's rejects were its own).
+    if (only !== undefined && (item.kind === 'reject' || !only.has(item.contact.phone))) continue;
     const row = item.kind === 'contact' ? item.contact : item.reject;
     if (skipRows?.has(rowKey(row))) continue;
     if (item.kind === 'reject') {

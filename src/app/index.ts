@@ -26,3 +26,8 @@ export { messagingRoom, type MessagingRoom } from './messaging-room.js';
 export { messagedByOtherJobsJson, type MessagedByOtherJobs } from './other-jobs.js';
 export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';
 export { importStateFolder, type StoreImportOutcome } from './store-import.js';
+export { loadJobIn, type AudienceJob, type FollowUpView } from './follow-up-job.js';
+export { earlierOutcome, selectFollowUp, type EarlierOutcome, type FollowUpSelection } from './follow-up-outcome.js';
+export { armFor, armTallies, decideExperiment, decisionTime, experimentView, type ArmTally, type ExperimentDecision, type ExperimentView } from './experiment.js';
+export { decideIfDue } from './experiment-decide.js';
+export { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from './experiment-stats.js';

@@ -1,8 +1,10 @@
 import { ContactListing, NO_ANSWER, type ContactState, type InDoubtState, type JobRunner, type JobView, type StateStore } from '../checkpoint/index.js';
-import { loadJob, type Job, type LoadedJob } from '../job/index.js';
+import type { Job, LoadedJob } from '../job/index.js';
 import { contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
+import { loadJobIn, type FollowUpView } from './follow-up-job.js';
+import { experimentDecision, experimentView, withArms, type ExperimentView } from './experiment.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
@@ -64,11 +66,15 @@ export interface JobReport {
   headers: string[];
   /** Read with `columns`: the contact list, for the rows with its own cells. */
   withColumns?: ContactList;
+  /** An experiment: its arms' counts and rates, and the decision once made. */
+  experiment?: ExperimentView;
+  /** A follow-up: its earlier job's outcomes and what it takes. */
+  followUp?: FollowUpView;
 }
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
-export async function loadJobReport(jobPath: string, store: StateStore, options: { columns?: boolean } = {}): Promise<JobReport> {
-  const loaded = await loadJob(jobPath);
+export async function loadJobReport(jobPath: string, store: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport> {
+  const loaded = await loadJobIn(jobPath, store, options.now ?? Date.now());
   const { job } = loaded;
   const view = await store.readJob(job.name);
   if (!view) {
@@ -77,12 +83,16 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   const { list, listing, problem } = await listingOf(loaded, store);
   const withColumns = options.columns === true ? list : undefined;
   const headers = withColumns && (await listHeaders(withColumns));
+  const replies = await repliesOf(store, view.states);
+  const experiment = await experimentView(store, job, view.states, replies);
   return {
     job,
     view,
     listing,
     listOnlyPending: countPending(listing, view.states),
-    replies: await repliesOf(store, view.states),
+    replies,
+    ...(experiment && { experiment }),
+    ...(loaded.followUp && { followUp: loaded.followUp }),
     headers: headers ?? [],
     ...(withColumns && { withColumns }),
     ...(problem !== undefined && { listProblem: problem }),
@@ -95,8 +105,10 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
  */
 export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ReadonlyMap<string, ContactState>): Promise<string | undefined> {
   const { listing, problem } = await listingOf(loaded, store);
-  const rows = reportRowsFor(states, listing, await repliesOf(store, states));
-  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0 });
+  const { experiment } = loaded.job;
+  const all = reportRowsFor(states, listing, await repliesOf(store, states));
+  const rows = experiment ? withArms(all, { name: loaded.job.name, experiment }, (await experimentDecision(store, loaded.job.name))?.winner) : all;
+  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined });
   return problem;
 }
 
@@ -129,6 +141,10 @@ export interface JobStatus {
   messaging: MessagingRoom;
   /** The run holding the job now, if one does: its requests without an answer yet are in flight (`summary.inFlight`), not in doubt. */
   running?: JobRunner;
+  /** An experiment: its arms' counts and rates, and the decision once made. */
+  experiment?: ExperimentView;
+  /** A follow-up: its earlier job's outcomes and what it takes. */
+  followUp?: FollowUpView;
 }
 
 /**
@@ -147,7 +163,7 @@ export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
-  const { job, view, listOnlyPending, replies: repliedAt, listProblem } = await loadJobReport(jobPath, options.store);
+  const { job, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
   const running = await options.store.runningBy(job.name);
   const replies = repliedAt.size;
   const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
@@ -162,6 +178,8 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
     deferred,
     messaging: await messagingRoom(options.store, job.limits.daily_unique_recipients, (options.clock ?? Date.now)()),
     ...(running && { running }),
+    ...(experiment && { experiment }),
+    ...(followUp && { followUp }),
   };
 }
 
@@ -186,7 +204,7 @@ export async function jobReport(
   options: JobReportOptions,
 ): Promise<{ job: string; file: string; contacts: number; listProblem?: string; rejects?: { file: string; rows: number } }> {
   const format = options.format ?? 'csv';
-  const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false });
+  const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false, now: (options.clock ?? Date.now)() });
   const { job, listProblem } = report;
   const defaultFile = options.store.jobFiles(job.name).report;
   // The spreadsheet form goes beside report.csv, which stays as the run wrote it.
@@ -211,8 +229,10 @@ export async function jobReport(
       }
     };
     const { view, listing, replies, withColumns } = report;
-    const rows = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
-    await writeReport(file, rows, format, reportLayout(report, options));
+    const plain = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
+    const { experiment } = job;
+    const rows = experiment ? withArms(plain, { name: job.name, experiment }, report.experiment?.decision?.winner) : plain;
+    await writeReport(file, rows, format, { ...reportLayout(report, options), arms: experiment !== undefined });
   }
   const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };

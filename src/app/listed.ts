@@ -1,8 +1,9 @@
-import type { ListedContact } from '../checkpoint/index.js';
+import type { ListedContact, StateStore } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
-import { loadJob, resolveContactFiles, type LoadedJob } from '../job/index.js';
+import { resolveContactFiles } from '../job/index.js';
 import { chooseVariant, variantLabel } from '../plan/index.js';
 import { audience } from './audience.js';
+import { loadJobIn, type AudienceJob } from './follow-up-job.js';
 import type { ContactList } from './prepare.js';
 
 /** A contact of the list, by key, with what the report shows of its row. */
@@ -34,8 +35,8 @@ function cellsOf(row: NonNullable<Contact['row']>): Record<string, string> {
 }
 
 /** The contact list of a loaded job, found on disk. */
-export async function contactListOf(loaded: LoadedJob): Promise<ContactList> {
-  return { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns, jobFile: loaded.jobFile };
+export async function contactListOf(loaded: AudienceJob): Promise<ContactList> {
+  return { job: loaded.job, files: await resolveContactFiles(loaded), namedColumns: loaded.namedColumns, jobFile: loaded.jobFile, ...(loaded.only && { only: loaded.only }) };
 }
 
 /** The list's contacts with these phones (one read of the list); a phone not in the list is absent from the map. */
@@ -49,7 +50,7 @@ export async function contactsByPhone(list: ContactList, phones: ReadonlySet<str
 }
 
 /** The job file loaded, and its contact list. */
-export async function loadList(jobPath: string): Promise<ContactList & { loaded: LoadedJob }> {
-  const loaded = await loadJob(jobPath);
+export async function loadList(jobPath: string, store: StateStore, now: number): Promise<ContactList & { loaded: AudienceJob }> {
+  const loaded = await loadJobIn(jobPath, store, now);
   return { ...(await contactListOf(loaded)), loaded };
 }

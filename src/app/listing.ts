@@ -27,6 +27,8 @@ export function listSource(list: ContactList, files: string, planRejects: Iterab
   hash.update(JSON.stringify(loaderOptions(list.job, list.namedColumns)));
   hash.update(JSON.stringify(list.job.message.variants));
   for (const row of [...planRejects].sort()) hash.update(`\n${row}`);
+  // A follow-up's listing is of the phones it takes.
+  if (list.only !== undefined) for (const phone of [...list.only].sort()) hash.update(`\nonly:${phone}`);
   return hash.digest('hex');
 }
 

@@ -8,6 +8,8 @@ import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from '
 import type { Prepared } from './prepare.js';
 import { messagingRoom } from './messaging-room.js';
 import { estimateSend, type SendEstimate } from './plan-estimate.js';
+import type { FollowUpView } from './follow-up-job.js';
+import { experimentLookup } from './experiment.js';
 
 /** The dry run's answer: what would be sent to whom, and where the rejects went. */
 export interface PlanResult extends PlanPass {
@@ -32,6 +34,8 @@ export interface PlanResult extends PlanPass {
   poolSeconds?: number;
   /** How long sending the contacts of `wouldSendNow` takes at the job's rate, when it ends, and what it would cross. */
   estimate: SendEstimate;
+  /** A follow-up: its earlier job's contacts by outcome, how many it takes, when the earlier job was last tracked. */
+  followUp?: FollowUpView;
 }
 
 /**
@@ -48,6 +52,8 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const prior = (phone: string) => view?.states.get(phone);
   const now = (options.clock ?? Date.now)();
   const lookups = await planLookups(store, job);
+  const experiment = await experimentLookup(store, job, view?.states);
+  if (experiment) lookups.experiment = experiment;
   const tally = new OtherJobsTally(job, lookups.compliance?.ledger);
   const { messagedByOtherJobs = tally.result(), ...pass } = await planPass(prepared, plannerFor(prepared, lookups, now), prior, { tally, now });
   const off = protectionOffWarning(job);
@@ -79,6 +85,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     now,
     ...(pass.byNumber && { poolSeconds: Math.ceil(busiest / job.rate.per_second) }),
     estimate,
+    ...(prepared.followUp && { followUp: prepared.followUp }),
   };
 }
 

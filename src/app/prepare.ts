@@ -1,8 +1,10 @@
 import { NotFoundError, type ApiClient } from '../api/index.js';
 import type { LoaderOptions } from '../contacts/index.js';
-import { loadJob, resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
+import type { StateStore } from '../checkpoint/index.js';
+import { resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
 import { checkCustomFields, needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
 import { AppError } from './errors.js';
+import { loadJobIn, type FollowUpView } from './follow-up-job.js';
 import { onPlatform, platformError, wrongBaseUrl, type PlatformContext } from './platform-errors.js';
 
 /** A job's contact list: its files, and the columns the job file names in so many words (each must be in the file). */
@@ -12,6 +14,8 @@ export interface ContactList {
   namedColumns: LoadedJob['namedColumns'];
   /** The job file, named by a placeholder's error when a planned read finds its column missing. */
   jobFile?: string;
+  /** A follow-up: the only phones of the (earlier job's) list it takes; every other row is left out. */
+  only?: ReadonlySet<string>;
 }
 
 /** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
@@ -22,6 +26,8 @@ export interface Prepared extends ContactList {
   /** The job's numbers (`channel` first): one, or a pool of the same kind, each checked like `channel`. */
   pool: ChannelInfo[];
   warnings: string[];
+  /** A follow-up: its earlier job's outcomes and what it takes. */
+  followUp?: FollowUpView;
 }
 
 /** Where the channel comes from: the platform (one call for channels, one for the account's templates, approved or not), or the user's word. */
@@ -31,8 +37,8 @@ export type PrepareSource = { api: ApiClient; baseUrl?: string } | { offlineChan
  * Loads and checks a job. Online, the preflight asks the platform for the channel and the approved
  * templates; offline, the channel type is given. A problem is an AppError listing every problem.
  */
-export async function prepare(jobPath: string, source: PrepareSource): Promise<Prepared> {
-  const loaded = await loadJob(jobPath);
+export async function prepare(jobPath: string, source: PrepareSource, at: { store?: StateStore; now?: number } = {}): Promise<Prepared> {
+  const loaded = await loadJobIn(jobPath, at.store, at.now ?? Date.now());
   const job = loaded.job;
   const files = await resolveContactFiles(loaded);
   let result;
@@ -53,7 +59,17 @@ export async function prepare(jobPath: string, source: PrepareSource): Promise<P
     result = preflight(job, undefined, undefined, source.offlineChannelType);
   }
   if (result.problems.length > 0) throw new AppError(`${jobPath}:\n  ${result.problems.join('\n  ')}`, 'invalid');
-  return { job, jobFile: loaded.jobFile, files, namedColumns: loaded.namedColumns, channel: result.channel, pool: result.pool, warnings: result.warnings };
+  return {
+    job,
+    jobFile: loaded.jobFile,
+    files,
+    namedColumns: loaded.namedColumns,
+    channel: result.channel,
+    pool: result.pool,
+    warnings: result.warnings,
+    ...(loaded.only && { only: loaded.only }),
+    ...(loaded.followUp && { followUp: loaded.followUp }),
+  };
 }
 
 /**

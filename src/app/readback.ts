@@ -50,7 +50,7 @@ export async function withReadback<T>(jobPath: string, command: 'track' | 'recon
   const { store } = options;
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? silentLogger();
-  const { loaded, ...list } = await loadList(jobPath);
+  const { loaded, ...list } = await loadList(jobPath, store, clock());
   const { job } = loaded;
   if (!(await store.readJob(job.name))) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);

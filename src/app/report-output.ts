@@ -1,3 +1,4 @@
+import { followUpNumbers } from './follow-up-links.js';
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { readProviderCode } from '../api/index.js';
@@ -89,6 +90,24 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
       error: s.unresolved !== undefined ? `${s.error}; reconcile: ${s.unresolved}` : s.error,
     })),
     inDoubtMore: Math.max(0, inDoubtCount - IN_DOUBT_SHOWN),
+    ...(await campaignParts(report, store)),
+  };
+}
+
+/** The experiment's arms and decision, and the follow-ups' numbers, when the job has them. */
+async function campaignParts(report: JobReport, store: StateStore): Promise<Pick<HtmlReportData, 'experiment' | 'followUps'>> {
+  const e = report.experiment;
+  const followUps = await followUpNumbers(store, report.job.name);
+  return {
+    ...(e && {
+      experiment: {
+        metric: e.metric,
+        arms: e.arms,
+        restWaiting: e.rest.waiting,
+        ...(e.decision && { decision: { winner: e.decision.winner, by: e.decision.by, pValue: e.decision.p_value, decidedAt: e.decision.decided_at } }),
+      },
+    }),
+    ...(followUps.length > 0 && { followUps }),
   };
 }
 

@@ -10,6 +10,9 @@ import { AppError } from './errors.js';
 import { storeStopped } from './store-stopped.js';
 import { contactsNotDone, reportRowsFor } from './job-report.js';
 import { budgetPlaces } from './budget-places.js';
+import { experimentLookup, withArms } from './experiment.js';
+import { decideIfDue } from './experiment-decide.js';
+import { noteFollowUp } from './follow-up-links.js';
 import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
 import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
 import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
@@ -108,6 +111,8 @@ export async function runJob(prepared: Prepared, options: RunJobOptions): Promis
   const { job } = prepared;
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? silentLogger();
+  // An experiment whose decision is due decides first (tracking the test when it is stale), so this run sends the winner.
+  await decideIfDue(prepared, { store, api: options.api, owner: options.owner, clock, logger, ...(options.signal && { signal: options.signal }) });
   const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
   const lookups: PlanLookups = await planLookups(store, job, options.refreshEveryMs);
@@ -150,6 +155,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   for (const notice of state.notices) logger[notice.level](notice.message);
 
   const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
+  const experiment = await experimentLookup(store, job, state.states);
+  if (experiment) run.lookups.experiment = experiment;
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
   // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
   const progress = settledProgress(options.onProgress);
@@ -171,6 +178,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     await state.record({ ...header, at: new Date(clock()).toISOString() });
   }
   for (const w of prepared.warnings) logger.warn(w);
+  // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
+  if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
   const contacts = await listSize(prepared, store, read.files);
   logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
   options.onStart?.({ contacts, files: state.files });
@@ -247,8 +256,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   const replies = await repliesOf(store, state.states);
   const listed = settled.listing;
-  const rows = reportRowsFor(state.states, listed, replies);
-  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0 });
+  const rows = experiment ? withArms(reportRowsFor(state.states, listed, replies), experiment.job, experiment.winner) : reportRowsFor(state.states, listed, replies);
+  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined });
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
   const listOnly = countPending(listed, state.states);
   const { summary, deferred } = digestStates(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly, replies });

@@ -38,7 +38,7 @@ export interface ContactStory {
  */
 export async function showContact(jobPath: string, phoneText: string, options: { store: StateStore }): Promise<ContactStory> {
   const { store } = options;
-  const list = await loadList(jobPath);
+  const list = await loadList(jobPath, store, Date.now());
   const { job } = list;
   const parsed = normalisePhone(phoneText, job.default_country);
   if (!parsed.ok) throw new AppError(`"${phoneText}" is not a phone number this job can read (${parsed.detail}); write it as in the list or as +<country><number>`);

@@ -5,6 +5,7 @@ import { reconcileInDoubt, SETTLE_MINUTES, type ReconcileOutcome } from './recon
 import { readRate, withReadback, type ReadbackOptions } from './readback.js';
 import { repliesOf } from './replies.js';
 import { trackPass, type TrackPass } from './track.js';
+import { noteTracked } from './tracked-note.js';
 
 /** Between passes of `track --until-settled`, by default. */
 /** Reads of `track` in flight: enough for `track.per_second` at half a second an answer, within these bounds. */
@@ -107,6 +108,8 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
       }
       if (signal?.aborted) break;
     }
+    // A follow-up tells what "not read" means from this; an experiment, whether its rates are fresh.
+    if (!signal?.aborted) await noteTracked(options.store, job.name, clock());
     const funnel = funnelOf(state.states.values(), await repliesOf(options.store, state.states));
     const { firstError, ...counts } = totals;
     return {

@@ -121,6 +121,12 @@ export interface StateStore {
    */
   listing(job: string, source: string): Promise<ContactListing | undefined>;
   saveListing(job: string, source: string, listing: ContactListing): Promise<void>;
+  /**
+   * A small JSON note kept for a job under `key` (when `track` last read it, an experiment's decision),
+   * as last saved; undefined when none. Written whole, durable when `saveJobNote` resolves.
+   */
+  jobNote(job: string, key: JobNoteKey): Promise<unknown>;
+  saveJobNote(job: string, key: JobNoteKey, value: unknown): Promise<void>;
   /** Last inbound time per phone (the 24-hour windows), read now. */
   windows(): Promise<WindowLookup>;
   openWindowStore(): Promise<WindowStore>;
@@ -146,6 +152,9 @@ export interface StateStore {
   /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
   close(): Promise<void>;
 }
+
+/** What a job's notes are kept under: `tracked` (when `track` last read the job), `experiment` (its decision), `follow_ups` (the jobs following it up). */
+export type JobNoteKey = 'tracked' | 'experiment' | 'follow_ups';
 
 /** The key of a row in `planRejects`. */
 export function rowKey(row: RowRef): string {

@@ -1,5 +1,6 @@
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/index.js';
 import { platformError, prepare, type Prepared } from '../app/index.js';
+import type { StateStore } from '../checkpoint/index.js';
 import { resolveBaseUrl, resolveToken } from './context.js';
 
 /** The platform's address and the token, from the flags and the environment. */
@@ -30,8 +31,8 @@ export async function withApi<T>(flags: { baseUrl?: string; tokenFile?: string }
 }
 
 /** The job checked against the platform (channel, approved templates), with a client of its own. */
-export function prepareOnline(jobPath: string, connection: Connection): Promise<Prepared> {
-  return withClient(connection, (api) => prepare(jobPath, { api, baseUrl: connection.baseUrl }));
+export function prepareOnline(jobPath: string, connection: Connection, store?: StateStore): Promise<Prepared> {
+  return withClient(connection, (api) => prepare(jobPath, { api, baseUrl: connection.baseUrl }, store ? { store } : {}));
 }
 
 /**

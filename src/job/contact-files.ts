@@ -18,7 +18,7 @@ export async function resolveContactFiles(loaded: {
   const { job, baseDir, jobFile } = loaded;
   const files: string[] = [];
   const problems: string[] = [];
-  for (const entry of job.contacts) {
+  for (const entry of job.contacts ?? []) {
     const absolute = path.resolve(baseDir, entry);
     // Shown and globbed relative to the job's folder: as written in the job, and glob characters in
     // the folder's own name are not read as a pattern.

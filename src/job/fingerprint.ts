@@ -8,7 +8,7 @@ export type FingerprintedJob = Pick<
   Job,
   'company_id' | 'channel_id' | 'default_country' | 'columns' | 'message' | 'conversation' | 'after_send'
 > &
-  Partial<Pick<Job, 'channels'>>;
+  Partial<Pick<Job, 'channels' | 'experiment'>>;
 
 /**
  * What a job sends and where it lands, and its hash: the company and channel, how a national
@@ -25,14 +25,16 @@ export function messageFingerprint(job: FingerprintedJob): { fingerprint: string
     channel_id: job.channels !== undefined && job.channels.length > 1 ? job.channels : job.channel_id,
     default_country: job.default_country ?? null,
     columns: { country: job.columns.country ?? null, language: job.columns.language ?? null },
-    message: {
-      ...messageContent(job.message),
-      prefer: job.message.prefer,
-      variants: job.message.variants.map((v) => ({
-        when: { countries: v.when.countries ?? null, language: v.when.language ?? null },
-        ...messageContent(v.message),
-      })),
-    },
+    message: wholeMessage(job.message),
+    // An experiment's arms, its split and what decides it (only when there is one: a job without keeps its fingerprint).
+    ...(job.experiment && {
+      experiment: {
+        arms: Object.fromEntries(Object.entries(job.experiment.arms).map(([arm, message]) => [arm, wholeMessage(message)])),
+        test_share: job.experiment.test_share,
+        metric: job.experiment.metric,
+        fallback: job.experiment.fallback,
+      },
+    }),
     conversation: {
       topic: job.conversation.topic ?? null,
       pipeline_id: job.conversation.pipeline_id ?? null,
@@ -42,6 +44,17 @@ export function messageFingerprint(job: FingerprintedJob): { fingerprint: string
   };
   const fingerprint = createHash('sha256').update(canonicalJson(content)).digest('hex');
   return { fingerprint, content };
+}
+
+function wholeMessage(message: Job['message']): Record<string, unknown> {
+  return {
+    ...messageContent(message),
+    prefer: message.prefer,
+    variants: message.variants.map((v) => ({
+      when: { countries: v.when.countries ?? null, language: v.when.language ?? null },
+      ...messageContent(v.message),
+    })),
+  };
 }
 
 function messageContent(message: MessageContent): Record<string, unknown> {

@@ -10,3 +10,5 @@ export { jobJsonSchema } from './json-schema.js';
 export { WEEKDAYS, secondsOfDay, canonicalZone, type SendWindow, type Weekday } from './send-window.js';
 export { closest } from './suggest.js';
 export { startAtProblem } from './start-at.js';
+export { FOLLOW_UP_OUTCOMES, whoNeedsTracking, type FollowUp, type FollowUpWho } from './follow-up.js';
+export { EXPERIMENT_METRICS, type Experiment, type ExperimentMetric } from './experiment.js';

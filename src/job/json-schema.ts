@@ -12,6 +12,14 @@ export function jobJsonSchema(): Record<string, unknown> {
       if (ctx.zodSchema === messageObject || ctx.zodSchema === variantObject) {
         ctx.jsonSchema.anyOf = [{ required: ['template'] }, { required: ['text'] }];
       }
+      // The job's own refinements: an audience (a list, or an earlier job's contacts) and a message (or an experiment).
+      const properties = ctx.jsonSchema.properties;
+      if (properties !== undefined && 'follow_up' in properties && 'experiment' in properties) {
+        ctx.jsonSchema.allOf = [
+          { oneOf: [{ required: ['contacts'] }, { required: ['follow_up'] }] },
+          { oneOf: [{ required: ['message'] }, { required: ['experiment'] }] },
+        ];
+      }
     },
   }) as Record<string, unknown>;
 }

@@ -29,7 +29,7 @@ export async function loadJob(file: string): Promise<LoadedJob> {
   if (!result.ok) throw new JobError(file, result.problems);
   const baseDir = path.dirname(jobFile);
   return {
-    job: { ...result.job, contacts: result.job.contacts.map((p) => path.resolve(baseDir, p)) },
+    job: { ...result.job, contacts: (result.job.contacts ?? []).map((p) => path.resolve(baseDir, p)) },
     jobFile,
     baseDir,
     namedColumns: namedColumns(raw, result.job),

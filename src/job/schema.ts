@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNumber } from './fields.js';
-import { messageSchema } from './message.js';
+import { experimentSchema, firstArm } from './experiment.js';
+import { followUpSchema } from './follow-up.js';
+import { messageSchema, type Message } from './message.js';
 import { startAt } from './start-at.js';
 import { dailyUniqueRecipients, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
 
@@ -208,13 +210,15 @@ export const jobSchema = z
     {
       $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors'),
       name,
-      contacts,
+      contacts: contacts.optional(),
+      follow_up: followUpSchema.optional(),
       company_id: id(1, 'add the platform company\'s id, e.g. "company_id": 1').describe('The platform company'),
       channel_id: channelIds,
       default_country: defaultCountry.optional(),
       columns,
       input,
-      message: messageSchema,
+      message: messageSchema.optional(),
+      experiment: experimentSchema.optional(),
       conversation,
       after_send: afterSend,
       rate,
@@ -234,6 +238,10 @@ export const jobSchema = z
     { error: says('a JSON object { … }; see jobs/black-friday.json') },
   )
   .superRefine((job, ctx) => {
+    audienceProblems(job, ctx);
+    messageProblems(job, ctx);
+    // A follow-up reads the earlier job's list with the earlier job's columns: they are checked when it is loaded.
+    if (job.follow_up !== undefined) return;
     if (job.require_opt_in && job.columns.opt_in === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -243,23 +251,62 @@ export const jobSchema = z
       });
     }
     if (job.columns.language !== undefined) return;
-    job.message.variants.forEach((variant, i) => {
+    for (const [where, message] of messagesOf(job)) message.variants.forEach((variant, i) => {
       if (variant.when.language === undefined) return;
       ctx.addIssue({
         code: 'custom',
-        path: ['message', 'variants', i, 'when', 'language'],
+        path: [...where, 'variants', i, 'when', 'language'],
         input: variant.when.language,
         message:
           'needs to know each contact\'s language, and the job names no language column; set columns.language to the header of the column holding it',
       });
     });
   })
-  .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' })
-  // Folded once: `channel_id` is the first number, `channels` the whole pool (one id for a single number).
-  .transform(({ channel_id, ...job }) => {
+  .transform((job, ctx) => {
+    const message = job.message ?? (job.experiment && firstArm(job.experiment));
+    if (message === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['message'], input: undefined, message: 'is missing; add "message": { "template": { … } } or { "text": "…" } (or both)' });
+      return z.NEVER;
+    }
+    // Folded once too: `channel_id` is the first number, `channels` the whole pool (one id for a single number).
+    const { channel_id, ...rest } = job;
     const channels = Array.isArray(channel_id) ? channel_id : [channel_id];
-    return { ...job, channel_id: channels[0] as number, channels };
-  });
+    return { ...rest, message, channel_id: channels[0] as number, channels };
+  })
+  .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' });
+
+/** The job's messages with their paths in the file: `message`, or each arm of `experiment`. */
+function messagesOf(job: { message?: Message | undefined; experiment?: { arms: Record<string, Message> } | undefined }): Array<[Array<string>, Message]> {
+  if (job.experiment) return Object.entries(job.experiment.arms).map(([arm, message]) => [['experiment', 'arms', arm], message]);
+  return job.message ? [[['message'], job.message]] : [];
+}
+
+/** Exactly one audience: a contact list, or an earlier job's contacts. */
+function audienceProblems(job: { contacts?: string[] | undefined; follow_up?: unknown }, ctx: z.RefinementCtx): void {
+  if (job.contacts === undefined && job.follow_up === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['contacts'],
+      input: undefined,
+      message: 'is missing; add the contact list, e.g. "contacts": "../samples/contacts.csv" (relative to the job file), or "follow_up": { "job": … } to follow up an earlier job',
+    });
+  }
+  if (job.contacts !== undefined && job.follow_up !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['contacts'],
+      input: job.contacts,
+      message: 'cannot go with follow_up, which takes the earlier job\'s contacts; remove one of the two',
+    });
+  }
+}
+
+/** Exactly one of message and experiment. */
+function messageProblems(job: { message?: unknown; experiment?: unknown }, ctx: z.RefinementCtx): void {
+  if (job.message !== undefined && job.experiment !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['experiment'], input: job.experiment, message: 'takes the place of message; remove one of the two (the arms are the messages)' });
+  }
+}
 
 /** A job as validated: every default filled, `contacts` always a list, `channels` the pool (`channel_id` its first). */
 export type Job = z.output<typeof jobSchema>;

@@ -16,7 +16,7 @@ export interface ColumnUse {
  * compared with a contact list's header, it finds a misspelt column before every contact is
  * rejected for it.
  */
-export function columnUses(job: Pick<Job, 'message' | 'after_send'>): ColumnUse[] {
+export function columnUses(job: Pick<Job, 'message' | 'after_send'> & Partial<Pick<Job, 'experiment'>>): ColumnUse[] {
   const sources: Array<{ path: string; source: string }> = [];
   for (const { path, content } of jobMessages(job)) {
     if (content.text !== undefined) sources.push({ path: `${path}.text`, source: content.text });
@@ -32,6 +32,6 @@ export function columnUses(job: Pick<Job, 'message' | 'after_send'>): ColumnUse[
 }
 
 /** The columns of `columnUses`, alone. */
-export function columnsUsed(job: Pick<Job, 'message' | 'after_send'>): string[] {
+export function columnsUsed(job: Pick<Job, 'message' | 'after_send'> & Partial<Pick<Job, 'experiment'>>): string[] {
   return columnUses(job).map((u) => u.column);
 }

@@ -16,6 +16,19 @@ export interface PlanContext {
   lastMessagedAt?: number;
   /** The messaging limit now, when the job sets `limits.daily_unique_recipients`. */
   budget?: Budget;
+  /** An experiment's job: this contact's draw, and what the store knows of the decision. */
+  experiment?: ExperimentFacts;
+}
+
+/** What the planner knows of a contact in an experiment. */
+export interface ExperimentFacts {
+  /** In the test: the arm it gets (`armOf`); outside it, false. */
+  test: boolean;
+  arm?: string;
+  /** The arm decided for the rest, once the decision is recorded. */
+  winner?: string;
+  /** When the decision is due (epoch ms): the test's first send plus decide_after_hours; unknown before the test sent. */
+  decideAt?: number;
 }
 
 /** Room in the account's messaging limit: distinct recipients messaged outside their window in the rolling 24 hours. */

@@ -4,6 +4,7 @@ import type { PlanContext } from './context.js';
 import { render } from './render.js';
 import { consent } from './rules/consent.js';
 import { dailyLimit } from './rules/daily-limit.js';
+import { experimentHold } from './rules/experiment.js';
 import { freeTextMessage } from './rules/free-text.js';
 import type { Gate, PlanJob, RuleInput } from './rules/input.js';
 import { quietHours } from './rules/quiet-hours.js';
@@ -30,6 +31,7 @@ const GATES: readonly Gate[] = [
   recentlyMessaged, // defer:recently_messaged
   quietHours, // defer:quiet_hours
   dailyLimit, // defer:daily_limit
+  experimentHold, // defer:experiment
 ];
 
 /**
@@ -41,15 +43,25 @@ const GATES: readonly Gate[] = [
  * contact, so neither a window closing mid-run nor the after-send step can ever send a blank.
  */
 export function decide(contact: Contact, channel: ChannelInfo, job: PlanJob, context: PlanContext): Action {
-  const choice = chooseVariant(contact, job.message);
+  const message = armMessage(job, context);
+  const choice = chooseVariant(contact, message);
   const input: RuleInput = { contact, channel, job: { ...job, message: choice.message }, context };
   for (const gate of GATES) {
     const held = gate(input);
     if (held) return held;
   }
   const action = compose(input);
-  if (job.message.variants.length === 0 || (action.kind !== 'template' && action.kind !== 'text')) return action;
+  if (message.variants.length === 0 || (action.kind !== 'template' && action.kind !== 'text')) return action;
   return { ...action, variant: variantLabel(choice) };
+}
+
+/** The contact's message: its arm's in an experiment's test, the winner's after the decision, else the job's. */
+function armMessage(job: PlanJob, context: PlanContext): PlanJob['message'] {
+  const arms = job.experiment?.arms;
+  const facts = context.experiment;
+  if (arms === undefined || facts === undefined) return job.message;
+  const arm = facts.test ? facts.arm : facts.winner;
+  return (arm !== undefined ? arms[arm] : undefined) ?? job.message;
 }
 
 /** The message itself: by channel, and on wba/whatsapp by the 24-hour window. */

@@ -27,3 +27,5 @@ export { contactContent, type ContactContent } from './content.js';
 export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel } from './label.js';
 export { checkCustomFields, type CustomFieldInfo } from './custom-fields-check.js';
+export { armOf, unitDraw, type ArmDraw } from './experiment-arm.js';
+export type { ExperimentFacts } from './context.js';

@@ -9,16 +9,18 @@ export interface PlacedMessage {
   content: MessageContent;
 }
 
-/** The job's own message, then each variant's, in order. */
-export function jobMessages(job: Pick<Job, 'message'>): PlacedMessage[] {
-  return [
-    { path: 'message', content: job.message },
-    ...job.message.variants.map((variant, i) => ({ path: `message.variants[${i}]`, content: variant.message })),
+/** The job's own message, then each variant's, in order; an experiment's: each arm's so (`experiment.arms.b.variants[0]`). */
+export function jobMessages(job: Pick<Job, 'message'> & Partial<Pick<Job, 'experiment'>>): PlacedMessage[] {
+  const placed = (path: string, message: Job['message']): PlacedMessage[] => [
+    { path, content: message },
+    ...message.variants.map((variant, i) => ({ path: `${path}.variants[${i}]`, content: variant.message })),
   ];
+  if (job.experiment) return Object.entries(job.experiment.arms).flatMap(([arm, message]) => placed(`experiment.arms.${arm}`, message));
+  return placed('message', job.message);
 }
 
 /** Whether the preflight needs the account's templates: the job's message or one of its variants has one. */
-export function needsTemplates(job: Pick<Job, 'message'>): boolean {
+export function needsTemplates(job: Pick<Job, 'message'> & Partial<Pick<Job, 'experiment'>>): boolean {
   return jobMessages(job).some((m) => m.content.template !== undefined);
 }
 

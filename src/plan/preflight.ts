@@ -23,7 +23,7 @@ export interface PreflightResult {
   warnings: string[];
 }
 
-export type PreflightJob = Pick<Job, 'company_id' | 'channel_id' | 'message'> & Partial<Pick<Job, 'channels'>>;
+export type PreflightJob = Pick<Job, 'company_id' | 'channel_id' | 'message'> & Partial<Pick<Job, 'channels' | 'experiment'>>;
 
 /**
  * Checks a job against what the caller fetched from the platform, before anything is sent. Pure.

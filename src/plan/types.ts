@@ -41,7 +41,7 @@ export type SkipReason =
   | 'no_opt_in';
 
 /** Why a contact is not sent now but may be later (the rules that say so arrive with their issues). */
-export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit' | 'start_at';
+export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit' | 'start_at' | 'experiment';
 
 /** Why a contact can never get this job's message (written to rejects.csv). */
 export type PlanRejectReason = `missing_variable:${string}` | 'text_too_long';

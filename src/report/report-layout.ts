@@ -7,6 +7,7 @@ export const TRACKING_COLUMNS = [
   'source_file',
   'source_line',
   'variant',
+  'arm',
   'delivery_status',
   'delivered_at',
   'read_at',
@@ -19,13 +20,15 @@ export interface ReportLayout {
   excel?: boolean;
   /** Whether the job has message variants (the `variant` column is left out otherwise). */
   variants?: boolean;
+  /** Whether the job is an experiment (the `arm` column is left out otherwise). */
+  arms?: boolean;
   /** Headers of the contact list's own columns to add at the end, in this order. */
   sourceColumns?: readonly string[];
 }
 
 /** The fixed columns in force: all of them, less `variant` when the job has no variants. */
 export function reportColumns<C extends string>(all: readonly C[], layout: ReportLayout): C[] {
-  return all.filter((c) => c !== 'variant' || layout.variants === true);
+  return all.filter((c) => (c !== 'variant' || layout.variants === true) && (c !== 'arm' || layout.arms === true));
 }
 
 /** A source column's header in the report: as written, or `source:<header>` when a report column has that name. */

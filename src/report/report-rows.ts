@@ -34,6 +34,8 @@ export interface ReportRow {
   source_line?: number;
   /** The message variant the contact gets (`default` for the job's own), when the job has variants. */
   variant?: string;
+  /** An experiment's arm the contact gets (its test arm, or the winner), when the job is an experiment. */
+  arm?: string;
   /** What `track` last read: sent, delivered, read or failed; empty when never read. */
   delivery_status?: string;
   delivered_at?: string;

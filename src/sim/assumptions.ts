@@ -215,6 +215,8 @@ export type RefusalReason = PlatformRefusalReason | ProviderRefusalReason;
  *   `updatedAt` to its time (`read_at` too for read; `failureReason` `(#code) Title.` for failed) and moves the
  *   conversation's `updated_at` to it when later, so the `updated_at` listing shows it; `last_message_id` stays; no
  *   webhook is sent for a status change (chat.message is for new messages only).
+ * - S55 a template may have its own delivered and read shares (`delivery.templates`, by template name), over the
+ *   shares above for its messages alone: an A/B test of two templates then has a true winner.
  * - S60 several numbers of the company: SimOptions.channels adds numbers beside the seed's (a pool's); the 24-hour
  *   window is per number (the provider's customer-service window is between the person and the number they wrote
  *   to): free text on wba/whatsapp goes only from a number the client wrote to in the last 24 hours; a spam limit can

@@ -1,5 +1,5 @@
 import { isoZ } from './clock.js';
-import { defaultDelivery, foldDelivery, planDelivery, transitions, type Transition } from './delivery.js';
+import { defaultDelivery, foldDelivery, planDelivery, sharesFor, transitions, type Transition } from './delivery.js';
 import { MinHeap } from './min-heap.js';
 import type { Store } from './model.js';
 import { providerMessage } from './provider-codes.js';
@@ -39,7 +39,7 @@ export class DeliveryTimeline {
   /** Decides the fate of a message just sent (nothing while off). */
   schedule(message: SimMessage): void {
     if (!this.settings) return;
-    const plan = planDelivery(this.settings, this.seed, message.id, message.createdAt);
+    const plan = planDelivery(sharesFor(this.settings, message.template?.name), this.seed, message.id, message.createdAt);
     this.plans.set(message.id, plan);
     for (const t of transitions(plan)) this.due.push({ ...t, messageId: message.id });
   }

@@ -12,7 +12,15 @@ export function defaultDelivery(): ActiveDelivery {
     readAfterMs: [...DEFAULT_DELIVERY.readAfterMs],
     failedAfterMs: [...DEFAULT_DELIVERY.failedAfterMs],
     failureCodes: { ...DEFAULT_DELIVERY.failureCodes },
+    templates: {},
   };
+}
+
+/** S55: the settings for a message of `template` (its own delivered and read shares, when it has them). */
+export function sharesFor(settings: ActiveDelivery, template: string | undefined): ActiveDelivery {
+  const own = template === undefined ? undefined : settings.templates[template];
+  if (own === undefined) return settings;
+  return { ...settings, ...(own.delivered !== undefined && { delivered: own.delivered }), ...(own.read !== undefined && { read: own.read }) };
 }
 
 function share(name: string, value: unknown): number {
@@ -44,6 +52,18 @@ export function foldDelivery(base: ActiveDelivery, partial: SimDelivery): Active
   if (partial.failureCodes !== undefined) {
     next.failureCodes = checkCodeShares('delivery.failureCodes', partial.failureCodes, false);
     if (totalShare(next.failureCodes) <= 0) throw new RangeError('delivery.failureCodes needs at least one code with a share above 0');
+  }
+  if (partial.templates !== undefined) {
+    if (typeof partial.templates !== 'object' || partial.templates === null || Array.isArray(partial.templates)) throw new RangeError('delivery.templates must be an object of template name → { delivered, read }');
+    next.templates = Object.fromEntries(
+      Object.entries(partial.templates).map(([name, own]) => [
+        name,
+        {
+          ...(own.delivered !== undefined && { delivered: share(`templates.${name}.delivered`, own.delivered) }),
+          ...(own.read !== undefined && { read: share(`templates.${name}.read`, own.read) }),
+        },
+      ]),
+    );
   }
   if (next.delivered + next.failed > 1 + 1e-9)
     throw new RangeError(`delivery.delivered (${next.delivered}) and delivery.failed (${next.failed}) add up to more than 1`);

@@ -35,6 +35,17 @@ export interface SimDelivery {
   failedAfterMs?: DelayRange;
   /** Weights of the provider codes a failure carries (at least one above 0). */
   failureCodes?: CodeShares;
+  /**
+   * Per template name, its own delivered and read shares over the ones above (so an A/B test of two
+   * templates has a true winner), e.g. `{ "promo_a": { "read": 0.8 }, "promo_b": { "read": 0.2 } }`.
+   */
+  templates?: Record<string, TemplateShares>;
+}
+
+/** A template's own delivery shares (S55). */
+export interface TemplateShares {
+  delivered?: number;
+  read?: number;
 }
 
 /** The delivery settings in force, every field filled. */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/checkpoint/pg/migrations.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { schemaUrl } from '../helpers/pg-cluster.js';
 import { unpack } from '../../src/checkpoint/pg/blob.js';
@@ -90,13 +91,13 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const first = await runCli(['store', 'migrate', '--store', url]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^store .*: applied migration 1 \(the store\); the schema \w+ is at version 1\n$/);
-    const { rows } = await client.query<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations`);
-    expect(rows.map((r) => r.version)).toEqual([1]);
+    expect(first.stdout).toMatch(new RegExp(`^store .*: applied migrations? 1 \\(the store\\)(, \\d+ \\([^)]*\\))*; the schema \\w+ is at version ${LATEST_VERSION}\n$`));
+    const { rows } = await client.query<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
 
     const again = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: url } });
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/: up to date \(version 1\)\n$/);
+    expect(again.stdout).toMatch(new RegExp(`: up to date \\(version ${LATEST_VERSION}\\)\n$`));
     expectNoPassword([first, again]);
     expect(first.stdout).toContain(':***@');
 
@@ -108,7 +109,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const asRunner = url.replace(/^postgres:\/\/[^@]+@/, `postgres://${role}:${PASSWORD}@`);
     const runner = await runCli(['store', 'migrate', '--store', asRunner]);
     expect(runner.stderr).toBe('');
-    expect(runner.stdout).toMatch(/: up to date \(version 1\)\n$/);
+    expect(runner.stdout).toMatch(new RegExp(`: up to date \\(version ${LATEST_VERSION}\\)\n$`));
     expect(runner.code).toBe(0);
   });
 

@@ -6,8 +6,8 @@ import { tempDir, writeFiles } from './tmp.js';
 /** A valid job as JSON text without its closing brace, so a test can append fields as written in a file. */
 const OPEN = '{"name":"bf","contacts":"c.csv","company_id":1,"message":{"text":"hi"}';
 const TOP_FIELDS =
-  '"$schema", "name", "contacts", "company_id", "channel_id", "default_country", "columns", "input", "message", ' +
-  '"conversation", "after_send", "rate", "retry", "window", "limits", "send_window", "require_opt_in", "track", "start_at", "test_to"';
+  '"$schema", "name", "contacts", "follow_up", "company_id", "channel_id", "default_country", "columns", "input", "message", ' +
+  '"experiment", "conversation", "after_send", "rate", "retry", "window", "limits", "send_window", "require_opt_in", "track", "start_at", "test_to"';
 
 /** parseJob of a job file's text, as loadJob reads it. */
 function parseText(text: string) {

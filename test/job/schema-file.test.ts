@@ -16,7 +16,12 @@ describe('docs/job.schema.json', () => {
 
   it('describes the job as written: strict objects, only the required fields required', () => {
     const schema = jobJsonSchema() as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
-    expect(schema.required).toEqual(['name', 'contacts', 'company_id', 'channel_id', 'message']);
+    expect(schema.required).toEqual(['name', 'company_id', 'channel_id']);
+    // A list or an earlier job's contacts; a message or an experiment.
+    expect((schema as { allOf?: unknown }).allOf).toEqual([
+      { oneOf: [{ required: ['contacts'] }, { required: ['follow_up'] }] },
+      { oneOf: [{ required: ['message'] }, { required: ['experiment'] }] },
+    ]);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties).toHaveProperty('rate');
   });

@@ -13,6 +13,8 @@ export interface JobStatePaths {
   summary: string;
   /** Rows the last plan pass rejected (file:line), so status and report do not count them as pending. */
   planRejects: string;
+  /** A job's notes (`StateStore.jobNote`), one file: { key: value }. */
+  notes: string;
   /** The list's usable contacts as the last full read found them (listing-file.ts). */
   listing: string;
 }
@@ -46,6 +48,7 @@ export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths 
     rejects,
     summary,
     planRejects: path.join(dir, 'plan-rejects.json'),
+    notes: path.join(dir, 'notes.json'),
     listing: path.join(dir, 'listing.bin'),
   };
 }

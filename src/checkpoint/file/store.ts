@@ -125,6 +125,17 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       });
     },
 
+    jobNote: async (job, key) => (await readNotes(jobStatePaths(dir, job).notes))[key],
+
+    async saveJobNote(job, key, value): Promise<void> {
+      const file = jobStatePaths(dir, job).notes;
+      const notes = { ...(await readNotes(file)), [key]: value };
+      await ensureDir(jobStatePaths(dir, job).dir);
+      await writeFileAtomic(file, `${JSON.stringify(notes)}\n`).catch((err: unknown) => {
+        throw storeWriteError(err, file, 'the job\'s notes');
+      });
+    },
+
     listing: (job, source) => readListing(jobStatePaths(dir, job).listing, source),
     async saveListing(job, source, listing) {
       const paths = jobStatePaths(dir, job);
@@ -167,4 +178,21 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       return phones;
     },
   };
+}
+
+/** A job's notes file as an object; none when it does not exist. */
+async function readNotes(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw stateFileError(err, file);
+  }
+  try {
+    const notes: unknown = JSON.parse(text);
+    return notes !== null && typeof notes === 'object' && !Array.isArray(notes) ? (notes as Record<string, unknown>) : {};
+  } catch {
+    throw new StateFileError(`${file} is not readable JSON; delete it and run \`outreach track\` again`);
+  }
 }

@@ -1,7 +1,7 @@
 /** A job's listing and plan rejects in the database (tables `listings` and `plan_rejects`). */
 import { decodeListing, encodeListing } from '../listing-codec.js';
 import type { ContactListing } from '../listing.js';
-import { rowKey, type RowRef } from '../store.js';
+import { rowKey, type JobNoteKey, type RowRef } from '../store.js';
 import { consistentRead, pack, readBytes, unpack } from './blob.js';
 import type { Db } from './db.js';
 import { unavailable, writeFailed } from './errors.js';
@@ -45,5 +45,21 @@ export async function saveListing(db: Db, job: string, source: string, contacts:
     .query(`INSERT INTO ${db.s}.listings (job, source, data) VALUES ($1, $2, $3) ON CONFLICT (job) DO UPDATE SET source = EXCLUDED.source, data = EXCLUDED.data`, [job, source, data])
     .catch((err: unknown) => {
       throw writeFailed(err, db.url.place, `the listing of job "${job}"`);
+    });
+}
+
+/** A job's note under `key` (table `job_notes`); undefined when none. */
+export async function jobNote(db: Db, job: string, key: JobNoteKey): Promise<unknown> {
+  const { rows } = await db.query<{ value: unknown }>(`SELECT value FROM ${db.s}.job_notes WHERE job = $1 AND key = $2`, [job, key]).catch((err: unknown) => {
+    throw unavailable(err, db.url.place);
+  });
+  return rows[0]?.value;
+}
+
+export async function saveJobNote(db: Db, job: string, key: JobNoteKey, value: unknown): Promise<void> {
+  await db
+    .query(`INSERT INTO ${db.s}.job_notes (job, key, value) VALUES ($1, $2, $3::jsonb) ON CONFLICT (job, key) DO UPDATE SET value = EXCLUDED.value`, [job, key, JSON.stringify(value)])
+    .catch((err: unknown) => {
+      throw writeFailed(err, db.url.place, `the note "${key}" of job "${job}"`);
     });
 }

@@ -14,7 +14,8 @@
  * - budget_holds: places of the messaging limit taken and not yet in the ledger, per process;
  * - window_clients, window_phones: the last inbound time per client and per phone;
  * - events: each message the webhook or sync recorded, once by message id;
- * - sync_book: the bookmark of `sync`.
+ * - sync_book: the bookmark of `sync`;
+ * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision).
  */
 
 export interface Migration {
@@ -110,6 +111,18 @@ CREATE INDEX events_conversation ON $schema.events ((event->>'conversation_id'),
 CREATE TABLE $schema.sync_book (
   id integer PRIMARY KEY CHECK (id = 1),
   book jsonb NOT NULL
+);
+`,
+  },
+  {
+    version: 2,
+    name: 'job notes',
+    sql: `
+CREATE TABLE $schema.job_notes (
+  job text NOT NULL,
+  key text NOT NULL,
+  value jsonb NOT NULL,
+  PRIMARY KEY (job, key)
 );
 `,
   },

@@ -9,7 +9,7 @@ import { jobFilesIn } from '../job-files.js';
 import { Db, type DbOptions } from './db.js';
 import { parsePgUrl, type PgStoreUrl } from './url.js';
 import { contactEvents, knownPhones, openPgJob, readPgJob, runningBy, type LeaseOptions } from './job.js';
-import { listing, planRejects, saveListing, savePlanRejects } from './job-extras.js';
+import { jobNote, listing, planRejects, saveJobNote, saveListing, savePlanRejects } from './job-extras.js';
 import { pgSuppression } from './suppression.js';
 import { openPgLedger, pgBudgetHolder } from './ledger.js';
 import { pgPlacesHeld } from './budget.js';
@@ -41,6 +41,8 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
     contactEvents: (job, phone) => contactEvents(db, job, phone),
     planRejects: (job) => planRejects(db, job),
     savePlanRejects: (job, rows) => savePlanRejects(db, job, rows),
+    jobNote: (job, key) => jobNote(db, job, key),
+    saveJobNote: (job, key, value) => saveJobNote(db, job, key, value),
     listing: (job, source) => listing(db, job, source),
     saveListing: (job, source, l) => saveListing(db, job, source, l),
     windows: () => pgWindows(db),

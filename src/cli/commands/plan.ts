@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { AppError, planJob, prepare, type Prepared } from '../../app/index.js';
 import type { ChannelType } from '../../plan/index.js';
+import type { StateStore } from '../../checkpoint/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
@@ -36,18 +37,18 @@ export function registerPlan(program: Command): void {
     .action(async (jobPath: string, flags: PlanFlags) => {
       const zone = zoneOption(flags.tz);
       const store = storeFor(flags, jobPath);
-      const plan = await usingStore(store, async () => planJob(await prepareFor(jobPath, flags), { store, forceChanged: flags.forceChanged === true }));
+      const plan = await usingStore(store, async () => planJob(await prepareFor(jobPath, flags, store), { store, forceChanged: flags.forceChanged === true }));
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
       else process.stdout.write(formatPlan(plan, zone));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');
     });
 }
 
-async function prepareFor(jobPath: string, flags: PlanFlags): Promise<Prepared> {
-  if (!flags.offline) return prepareOnline(jobPath, await connectionFrom(flags));
+async function prepareFor(jobPath: string, flags: PlanFlags, store: StateStore): Promise<Prepared> {
+  if (!flags.offline) return prepareOnline(jobPath, await connectionFrom(flags), store);
   const type = flags.channelType;
   if (type !== undefined && type !== 'wba' && type !== 'whatsapp' && type !== 'ww') {
     throw new CliError(`--channel-type: "${type}" is not a channel type; use wba, whatsapp or ww`);
   }
-  return prepare(jobPath, type === undefined ? {} : { offlineChannelType: type satisfies ChannelType });
+  return prepare(jobPath, type === undefined ? {} : { offlineChannelType: type satisfies ChannelType }, { store });
 }

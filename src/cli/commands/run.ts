@@ -59,7 +59,7 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
   const zone = zoneOption(flags.tz);
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
-    const prepared = startingAt(await prepareOnline(jobPath, connection), flags.at);
+    const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at);
     if (flags.testTo !== undefined) return testSendSession(prepared, flags.testTo, { store, connection });
     return runSession(prepared, {
       store,

@@ -4,6 +4,8 @@ import { formatSummary } from '../../report/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatDeferred, formatRoom } from '../format/deferred.js';
 import { formatFunnel } from '../format/funnel.js';
+import { experimentJson, formatExperiment } from '../format/experiment.js';
+import { followUpJson, formatFollowUp } from '../format/follow-up.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 
@@ -27,9 +29,10 @@ export function registerStatus(program: Command): void {
       const zone = zoneOption(flags.tz);
       const status = await usingStore(storeFor(flags, jobPath), (store) => jobStatus(jobPath, { store }));
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
-      const { summary, replies, deferred, messaging, funnel, running } = status;
+      const { summary, replies, deferred, messaging, funnel, running, experiment, followUp } = status;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ job: status.job, running: running ?? null, ...summary, replies, deferred, messaging, funnel }, null, 2)}\n`);
+        const extra = { ...(experiment && { experiment: experimentJson(experiment) }), ...(followUp && { follow_up: followUpJson(followUp) }) };
+        process.stdout.write(`${JSON.stringify({ job: status.job, running: running ?? null, ...summary, replies, deferred, messaging, funnel, ...extra }, null, 2)}\n`);
       } else {
         const now = Date.now();
         const waiting = formatDeferred(deferred, now, zone);
@@ -39,7 +42,9 @@ export function registerStatus(program: Command): void {
             `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
             (waiting ? `  ${waiting}\n` : '') +
             `  ${formatRoom(messaging, now, zone)}\n` +
-            formatFunnel(funnel),
+            (followUp ? `${formatFollowUp(followUp, now, zone).join('\n')}\n` : '') +
+            formatFunnel(funnel) +
+            (experiment ? formatExperiment(experiment, now, zone) : ''),
         );
       }
       process.exitCode = outcomeExitCode(status);

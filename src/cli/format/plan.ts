@@ -1,6 +1,7 @@
 import { messagedByOtherJobsJson, percent, type PlanResult } from '../../app/index.js';
 import { estimateJson, formatEstimate } from './estimate.js';
 import { formatDeferred } from './deferred.js';
+import { followUpJson, formatFollowUp } from './follow-up.js';
 import { formatMessagedByOtherJobs } from './other-jobs.js';
 
 /** The plan as one JSON object (`plan --json`). */
@@ -27,6 +28,7 @@ export function planJson(plan: PlanResult) {
     ...(plan.already && { already: plan.already }),
     messaged_by_other_jobs: messagedByOtherJobsJson(plan.messagedByOtherJobs),
     estimate: estimateJson(plan.estimate),
+    ...(plan.followUp && { follow_up: followUpJson(plan.followUp) }),
   };
 }
 
@@ -38,6 +40,7 @@ export function formatPlan(plan: PlanResult, zone: string): string {
   if (plan.contentChanges !== undefined) {
     lines.push(`  warning: what the job sends changed since this job's checkpoint started (${plan.contentChanges}); this plan previews the new content, which \`run --force-changed\` sends to the contacts not yet sent`);
   }
+  if (plan.followUp) lines.push(...formatFollowUp(plan.followUp, plan.now, zone));
   for (const w of [...plan.preflightWarnings, ...plan.loaderWarnings]) lines.push(`  warning: ${w}`);
   lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
   lines.push(`  rejected         ${pad(plan.rejects.length)}  ${plan.rows ? percent(plan.rejects.length / plan.rows) : ''}`);

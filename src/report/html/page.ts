@@ -1,3 +1,4 @@
+import { campaignSections } from './campaign-sections.js';
 import { bar, columns, label } from './charts.js';
 import { esc, num, pct } from './escape.js';
 import { STYLE } from './style.js';
@@ -22,6 +23,7 @@ export function renderHtmlReport(d: HtmlReportData): string {
 <main>
 <header><h1>Campaign report: ${esc(d.job)}</h1><p>made ${esc(label(d.generatedAt, d.zone))} ${esc(d.zone)} from the job's state (times on this page are in ${esc(d.zone)}); <code>outreach track</code> updates delivery and reads</p></header>
 ${funnel(d)}
+${campaignSections(d)}
 ${overview(d)}
 ${sends(d)}
 ${failures(d)}

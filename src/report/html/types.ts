@@ -45,4 +45,13 @@ export interface HtmlReportData {
   inDoubt: Array<{ phone: string; line?: number; conversationId?: string; clientId?: string; error: string }>;
   /** In-doubt contacts not listed (the table shows the first ones). */
   inDoubtMore: number;
+  /** An experiment: each arm's test counts and rate (with its 95 % interval), and the decision once made. */
+  experiment?: {
+    metric: string;
+    arms: Array<{ arm: string; sent: number; delivered: number; read: number; replied: number; rate: number; low: number; high: number }>;
+    decision?: { winner: string; by: string; pValue: number; decidedAt: string };
+    restWaiting: number;
+  };
+  /** The jobs that follow this one up, with their numbers and their own page. */
+  followUps?: Array<{ job: string; who: string; sent: number; delivered: number; read: number; replied: number; page: string }>;
 }

@@ -183,6 +183,17 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(await store.planRejects('promo')).toEqual(new Set());
     });
 
+    it('keeps a job\'s notes by key, for another store too, the last saved winning', async () => {
+      expect(await store.jobNote('promo', 'tracked')).toBeUndefined();
+      await store.saveJobNote('promo', 'tracked', { at: AT });
+      await store.saveJobNote('promo', 'experiment', { winner: 'b', p: 0.01 });
+      await store.saveJobNote('promo', 'tracked', { at: '2026-11-27T10:00:00.000Z' });
+      const other = await place.another();
+      expect(await other.jobNote('promo', 'tracked')).toEqual({ at: '2026-11-27T10:00:00.000Z' });
+      expect(await other.jobNote('promo', 'experiment')).toEqual({ winner: 'b', p: 0.01 });
+      expect(await other.jobNote('winter', 'tracked')).toBeUndefined();
+    });
+
     it('gives a listing back only for the source it was saved with', async () => {
       const listing = new ContactListing();
       listing.add({ phone: phoneOf(1), line: 2, file: 'contacts.csv', name: 'Ana' });
