@@ -14,6 +14,7 @@ describe('state paths', () => {
       summary: path.join('/s', 'promo', 'summary.json'),
       planRejects: path.join('/s', 'promo', 'plan-rejects.json'),
       listing: path.join('/s', 'promo', 'listing.bin'),
+      notes: path.join('/s', 'promo', 'notes.json'),
     });
   });
 
