@@ -130,15 +130,22 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
         phones: await q(`SELECT count(*) AS n FROM ${s}.window_phones`),
         events: await q(`SELECT count(*) AS n FROM ${s}.events`),
         sync: await q(`SELECT count(*) AS n FROM ${s}.sync_book`),
+        notes: await q(`SELECT count(*) AS n FROM ${s}.job_notes WHERE job = 'demo'`),
       };
     };
+    // The job's notes (when track last read it, …) go with it.
+    const notesFile = path.join(stateDir, 'demo', 'notes.json');
+    const notes = { ...(JSON.parse(await readFile(notesFile, 'utf8').catch(() => '{}')) as Record<string, unknown>), imported_note: { at: '2026-03-01T00:00:00.000Z' } };
+    await writeFile(notesFile, JSON.stringify(notes));
 
     const first = await runCli(['store', 'import', stateDir, '--store', url]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`job demo: imported (${journal.length} journal records`);
     const after = await counts();
-    expect(after).toMatchObject({ jobs: 1, journal: journal.length, listings: 1, sync: 1 });
+    expect(after).toMatchObject({ jobs: 1, journal: journal.length, listings: 1, sync: 1, notes: Object.keys(notes).length });
+    const note = await client.query<{ value: unknown }>(`SELECT value FROM ${s}.job_notes WHERE job = 'demo' AND key = 'imported_note'`);
+    expect(note.rows[0]?.value).toEqual({ at: '2026-03-01T00:00:00.000Z' });
     expect(after.rejects).toBe(30);
     for (const part of ['suppression', 'ledger', 'clients', 'phones', 'events'] as const) expect(after[part], part).toBeGreaterThan(0);
     // The journal keeps the file's lines, in order, the header first.

@@ -204,7 +204,7 @@ function fingerprintOf(text: string): string | undefined {
   return value?.t === 'header' && typeof value.fingerprint === 'string' ? value.fingerprint : undefined;
 }
 
-/** The job's listing (its bytes as the file backend wrote them) and its plan's rejected rows, where the store has none. */
+/** The job's listing (its bytes as the file backend wrote them), its plan's rejected rows and its notes, where the store has none. */
 async function copyExtras(c: Queryable, s: string, job: string, paths: JobStatePaths): Promise<{ listing: boolean; rejects: number }> {
   let listing = false;
   const data = await readFile(paths.listing).catch(() => undefined);
@@ -220,7 +220,21 @@ async function copyExtras(c: Queryable, s: string, job: string, paths: JobStateP
     const r = await c.query(`INSERT INTO ${s}.plan_rejects (job, rows) VALUES ($1, $2::jsonb) ON CONFLICT (job) DO NOTHING`, [job, JSON.stringify(rows)]);
     if (r.rowCount === 1) rejects = rows.length;
   }
+  // The job's notes (when track last read it, an experiment's decision, its follow-ups), each key where the store has none.
+  for (const [key, value] of Object.entries(await jobNotes(paths.notes))) {
+    await c.query(`INSERT INTO ${s}.job_notes (job, key, value) VALUES ($1, $2, $3::jsonb) ON CONFLICT (job, key) DO NOTHING`, [job, key, JSON.stringify(value)]);
+  }
   return { listing, rejects };
+}
+
+/** notes.json as an object; none when there is none or it cannot be read. */
+async function jobNotes(file: string): Promise<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The rows of plan-rejects.json ("file:line"); undefined when there is none or it cannot be read (the next plan writes it again). */
