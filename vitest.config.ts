@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two at once even on two cores: most tests wait on child processes, the simulator's latency or the database,
+    // and vitest's default (cores − 1) would run them one by one.
+    maxWorkers: 2,
     coverage: {
       enabled: true,
       provider: 'v8',
