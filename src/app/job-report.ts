@@ -108,7 +108,7 @@ export async function rewriteReport(store: StateStore, loaded: LoadedJob, states
   const { experiment } = loaded.job;
   const all = reportRowsFor(states, listing, await repliesOf(store, states));
   const rows = experiment ? withArms(all, { name: loaded.job.name, experiment }, (await experimentDecision(store, loaded.job.name))?.winner) : all;
-  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined });
+  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined, numbers: loaded.job.channels.length > 1 });
   return problem;
 }
 
@@ -232,7 +232,7 @@ export async function jobReport(
     const plain = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
     const { experiment } = job;
     const rows = experiment ? withArms(plain, { name: job.name, experiment }, report.experiment?.decision?.winner) : plain;
-    await writeReport(file, rows, format, { ...reportLayout(report, options), arms: experiment !== undefined });
+    await writeReport(file, rows, format, { ...reportLayout(report, options), arms: experiment !== undefined, numbers: job.channels.length > 1 });
   }
   const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };

@@ -257,7 +257,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const replies = await repliesOf(store, state.states);
   const listed = settled.listing;
   const rows = experiment ? withArms(reportRowsFor(state.states, listed, replies), experiment.job, experiment.winner) : reportRowsFor(state.states, listed, replies);
-  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined });
+  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined, numbers: job.channels.length > 1 });
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
   const listOnly = countPending(listed, state.states);
   const { summary, deferred } = digestStates(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly, replies });

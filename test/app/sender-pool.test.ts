@@ -182,6 +182,32 @@ describe('a campaign from a pool of numbers', () => {
     expect(summary.numbers.find((n) => n.channel_id === 14)?.drained?.code).toBe(131048);
   });
 
+  it('writes in report.csv the number each contact was sent from, the new one for a contact moved off a drained number', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    const outcome = await runPool(camp);
+    const byPhone = new Map(acceptedStarts().map((s) => [s.phone, s.channel]));
+    const rows = (await readFile(outcome.files.report, 'utf8')).trim().split('\n').map((l) => l.split(','));
+    const header = rows[0] ?? [];
+    const col = header.indexOf('channel_id');
+    expect(col).toBeGreaterThan(-1);
+    const phoneCol = header.indexOf('phone');
+    const body = rows.slice(1);
+    expect(body).toHaveLength(30);
+    for (const r of body) expect(Number(r[col])).toBe(byPhone.get(r[phoneCol] ?? ''));
+    // Moved: its own number (the stable choice) was the drained 14, and another number sent it.
+    const moved = body.filter((r) => rendezvousNumber(r[phoneCol] ?? '', [10, 11, 14]) === 14 && Number(r[col]) !== 14);
+    expect(moved.length).toBeGreaterThan(0);
+  });
+
+  it('leaves the channel_id column out of report.csv for a job of one number', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: 10 }, 3);
+    const outcome = await runPool(camp);
+    expect((await readFile(outcome.files.report, 'utf8')).split('\n')[0]).not.toContain('channel_id');
+  });
+
   it('stops the run (exit 3) when every number of the pool is drained', async () => {
     sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
     for (const id of [10, 11, 14]) sim.state.setSpamLimit(1, id);
