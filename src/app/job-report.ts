@@ -11,6 +11,7 @@ import { digestStates } from './states-digest.js';
 import { contactListOf, listedOf } from './listed.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
+import { lastRunDrains, numbersStatus, type NumberStatus } from './pool-status.js';
 import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
 import type { ContactList } from './prepare.js';
 
@@ -145,6 +146,8 @@ export interface JobStatus {
   experiment?: ExperimentView;
   /** A follow-up: its earlier job's outcomes and what it takes. */
   followUp?: FollowUpView;
+  /** A pool of numbers: per number, sent and failed, and a drain in the last run. */
+  numbers?: NumberStatus[];
 }
 
 /**
@@ -168,6 +171,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
   const replies = repliedAt.size;
   const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
   const sent = summary.byStatus.sent;
+  const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunDrains(options.store.jobFiles(job.name).summary)) : undefined;
   return {
     job: job.name,
     summary,
@@ -180,6 +184,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
     ...(running && { running }),
     ...(experiment && { experiment }),
     ...(followUp && { followUp }),
+    ...(numbers && { numbers }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
-import { AppError, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
+import { AppError, jobReport, jobStatus, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
 import { createFileStore } from '../../src/checkpoint/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { rendezvousNumber } from '../../src/run/index.js';
@@ -199,6 +199,29 @@ describe('a campaign from a pool of numbers', () => {
     // Moved: its own number (the stable choice) was the drained 14, and another number sent it.
     const moved = body.filter((r) => rendezvousNumber(r[phoneCol] ?? '', [10, 11, 14]) === 14 && Number(r[col]) !== 14);
     expect(moved.length).toBeGreaterThan(0);
+  });
+
+  it('shows per number in status and report.html the contacts sent and failed, and a drain with when and why, after a resume too', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    await runPool(camp);
+    const store = createFileStore(camp.stateDir);
+    const first = await jobStatus(camp.jobFile, { store });
+    const sentBy = (id: number) => acceptedStarts().filter((s) => s.channel === id).length;
+    expect(first.numbers?.map((n) => [n.channelId, n.sent, n.failed])).toEqual([10, 11, 14].map((id) => [id, sentBy(id), 0]));
+    expect(first.numbers?.find((n) => n.channelId === 14)?.drained).toMatchObject({ code: 131048, error: expect.stringContaining('131048') as unknown });
+    const html = await jobReport(camp.jobFile, { store, format: 'html' });
+    const page = await readFile(html.file, 'utf8');
+    expect(page).toContain('<section id="numbers">');
+    expect(page).toMatch(/data-number="14" data-metric="drained">[^<]*\(131048\)/);
+    expect(page).toContain(`data-number="10" data-metric="sent">${sentBy(10)}<`);
+    // A resume sends nothing more: the counts are the job's still; its own run drained nothing.
+    await runPool(camp, 'resume');
+    const after = await jobStatus(camp.jobFile, { store: createFileStore(camp.stateDir) });
+    expect(after.numbers?.map((n) => n.sent).reduce((a, b) => a + b, 0)).toBe(30);
+    expect(after.numbers?.find((n) => n.channelId === 14)?.sent).toBe(2);
+    expect(after.numbers?.some((n) => n.drained)).toBe(false);
   });
 
   it('leaves the channel_id column out of report.csv for a job of one number', async () => {
