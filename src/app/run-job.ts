@@ -194,7 +194,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
   // A pool: one limiter per number, each at rate.per_second; the workers are sized for the pool's whole rate.
-  const pool = senderPoolFor(prepared.pool, run.limiter, job.rate);
+  const pool = senderPoolFor(prepared.pool, run.limiter, job.rate, compliance && ((phone) => compliance.ledger.lastChannelOf(phone)));
   const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;

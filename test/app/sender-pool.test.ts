@@ -152,6 +152,29 @@ describe('a campaign from a pool of numbers', () => {
     }
   });
 
+  it('keeps a contact on the number an earlier job sent it from when the next job\'s pool is made otherwise (the send ledger records the number)', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const first = await setup({ channel_id: [10, 11, 14], name: 'pool-a' }, 24);
+    await runPool(first);
+    const starts = acceptedStarts();
+    expect(starts).toHaveLength(24);
+    const ledger = (await readFile(`${first.stateDir}/ledger.jsonl`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { phone: string; channel_id?: number });
+    for (const s of starts) expect(ledger.find((e) => e.phone === s.phone)?.channel_id).toBe(s.channel);
+    // A number added to the pool: the stable choice alone would move some of these people onto it.
+    const moves = starts.filter((s) => rendezvousNumber(s.phone, [15, 10, 11, 14]) !== s.channel);
+    expect(moves.length).toBeGreaterThan(0);
+    const second = await campaign({ rows: 24, job: { channel_id: [15, 10, 11, 14], name: 'pool-b', limits: { min_hours_between_messages: 0 } } });
+    try {
+      second.stateDir = first.stateDir;
+      await runPool(second);
+      const later = acceptedStarts().slice(24);
+      expect(later).toHaveLength(24);
+      for (const s of later) expect(s.channel).toBe(starts.find((f) => f.phone === s.phone)?.channel);
+    } finally {
+      await second.cleanup();
+    }
+  });
+
   it('never sends from a number above its own rate in any second', async () => {
     sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
     const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 4, concurrency: 6 } }, 30);
