@@ -166,6 +166,11 @@ describe('a campaign from a pool of numbers', () => {
     const second = await campaign({ rows: 24, job: { channel_id: [15, 10, 11, 14], name: 'pool-b', limits: { min_hours_between_messages: 0 } } });
     try {
       second.stateDir = first.stateDir;
+      // plan shows the same split the run makes: each person on the number the ledger names.
+      const plan = await planJob(await prepare(second.jobFile, { api: client() }), { store: createFileStore(second.stateDir) });
+      const split: Record<string, number> = {};
+      for (const s of starts) split[String(s.channel)] = (split[String(s.channel)] ?? 0) + 1;
+      expect(plan.byNumber).toEqual(split);
       await runPool(second);
       const later = acceptedStarts().slice(24);
       expect(later).toHaveLength(24);
