@@ -42,7 +42,7 @@ export function registerStatus(program: Command): void {
             (running ? `  ${formatRunning(running, zone, now)}\n` : '') +
             `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
             (waiting ? `  ${waiting}\n` : '') +
-            (numbers ? formatNumbers(numbers) : '') +
+            (numbers ? formatNumbers(numbers, zone) : '') +
             `  ${formatRoom(messaging, now, zone)}\n` +
             (followUp ? `${formatFollowUp(followUp, now, zone).join('\n')}\n` : '') +
             formatFunnel(funnel) +
