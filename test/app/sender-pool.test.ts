@@ -227,6 +227,9 @@ describe('a campaign from a pool of numbers', () => {
     // Moved: its own number (the stable choice) was the drained 14, and another number sent it.
     const moved = body.filter((r) => rendezvousNumber(r[phoneCol] ?? '', [10, 11, 14]) === 14 && Number(r[col]) !== 14);
     expect(moved.length).toBeGreaterThan(0);
+    // The ledger names the number that sent each person: a moved contact's refused entry from 14 was taken back.
+    const ledger = await createFileStore(camp.stateDir).ledger();
+    for (const [phone, channel] of byPhone) expect(ledger.lastChannelOf(phone)).toBe(channel);
   });
 
   it('shows per number in status and report.html the contacts sent and failed, and a drain with when and why, after a resume too', async () => {
