@@ -11,6 +11,7 @@ import { digestStates } from './states-digest.js';
 import { contactListOf, listedOf } from './listed.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
+import { lastRunDrains, numbersStatus, type NumberStatus } from './pool-status.js';
 import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
 import type { ContactList } from './prepare.js';
 
@@ -108,7 +109,7 @@ export async function rewriteReport(store: StateStore, loaded: LoadedJob, states
   const { experiment } = loaded.job;
   const all = reportRowsFor(states, listing, await repliesOf(store, states));
   const rows = experiment ? withArms(all, { name: loaded.job.name, experiment }, (await experimentDecision(store, loaded.job.name))?.winner) : all;
-  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined });
+  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined, numbers: loaded.job.channels.length > 1 });
   return problem;
 }
 
@@ -145,6 +146,8 @@ export interface JobStatus {
   experiment?: ExperimentView;
   /** A follow-up: its earlier job's outcomes and what it takes. */
   followUp?: FollowUpView;
+  /** A pool of numbers: per number, sent and failed, and a drain in the last run. */
+  numbers?: NumberStatus[];
 }
 
 /**
@@ -168,6 +171,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
   const replies = repliedAt.size;
   const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
   const sent = summary.byStatus.sent;
+  const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunDrains(options.store.jobFiles(job.name).summary)) : undefined;
   return {
     job: job.name,
     summary,
@@ -180,6 +184,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
     ...(running && { running }),
     ...(experiment && { experiment }),
     ...(followUp && { followUp }),
+    ...(numbers && { numbers }),
   };
 }
 
@@ -232,7 +237,7 @@ export async function jobReport(
     const plain = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
     const { experiment } = job;
     const rows = experiment ? withArms(plain, { name: job.name, experiment }, report.experiment?.decision?.winner) : plain;
-    await writeReport(file, rows, format, { ...reportLayout(report, options), arms: experiment !== undefined });
+    await writeReport(file, rows, format, { ...reportLayout(report, options), arms: experiment !== undefined, numbers: job.channels.length > 1 });
   }
   const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };

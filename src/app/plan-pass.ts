@@ -1,7 +1,7 @@
 import type { ContactState, DeferredState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { deferredCounter, type DeferredGroup } from '../report/index.js';
-import { rendezvousNumber, shouldSend } from '../run/index.js';
+import { contactNumber, rendezvousNumber, shouldSend } from '../run/index.js';
 import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
@@ -68,7 +68,7 @@ export async function planPass(
   prepared: Prepared,
   planner: (contact: Contact) => Action,
   prior: (phone: string) => ContactState | undefined = () => undefined,
-  options: { now?: number; tally?: OtherJobsTally } = {},
+  options: { now?: number; tally?: OtherJobsTally; /** A pool: the number the store last sent a phone a first message from (the send ledger). */ remembered?: (phone: string) => number | undefined } = {},
 ): Promise<PlanPass> {
   const { now } = options;
   const pool = prepared.job.channels;
@@ -108,7 +108,7 @@ export async function planPass(
       if ((action?.kind === 'template' || action?.kind === 'text') && shouldSend(state, RUN, now)) {
         pass.wouldSendNow += 1;
         if (pool.length > 1) {
-          const id = String(rendezvousNumber(contact.phone, pool));
+          const id = String(contactNumber(contact.phone, pool, pool, options.remembered?.(contact.phone))?.id ?? rendezvousNumber(contact.phone, pool));
           const byNumber = (pass.byNumber ??= {});
           byNumber[id] = (byNumber[id] ?? 0) + 1;
         }

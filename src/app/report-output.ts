@@ -7,6 +7,7 @@ import { renderHtmlReport, unguard, writeFileAtomic, type FailureGroup, type Htm
 import { providerClass, providerClassInfo } from '../run/index.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
+import { lastRunDrains, numbersStatus } from './pool-status.js';
 import type { JobReport } from './job-report.js';
 import { bucketName, timeBuckets } from './time-buckets.js';
 
@@ -95,10 +96,12 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
 }
 
 /** The experiment's arms and decision, and the follow-ups' numbers, when the job has them. */
-async function campaignParts(report: JobReport, store: StateStore): Promise<Pick<HtmlReportData, 'experiment' | 'followUps'>> {
+async function campaignParts(report: JobReport, store: StateStore): Promise<Pick<HtmlReportData, 'experiment' | 'followUps' | 'numbers'>> {
   const e = report.experiment;
   const followUps = await followUpNumbers(store, report.job.name);
+  const numbers = report.job.channels.length > 1 ? numbersStatus(report.job, report.view.states.values(), await lastRunDrains(store.jobFiles(report.job.name).summary)) : undefined;
   return {
+    ...(numbers && { numbers }),
     ...(e && {
       experiment: {
         metric: e.metric,

@@ -194,7 +194,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
   // A pool: one limiter per number, each at rate.per_second; the workers are sized for the pool's whole rate.
-  const pool = senderPoolFor(prepared.pool, run.limiter, job.rate);
+  const pool = senderPoolFor(prepared.pool, run.limiter, job.rate, compliance && ((phone) => compliance.ledger.lastChannelOf(phone)));
   const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
@@ -257,7 +257,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const replies = await repliesOf(store, state.states);
   const listed = settled.listing;
   const rows = experiment ? withArms(reportRowsFor(state.states, listed, replies), experiment.job, experiment.winner) : reportRowsFor(state.states, listed, replies);
-  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined });
+  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined, numbers: job.channels.length > 1 });
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
   const listOnly = countPending(listed, state.states);
   const { summary, deferred } = digestStates(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly, replies });

@@ -50,9 +50,20 @@ export function sendsLedger(c: ComplianceLookups): SendsLedger {
       const d = decided.get(event.phone);
       // A text refused and sent again as the template went outside the window after all.
       const outside = (d?.outside ?? true) || (d?.kind === 'text' && event.action === 'template');
-      const before = open.get(event.phone)?.outsideWindow;
+      const earlier = open.get(event.phone);
+      // Moved off a drained number: that number's entry is taken back (its request was refused), the new number's recorded.
+      const moved = earlier !== undefined && earlier.channelId !== event.channel_id;
+      if (moved) takingBack.push(c.ledger.takeBack(earlier).catch(() => undefined));
+      const before = moved ? undefined : earlier?.outsideWindow;
       if (before === true || before === outside) return write(event);
-      const entry: LedgerEntry = { phone: event.phone, at: Date.parse(event.at), job: c.job.name, outsideWindow: outside, id: randomUUID() };
+      const entry: LedgerEntry = {
+        phone: event.phone,
+        at: Date.parse(event.at),
+        job: c.job.name,
+        outsideWindow: outside || earlier?.outsideWindow === true,
+        id: randomUUID(),
+        ...(event.channel_id !== undefined && { channelId: event.channel_id }),
+      };
       open.set(event.phone, entry);
       // A recipient decided on a place of the store's budget: its entry uses that place, in the same write.
       const ledgered = durable(c.ledger.record(entry, c.holder !== undefined && c.reservations.has(event.phone) ? c.holder : undefined));

@@ -44,6 +44,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         ...(event.line !== undefined && { line: event.line }),
         ...(event.conversation_id !== undefined && { conversationId: event.conversation_id }),
         ...(event.variant !== undefined && { variant: event.variant }),
+        ...(event.channel_id !== undefined && { channelId: event.channel_id }),
         status: 'in_doubt',
         via: event.via,
         action: event.action,
@@ -63,6 +64,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
         ...(event.media_left_out !== undefined && { mediaLeftOut: event.media_left_out }),
         ...(event.media_owed !== undefined && { mediaOwed: event.media_owed }),
         ...(event.variant !== undefined ? { variant: event.variant } : known.variant !== undefined && { variant: known.variant }),
+        ...(event.channel_id !== undefined && { channelId: event.channel_id }),
       };
     case 'failed':
       return {
@@ -136,6 +138,7 @@ function common(s: ContactState) {
     ...(s.followupErrors !== undefined && { followupErrors: s.followupErrors }),
     ...(s.followupsInDoubt !== undefined && { followupsInDoubt: s.followupsInDoubt }),
     ...(s.marketingLimits !== undefined && { marketingLimits: s.marketingLimits }),
+    ...(s.channelId !== undefined && { channelId: s.channelId }),
   };
 }
 

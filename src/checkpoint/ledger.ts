@@ -18,6 +18,8 @@ export interface LedgerEntry {
   job: string;
   /** Sent outside the recipient's 24-hour window (a business-initiated conversation: it counts against the limit). */
   outsideWindow: boolean;
+  /** The number of a pool it went from (absent for a job of one number). */
+  channelId?: number;
   /**
    * Tells this entry apart from any other (a retry of the same job and phone may come in the same
    * millisecond); a take-back names it. Without one, the job, phone and time name the entry.
@@ -46,6 +48,8 @@ export interface LedgerView {
   lastMessagedAt(phone: string, options?: { exceptJob?: string }): number | undefined;
   /** The phone's latest first message from each job (but `exceptJob`) later than `since` (epoch ms). */
   messagesSince(phone: string, since: number, options?: { exceptJob?: string }): LedgerMessage[];
+  /** The number of a pool the phone's latest first message that names one went from (any job). */
+  lastChannelOf(phone: string): number | undefined;
 }
 
 /**
@@ -88,6 +92,7 @@ interface Counted {
   job: string;
   at: number;
   outside: boolean;
+  channel?: number;
 }
 
 /** The name of an entry: its id, else its job, phone and time. */
@@ -120,7 +125,7 @@ export class LedgerIndex implements LedgerView {
     if (!Number.isFinite(entry.at)) return;
     if (this.takenBack.size > 0 && this.takenBack.has(keyOf(entry))) return;
     const entries = this.byPhone.get(entry.phone);
-    const counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow };
+    const counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow, ...(entry.channelId !== undefined && { channel: entry.channelId }) };
     if (entries === undefined) this.byPhone.set(entry.phone, [counted]);
     else if (entries.some((e) => isEntry(e, entry))) return;
     else entries.push(counted);
@@ -161,6 +166,12 @@ export class LedgerIndex implements LedgerView {
     return last;
   }
 
+  lastChannelOf(phone: string): number | undefined {
+    let last: { at: number; channel: number } | undefined;
+    for (const e of this.byPhone.get(phone) ?? []) if (e.channel !== undefined && (last === undefined || e.at >= last.at)) last = { at: e.at, channel: e.channel };
+    return last?.channel;
+  }
+
   messagesSince(phone: string, since: number, options: { exceptJob?: string } = {}): LedgerMessage[] {
     const latest = new Map<string, number>();
     for (const e of this.byPhone.get(phone) ?? []) {
@@ -192,6 +203,7 @@ export function ledgerViewOf(index: LedgerIndex): LedgerView {
     lastOutsideWindowAt: (phone) => index.lastOutsideWindowAt(phone),
     lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
     messagesSince: (phone, since, options) => index.messagesSince(phone, since, options),
+    lastChannelOf: (phone) => index.lastChannelOf(phone),
   };
 }
 
@@ -221,19 +233,19 @@ function upperBound(sorted: readonly number[], x: number): number {
 
 /** A stored line read back: an entry, a take-back, or undefined when it is neither. */
 export function readLedgerLine(value: Record<string, unknown>): { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined {
-  const { phone, at, job, outside_window: outside, id, op } = value;
+  const { phone, at, job, outside_window: outside, id, op, channel_id: channel } = value;
   if (typeof phone !== 'string' || typeof at !== 'string' || typeof job !== 'string') return undefined;
   if (id !== undefined && typeof id !== 'string') return undefined;
   const ms = Date.parse(at);
   if (Number.isNaN(ms)) return undefined;
   if (op === 'take_back') return { op, entry: { phone, at: ms, job, outsideWindow: outside === true, ...(id !== undefined && { id }) } };
   if (op !== undefined || typeof outside !== 'boolean') return undefined;
-  return { op: 'add', entry: { phone, at: ms, job, outsideWindow: outside, ...(id !== undefined && { id }) } };
+  return { op: 'add', entry: { phone, at: ms, job, outsideWindow: outside, ...(id !== undefined && { id }), ...(typeof channel === 'number' && { channelId: channel }) } };
 }
 
 /** An entry as stored (snake_case, ISO time, so a person can read it). */
 export function ledgerRecord(entry: LedgerEntry): Record<string, unknown> {
-  return { v: 1, phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, outside_window: entry.outsideWindow, ...(entry.id !== undefined && { id: entry.id }) };
+  return { v: 1, phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, outside_window: entry.outsideWindow, ...(entry.id !== undefined && { id: entry.id }), ...(entry.channelId !== undefined && { channel_id: entry.channelId }) };
 }
 
 /** A take-back as stored: it names the entry by its id (and its phone, job and time, for people). */

@@ -61,6 +61,8 @@ export type CheckpointEvent =
       variant?: string;
       /** What the request carried (absent in journals written before it was kept): what `show` prints as sent. */
       content?: RequestContent;
+      /** The number of a pool the request went from (absent for a job of one number). */
+      channel_id?: number;
       at: string;
     }
   | {
@@ -77,6 +79,8 @@ export type CheckpointEvent =
       /** A media message is owed after this one (it follows as its own message). */
       media_owed?: boolean;
       variant?: string;
+      /** The number of a pool that sent it (absent for a job of one number). */
+      channel_id?: number;
       at: string;
     }
   | {
@@ -179,6 +183,8 @@ interface StateBase {
   followupsInDoubt?: Record<string, true>;
   /** How many times the provider's per-user marketing limit (131049) deferred this contact: each doubles the next wait. */
   marketingLimits?: number;
+  /** A pool's job: the number its last request went from; once sent, the number that sent it. */
+  channelId?: number;
 }
 
 /** The provider's refusal behind a failure or a deferral: its code, and what the run made of it. */

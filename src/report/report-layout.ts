@@ -8,6 +8,7 @@ export const TRACKING_COLUMNS = [
   'source_line',
   'variant',
   'arm',
+  'channel_id',
   'delivery_status',
   'delivered_at',
   'read_at',
@@ -22,13 +23,15 @@ export interface ReportLayout {
   variants?: boolean;
   /** Whether the job is an experiment (the `arm` column is left out otherwise). */
   arms?: boolean;
+  /** Whether the job is a pool of numbers (the `channel_id` column is left out otherwise). */
+  numbers?: boolean;
   /** Headers of the contact list's own columns to add at the end, in this order. */
   sourceColumns?: readonly string[];
 }
 
 /** The fixed columns in force: all of them, less `variant` when the job has no variants. */
 export function reportColumns<C extends string>(all: readonly C[], layout: ReportLayout): C[] {
-  return all.filter((c) => (c !== 'variant' || layout.variants === true) && (c !== 'arm' || layout.arms === true));
+  return all.filter((c) => (c !== 'variant' || layout.variants === true) && (c !== 'arm' || layout.arms === true) && (c !== 'channel_id' || layout.numbers === true));
 }
 
 /** A source column's header in the report: as written, or `source:<header>` when a report column has that name. */

@@ -36,6 +36,8 @@ export interface ReportRow {
   variant?: string;
   /** An experiment's arm the contact gets (its test arm, or the winner), when the job is an experiment. */
   arm?: string;
+  /** A pool's job: the number the contact was sent from (its last request's, when not sent). */
+  channel_id?: number;
   /** What `track` last read: sent, delivered, read or failed; empty when never read. */
   delivery_status?: string;
   delivered_at?: string;
@@ -111,6 +113,7 @@ function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {
     ...(s.status === 'failed' && { http_status: s.httpStatus }),
     ...(s.status === 'deferred' && { not_before: s.notBefore }),
     ...(s.variant !== undefined && { variant: s.variant }),
+    ...(s.channelId !== undefined && { channel_id: s.channelId }),
     ...errorCodeAndClass(s),
   };
 }

@@ -53,6 +53,7 @@ export async function deliver(
         line: contact.line,
         ...(conversationId ? { conversation_id: conversationId } : {}),
         ...(action.variant !== undefined && { variant: action.variant }),
+        ...(ctx.pool !== undefined && { channel_id: ctx.channel.id }),
         content: contentOf(plan.payload),
         at: isoAt(ctx.clock()),
       }),
@@ -81,6 +82,7 @@ export async function deliver(
         ...(plan.mediaLeftOut ? { media_left_out: true } : {}),
         ...(media ? { media_owed: true } : {}),
         ...(action.variant !== undefined && { variant: action.variant }),
+        ...(ctx.pool !== undefined && { channel_id: ctx.channel.id }),
         at: isoAt(ctx.clock()),
       });
       ctx.pool?.tally(ctx.channel.id, 'sent');

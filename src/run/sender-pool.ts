@@ -46,12 +46,13 @@ export function rendezvousNumber(phone: string, ids: readonly number[]): number 
 }
 
 /**
- * The number a contact goes from: its own (the stable choice over the whole pool, so its conversation is
- * there), or, when its own is drained, the stable choice over the numbers still sending (`moved`: an earlier
+ * The number a contact goes from: its own (the number the store last sent it a first message from,
+ * `remembered`, when it is in the pool; else the stable choice over the whole pool), so its conversation is
+ * there; or, when its own is drained, the stable choice over the numbers still sending (`moved`: an earlier
  * conversation of the contact is on the drained number and is not used). Undefined when every number is drained.
  */
-export function contactNumber(phone: string, pool: readonly number[], live: readonly number[]): { id: number; moved: boolean } | undefined {
-  const own = rendezvousNumber(phone, pool);
+export function contactNumber(phone: string, pool: readonly number[], live: readonly number[], remembered?: number): { id: number; moved: boolean } | undefined {
+  const own = remembered !== undefined && pool.includes(remembered) ? remembered : rendezvousNumber(phone, pool);
   if (live.includes(own)) return { id: own, moved: false };
   return live.length === 0 ? undefined : { id: rendezvousNumber(phone, live), moved: true };
 }
@@ -85,7 +86,8 @@ export interface NumberFigures {
   drained?: Drained;
 }
 
-export function createSenderPool(numbers: readonly SenderNumber[]): SenderPool {
+/** `remembered`: the number the store last sent a phone a first message from (the send ledger), if any. */
+export function createSenderPool(numbers: readonly SenderNumber[], remembered?: (phone: string) => number | undefined): SenderPool {
   if (numbers.length === 0) throw new RangeError('a pool has at least one number');
   const ids = numbers.map((n) => n.channel.id);
   const byId = new Map(numbers.map((n) => [n.channel.id, n] as const));
@@ -96,7 +98,7 @@ export function createSenderPool(numbers: readonly SenderNumber[]): SenderPool {
     numbers,
     drained,
     numberFor(phone) {
-      const chosen = contactNumber(phone, ids, live);
+      const chosen = contactNumber(phone, ids, live, remembered?.(phone));
       const number = chosen && byId.get(chosen.id);
       return chosen && number ? { number, moved: chosen.moved } : undefined;
     },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
-import { AppError, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
+import { AppError, jobReport, jobStatus, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
 import { createFileStore } from '../../src/checkpoint/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { rendezvousNumber } from '../../src/run/index.js';
@@ -152,6 +152,34 @@ describe('a campaign from a pool of numbers', () => {
     }
   });
 
+  it('keeps a contact on the number an earlier job sent it from when the next job\'s pool is made otherwise (the send ledger records the number)', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const first = await setup({ channel_id: [10, 11, 14], name: 'pool-a' }, 24);
+    await runPool(first);
+    const starts = acceptedStarts();
+    expect(starts).toHaveLength(24);
+    const ledger = (await readFile(`${first.stateDir}/ledger.jsonl`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { phone: string; channel_id?: number });
+    for (const s of starts) expect(ledger.find((e) => e.phone === s.phone)?.channel_id).toBe(s.channel);
+    // A number added to the pool: the stable choice alone would move some of these people onto it.
+    const moves = starts.filter((s) => rendezvousNumber(s.phone, [15, 10, 11, 14]) !== s.channel);
+    expect(moves.length).toBeGreaterThan(0);
+    const second = await campaign({ rows: 24, job: { channel_id: [15, 10, 11, 14], name: 'pool-b', limits: { min_hours_between_messages: 0 } } });
+    try {
+      second.stateDir = first.stateDir;
+      // plan shows the same split the run makes: each person on the number the ledger names.
+      const plan = await planJob(await prepare(second.jobFile, { api: client() }), { store: createFileStore(second.stateDir) });
+      const split: Record<string, number> = {};
+      for (const s of starts) split[String(s.channel)] = (split[String(s.channel)] ?? 0) + 1;
+      expect(plan.byNumber).toEqual(split);
+      await runPool(second);
+      const later = acceptedStarts().slice(24);
+      expect(later).toHaveLength(24);
+      for (const s of later) expect(s.channel).toBe(starts.find((f) => f.phone === s.phone)?.channel);
+    } finally {
+      await second.cleanup();
+    }
+  });
+
   it('never sends from a number above its own rate in any second', async () => {
     sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
     const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 4, concurrency: 6 } }, 30);
@@ -180,6 +208,58 @@ describe('a campaign from a pool of numbers', () => {
     expect(outcome.numbers?.filter((n) => n.drained)).toHaveLength(1);
     const summary = JSON.parse(await readFile(outcome.files.summary, 'utf8')) as { numbers: Array<{ channel_id: number; drained: { code: number } | null }> };
     expect(summary.numbers.find((n) => n.channel_id === 14)?.drained?.code).toBe(131048);
+  });
+
+  it('writes in report.csv the number each contact was sent from, the new one for a contact moved off a drained number', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    const outcome = await runPool(camp);
+    const byPhone = new Map(acceptedStarts().map((s) => [s.phone, s.channel]));
+    const rows = (await readFile(outcome.files.report, 'utf8')).trim().split('\n').map((l) => l.split(','));
+    const header = rows[0] ?? [];
+    const col = header.indexOf('channel_id');
+    expect(col).toBeGreaterThan(-1);
+    const phoneCol = header.indexOf('phone');
+    const body = rows.slice(1);
+    expect(body).toHaveLength(30);
+    for (const r of body) expect(Number(r[col])).toBe(byPhone.get(r[phoneCol] ?? ''));
+    // Moved: its own number (the stable choice) was the drained 14, and another number sent it.
+    const moved = body.filter((r) => rendezvousNumber(r[phoneCol] ?? '', [10, 11, 14]) === 14 && Number(r[col]) !== 14);
+    expect(moved.length).toBeGreaterThan(0);
+    // The ledger names the number that sent each person: a moved contact's refused entry from 14 was taken back.
+    const ledger = await createFileStore(camp.stateDir).ledger();
+    for (const [phone, channel] of byPhone) expect(ledger.lastChannelOf(phone)).toBe(channel);
+  });
+
+  it('shows per number in status and report.html the contacts sent and failed, and a drain with when and why, after a resume too', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    await runPool(camp);
+    const store = createFileStore(camp.stateDir);
+    const first = await jobStatus(camp.jobFile, { store });
+    const sentBy = (id: number) => acceptedStarts().filter((s) => s.channel === id).length;
+    expect(first.numbers?.map((n) => [n.channelId, n.sent, n.failed])).toEqual([10, 11, 14].map((id) => [id, sentBy(id), 0]));
+    expect(first.numbers?.find((n) => n.channelId === 14)?.drained).toMatchObject({ code: 131048, error: expect.stringContaining('131048') as unknown });
+    const html = await jobReport(camp.jobFile, { store, format: 'html' });
+    const page = await readFile(html.file, 'utf8');
+    expect(page).toContain('<section id="numbers">');
+    expect(page).toMatch(/data-number="14" data-metric="drained">[^<]*\(131048\)/);
+    expect(page).toContain(`data-number="10" data-metric="sent">${sentBy(10)}<`);
+    // A resume sends nothing more: the counts are the job's still; its own run drained nothing.
+    await runPool(camp, 'resume');
+    const after = await jobStatus(camp.jobFile, { store: createFileStore(camp.stateDir) });
+    expect(after.numbers?.map((n) => n.sent).reduce((a, b) => a + b, 0)).toBe(30);
+    expect(after.numbers?.find((n) => n.channelId === 14)?.sent).toBe(2);
+    expect(after.numbers?.some((n) => n.drained)).toBe(false);
+  });
+
+  it('leaves the channel_id column out of report.csv for a job of one number', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: 10 }, 3);
+    const outcome = await runPool(camp);
+    expect((await readFile(outcome.files.report, 'utf8')).split('\n')[0]).not.toContain('channel_id');
   });
 
   it('stops the run (exit 3) when every number of the pool is drained', async () => {

@@ -195,6 +195,27 @@ describe('compactJournal', () => {
     expect(carried(b)).toEqual([template]);
   });
 
+  it("keeps the number of a pool each contact's request went from: the sender of a sent one, the last try's of another", async () => {
+    const [a, b] = [phoneOf(1), phoneOf(2)];
+    const events: CheckpointEvent[] = [
+      header,
+      // refused from 14 (drained), then sent from 11
+      attempt(a, { channel_id: 14 }),
+      failed(a, { status: 502, retryable: true, code: 131048 }),
+      attempt(a, { channel_id: 11 }),
+      sent(a, 1, { channel_id: 11 }),
+      // failed from 10
+      attempt(b, { channel_id: 10 }),
+      failed(b, { status: 502 }),
+    ];
+    const { before, after, result } = await compacted(events);
+    const states = replay(after.events);
+    expect(states).toStrictEqual(replay(before.events));
+    expect(result.keptVerbatim).toBe(0);
+    expect(states.get(a)).toMatchObject({ status: 'sent', channelId: 11 });
+    expect(states.get(b)).toMatchObject({ status: 'failed', channelId: 10 });
+  });
+
   it('keeps the original events of a contact no short sequence reproduces', async () => {
     const p = phoneOf(1);
     // A skip's line, then an in_doubt outcome without an attempt: unusual, kept as written.

@@ -92,7 +92,8 @@ function synthesize(s: ContactState): ContactEvent[] {
   // so the last event can carry updatedAt. Others: attempts first, the outcome last.
   const attempts = (when: string): void => {
     const variant = s.status !== 'sent' && s.variant !== undefined ? { variant: s.variant } : {};
-    for (let i = 0; i < s.attempts; i++) out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && line), ...variant });
+    const channel = s.status !== 'sent' && s.channelId !== undefined ? { channel_id: s.channelId } : {};
+    for (let i = 0; i < s.attempts; i++) out.push({ t: 'attempt', phone, via, action, at: when, ...(i === 0 && line), ...variant, ...channel });
   };
   // Ids and the action of an earlier attempt ride on a failed event that a skip or a deferral then covers.
   const earlier = (): void => {
@@ -128,6 +129,7 @@ function synthesize(s: ContactState): ContactEvent[] {
           ...(s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
           ...(s.mediaOwed !== undefined && { media_owed: s.mediaOwed }),
           ...(s.variant !== undefined && { variant: s.variant }),
+          ...(s.channelId !== undefined && { channel_id: s.channelId }),
           at: s.sentAt,
         });
       }

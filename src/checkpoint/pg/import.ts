@@ -305,6 +305,7 @@ interface LedgerRow {
   at: string;
   job: string;
   outside: boolean;
+  channel: number | null;
 }
 
 async function importLedger(db: Db, file: string): Promise<PartImport> {
@@ -313,21 +314,21 @@ async function importLedger(db: Db, file: string): Promise<PartImport> {
     const read = readLedgerLine(value);
     if (!read) continue;
     const e = read.entry;
-    const row: LedgerRow = { op: read.op, id: e.id ?? null, phone: e.phone, at: new Date(e.at).toISOString(), job: e.job, outside: read.op === 'add' && e.outsideWindow };
+    const row: LedgerRow = { op: read.op, id: e.id ?? null, phone: e.phone, at: new Date(e.at).toISOString(), job: e.job, outside: read.op === 'add' && e.outsideWindow, channel: read.op === 'add' ? (e.channelId ?? null) : null };
     ops.set(JSON.stringify(row), row);
   }
   return importTx(db, async (c) => {
     await c.query(`LOCK TABLE ${db.s}.ledger_ops IN EXCLUSIVE MODE`);
     return inBatches([...ops.values()], async (batch) => {
       const r = await c.query(
-        `INSERT INTO ${db.s}.ledger_ops (op, id, phone, at, job, outside_window)
-         SELECT x.op, x.id, x.phone, x.at, x.job, x.outside
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[]) WITH ORDINALITY AS x(op, id, phone, at, job, outside, n)
+        `INSERT INTO ${db.s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id)
+         SELECT x.op, x.id, x.phone, x.at, x.job, x.outside, x.channel
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[]) WITH ORDINALITY AS x(op, id, phone, at, job, outside, channel, n)
           WHERE NOT EXISTS (SELECT 1 FROM ${db.s}.ledger_ops l
                              WHERE l.op = x.op AND l.phone = x.phone AND l.at = x.at AND l.job = x.job
                                AND l.outside_window = x.outside AND l.id IS NOT DISTINCT FROM x.id)
           ORDER BY x.n`,
-        [batch.map((o) => o.op), batch.map((o) => o.id), batch.map((o) => o.phone), batch.map((o) => o.at), batch.map((o) => o.job), batch.map((o) => o.outside)],
+        [batch.map((o) => o.op), batch.map((o) => o.id), batch.map((o) => o.phone), batch.map((o) => o.at), batch.map((o) => o.job), batch.map((o) => o.outside), batch.map((o) => o.channel)],
       );
       return r.rowCount ?? 0;
     });

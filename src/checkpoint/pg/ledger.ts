@@ -29,6 +29,7 @@ interface OpRow {
   at: Date;
   job: string;
   outside_window: boolean;
+  channel_id: number | null;
 }
 
 export async function openPgLedger(db: Db): Promise<Ledger> {
@@ -41,10 +42,10 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
     serial(async () => {
       const { rows } = await readDb(db, () =>
         // The first read in time order: the index places each time at the end of its list (folding needs no order).
-        db.query<OpRow>(`SELECT seq, op, id, phone, at, job, outside_window FROM ${s}.ledger_ops WHERE seq > $1 ORDER BY ${last === 0 ? 'at, seq' : 'seq'}`, [last]),
+        db.query<OpRow>(`SELECT seq, op, id, phone, at, job, outside_window, channel_id FROM ${s}.ledger_ops WHERE seq > $1 ORDER BY ${last === 0 ? 'at, seq' : 'seq'}`, [last]),
       );
       for (const row of rows) {
-        const entry: LedgerEntry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }) };
+        const entry: LedgerEntry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }), ...(row.channel_id !== null && { channelId: row.channel_id }) };
         if (row.op === 'add') index.add(entry);
         else index.takeBack(entry);
         last = Math.max(last, Number(row.seq));
@@ -79,8 +80,8 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
 
 async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<void> {
   await c.query(
-    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[])`,
+    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])`,
     [
       ops.map((o) => o.op),
       ops.map((o) => o.entry.id ?? null),
@@ -88,6 +89,7 @@ async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<v
       ops.map((o) => new Date(o.entry.at).toISOString()),
       ops.map((o) => o.entry.job),
       ops.map((o) => o.entry.outsideWindow),
+      ops.map((o) => (o.op === 'add' ? (o.entry.channelId ?? null) : null)),
     ],
   );
 }

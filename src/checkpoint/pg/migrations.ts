@@ -126,6 +126,13 @@ CREATE TABLE $schema.job_notes (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'the ledger records the number of a pool a first message went from',
+    sql: `
+ALTER TABLE $schema.ledger_ops ADD COLUMN channel_id integer;
+`,
+  },
 ];
 
 /** The newest version this program knows. */

@@ -6,6 +6,7 @@ import { formatDeferred, formatRoom } from '../format/deferred.js';
 import { formatFunnel } from '../format/funnel.js';
 import { experimentJson, formatExperiment } from '../format/experiment.js';
 import { followUpJson, formatFollowUp } from '../format/follow-up.js';
+import { formatNumbers, numbersJson } from '../format/pool.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 
@@ -29,9 +30,9 @@ export function registerStatus(program: Command): void {
       const zone = zoneOption(flags.tz);
       const status = await usingStore(storeFor(flags, jobPath), (store) => jobStatus(jobPath, { store }));
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
-      const { summary, replies, deferred, messaging, funnel, running, experiment, followUp } = status;
+      const { summary, replies, deferred, messaging, funnel, running, experiment, followUp, numbers } = status;
       if (flags.json) {
-        const extra = { ...(experiment && { experiment: experimentJson(experiment) }), ...(followUp && { follow_up: followUpJson(followUp) }) };
+        const extra = { ...(experiment && { experiment: experimentJson(experiment) }), ...(followUp && { follow_up: followUpJson(followUp) }), ...(numbers && { numbers: numbersJson(numbers) }) };
         process.stdout.write(`${JSON.stringify({ job: status.job, running: running ?? null, ...summary, replies, deferred, messaging, funnel, ...extra }, null, 2)}\n`);
       } else {
         const now = Date.now();
@@ -41,6 +42,7 @@ export function registerStatus(program: Command): void {
             (running ? `  ${formatRunning(running, zone, now)}\n` : '') +
             `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
             (waiting ? `  ${waiting}\n` : '') +
+            (numbers ? formatNumbers(numbers, zone) : '') +
             `  ${formatRoom(messaging, now, zone)}\n` +
             (followUp ? `${formatFollowUp(followUp, now, zone).join('\n')}\n` : '') +
             formatFunnel(funnel) +

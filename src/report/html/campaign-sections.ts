@@ -3,11 +3,27 @@ import type { HtmlReportData } from './types.js';
 
 /** The experiment's arms and decision, and the jobs following this one up; empty when the job has neither. Pure. */
 export function campaignSections(d: HtmlReportData): string {
-  return [experiment(d), followUps(d)].filter((s) => s !== '').join('\n');
+  return [numbers(d), experiment(d), followUps(d)].filter((s) => s !== '').join('\n');
 }
 
 function share(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
+}
+
+function numbers(d: HtmlReportData): string {
+  const list = d.numbers;
+  if (list === undefined || list.length === 0) return '';
+  const rows = list
+    .map(
+      (n) =>
+        `<tr><td><code>${n.channelId}</code></td><td data-number="${n.channelId}" data-metric="sent">${num(n.sent)}</td><td data-number="${n.channelId}" data-metric="failed">${num(n.failed)}</td>` +
+        `<td data-number="${n.channelId}" data-metric="drained">${n.drained ? `${esc(n.drained.at)} (${n.drained.code}): ${esc(n.drained.error)}` : ''}</td></tr>`,
+    )
+    .join('\n');
+  return `<section id="numbers"><h2>Numbers of the pool</h2>
+<table><thead><tr><th>number</th><th>sent</th><th>failed</th><th>drained in the last run</th></tr></thead><tbody>
+${rows}
+</tbody></table></section>`;
 }
 
 function experiment(d: HtmlReportData): string {

@@ -345,6 +345,20 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(seen.size).toBe(0);
     });
 
+    it('keeps the number of a pool a first message went from: another store reads the latest one not taken back', async () => {
+      const at = Date.parse(AT);
+      const mine = await store.ledger();
+      await mine.record({ phone: phoneOf(1), at, job: 'pool-a', outsideWindow: true, id: 'n-1', channelId: 14 });
+      await mine.record({ phone: phoneOf(1), at: at + 1, job: 'pool-b', outsideWindow: true, id: 'n-2', channelId: 11 });
+      await mine.record({ phone: phoneOf(2), at, job: 'single', outsideWindow: true, id: 'n-3' });
+      const theirs = await (await place.another()).ledger();
+      expect(theirs.lastChannelOf(phoneOf(1))).toBe(11);
+      expect(theirs.lastChannelOf(phoneOf(2))).toBeUndefined();
+      await mine.takeBack({ phone: phoneOf(1), at: at + 1, job: 'pool-b', outsideWindow: true, id: 'n-2' });
+      const later = await (await place.another()).ledger();
+      expect(later.lastChannelOf(phoneOf(1))).toBe(14);
+    });
+
     it('shares the ledger between stores: a first message counts for the messaging limit and the last message, a take-back undoes it', async () => {
       const at = Date.parse(AT);
       const mine = await store.ledger();

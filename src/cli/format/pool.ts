@@ -1,0 +1,17 @@
+import type { NumberStatus } from '../../app/index.js';
+import { formatStamp } from './time.js';
+
+/** One line per number of a pool: `number 14: 2 sent, 0 failed; drained in the last run at 2026-11-25 14:20:03 Europe/Lisbon (131048): …`. */
+export function formatNumbers(numbers: readonly NumberStatus[], zone: string): string {
+  return numbers
+    .map((n) => {
+      const drained = n.drained ? `; drained in the last run at ${formatStamp(n.drained.at, zone)} (${n.drained.code}): ${n.drained.error}` : '';
+      return `  number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${drained}\n`;
+    })
+    .join('');
+}
+
+/** The numbers as `status --json` gives them. */
+export function numbersJson(numbers: readonly NumberStatus[]) {
+  return numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, drained: n.drained ?? null }));
+}
