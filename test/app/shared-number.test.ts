@@ -36,9 +36,26 @@ function client(s: RunningSimulator): ApiClient {
   return api;
 }
 
+/** Each start-whatsapp as it leaves its run (right after the run's last pacing gate): its number and the wall time. */
+const leaving: Array<{ channel: number; at: number }> = [];
+
+function watched(api: ApiClient): ApiClient {
+  return new Proxy(api, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key !== 'startWhatsapp' || typeof value !== 'function') return value;
+      return (body: { channel_id: number }, ...rest: unknown[]) => {
+        leaving.push({ channel: body.channel_id, at: Date.now() });
+        return (value as (...args: unknown[]) => unknown).call(target, body, ...rest);
+      };
+    },
+  });
+}
+
 describe.each(backends)('two processes sending from one number, on $name', ({ pg }) => {
   it('never together above the number\'s rate in any second, each taking a share while both run', async () => {
     const s = (sim = await startSimulator({ seed: 7 }));
+    leaving.length = 0;
     const job = { channel_id: 10, rate: { per_second: RATE, concurrency: 4 } };
     const a = await campaign({ rows: CONTACTS, job: { ...job, name: 'share-a' } });
     const b = await campaign({ rows: CONTACTS, firstRow: CONTACTS, job: { ...job, name: 'share-b' } });
@@ -52,7 +69,7 @@ describe.each(backends)('two processes sending from one number, on $name', ({ pg
     const run = async (c: Campaign) =>
       runJob(await prepare(c.jobFile, { api: client(s) }), {
         store: open(),
-        api: client(s),
+        api: watched(client(s)),
         command: 'run',
         mode: { retryFailed: false, retryInDoubt: false },
         owner: { pid: process.pid },
@@ -70,8 +87,11 @@ describe.each(backends)('two processes sending from one number, on $name', ({ pg
     // Both sent while the other did: each took a share, neither waited for the other to end.
     expect(Math.min(...ofB)).toBeLessThan(Math.max(...ofA));
     expect(Math.min(...ofA)).toBeLessThan(Math.max(...ofB));
-    // Every request of the number, as the simulator saw them arrive: never more than its rate in any second.
-    const all = s.state.requests.filter((r) => r.endpoint === START).map((r) => r.wall).sort((x, y) => x - y);
-    expect(maxInWindow(all, 1000)).toBeLessThanOrEqual(RATE);
+    // Every request of the number, as the two runs sent them: never more than its rate in any second. (Measured as
+    // they leave, not as the simulator records their arrival: on a loaded machine the way through loopback and the
+    // simulator's parsing can bunch two requests sent 1,020 ms apart into one second.)
+    const sentAt = leaving.filter((l) => l.channel === 10).map((l) => l.at).sort((x, y) => x - y);
+    expect(sentAt).toHaveLength(2 * CONTACTS);
+    expect(maxInWindow(sentAt, 1000)).toBeLessThanOrEqual(RATE);
   });
 });
