@@ -3,7 +3,8 @@ import type { ApiClient } from '../api/index.js';
 import { StoreWriteError, type BudgetHolder, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
-import { boundWatch, createRateLimiter, execute, runConcurrency, type RateLimiter, type RetryMode, type RunStats, type StopReason } from '../run/index.js';
+import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
+import { shareNumbers } from './rate-shares.js';
 import { senderPoolFor, poolFigures, type PoolNumberFigures } from './sender-pool.js';
 import { checkContent } from './content-guard.js';
 import { AppError } from './errors.js';
@@ -194,7 +195,16 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
   // A pool: one limiter per number, each at rate.per_second; the workers are sized for the pool's whole rate.
-  const pool = senderPoolFor(prepared.pool, run.limiter, job.rate, compliance && ((phone) => compliance.ledger.lastChannelOf(phone)));
+  // Every number sent from is shared with the other processes of the store that send from it: each takes a share of its rate (rate-shares.ts).
+  const gates: Array<{ channel: number; gate: ShareGate }> = [];
+  const shared = (channel: number, limiter: RateLimiter): ShareGate => {
+    const gate = shareGate(limiter);
+    gates.push({ channel, gate });
+    return gate;
+  };
+  const first = shared(prepared.channel.id, run.limiter);
+  const pool = senderPoolFor(prepared.pool, first, job.rate, compliance && ((phone) => compliance.ledger.lastChannelOf(phone)), (channel, limiter) => shared(channel.id, limiter));
+  const shares = await shareNumbers(store, gates, job.rate.per_second, { logger });
   const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
@@ -213,7 +223,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     })),
     prior: (phone) => missed.prior(phone, state.states.get(phone)),
     record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
-    limiter: run.limiter,
+    limiter: first,
     ...(pool && { pool }),
     mode: options.mode,
     concurrency: concurrency.ceiling,
@@ -246,10 +256,12 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
       if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
-  }).catch(async (err: unknown) => {
-    await pass.close();
-    throw err;
-  });
+  })
+    .catch(async (err: unknown) => {
+      await pass.close();
+      throw err;
+    })
+    .finally(() => shares.stop());
   await ledger?.flush();
   const finished = clock();
   const settled = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });

@@ -18,12 +18,19 @@ export interface PoolNumberFigures {
  * The run's pool when the job names several numbers (`remembered`: the send ledger's number of a phone, which keeps it there): the first number goes through the run's limiter, each
  * other through one of its own at the same rate (rate.per_second is per number). Undefined for one number.
  */
-export function senderPoolFor(pool: readonly ChannelInfo[], first: RateLimiter, rate: Job['rate'], remembered?: (phone: string) => number | undefined): SenderPool | undefined {
+export function senderPoolFor(
+  pool: readonly ChannelInfo[],
+  first: RateLimiter,
+  rate: Job['rate'],
+  remembered?: (phone: string) => number | undefined,
+  /** Puts each other number's limiter under this process's share of its rate (`rate-shares.ts`). */
+  shared: (channel: ChannelInfo, limiter: RateLimiter) => RateLimiter = (_, limiter) => limiter,
+): SenderPool | undefined {
   if (pool.length < 2) return undefined;
   return createSenderPool(
     pool.map((channel, i) => ({
       channel,
-      limiter: i === 0 ? first : createRateLimiter({ perSecond: rate.per_second, ...(rate.per_minute ? { perMinute: rate.per_minute } : {}) }),
+      limiter: i === 0 ? first : shared(channel, createRateLimiter({ perSecond: rate.per_second, ...(rate.per_minute ? { perMinute: rate.per_minute } : {}) })),
     })),
     remembered,
   );

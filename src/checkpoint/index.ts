@@ -16,6 +16,7 @@ export type { BudgetHolder, Ledger, LedgerEntry, LedgerMessage, LedgerView } fro
 export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact } from './inbound.js';
 export type { WindowLookup, WindowStore } from './windows.js';
 export type { SyncBook } from './sync.js';
+export { RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, grantedShare, type RateClaim, type RateShare } from './rate-share.js';
 // The file backend: its factory (and the factory's options) only; what it returns is a StateStore.
 export { createFileStore, type FileStoreOptions } from './file/index.js';
 // The PostgreSQL backend: its factory, the URL reader, and `store migrate` / `store import`.

@@ -16,6 +16,7 @@ import type { SyncBook } from './sync.js';
 import type { WindowLookup, WindowStore } from './windows.js';
 import type { BudgetHolder, Ledger } from './ledger.js';
 import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
+import type { RateClaim, RateShare } from './rate-share.js';
 
 /** Who holds a job while it runs (what the store records of its owner). */
 export interface JobOwner {
@@ -149,6 +150,13 @@ export interface StateStore {
   budgetHolder(): Promise<BudgetHolder>;
   /** Places of the messaging limit that holders hold and have not used at `now` (epoch ms), lapsed holds left out; read only (status). None when absent. */
   placesHeld?(now: number): Promise<number>;
+  /**
+   * Claims (and renews) this sender's share of a number's rate in the store's registry of senders
+   * (`rate-share.ts`): processes sending from one number share its rate. Lapsed rows are left out.
+   */
+  claimRate(claim: RateClaim): Promise<RateShare>;
+  /** The sender stops sending from the number: its claim lapses `RATE_SHARE_LEAVE_MS` after `now`. */
+  leaveRate(channel: number, sender: string, now: number): Promise<void>;
   /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { ledgerFile } from './ledger-file.js';
 import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
 import { fileBudgetHolder, placesHeld } from './budget-file.js';
+import { fileRateShares } from './rate-share-file.js';
 
 export interface FileStoreOptions {
   /** How journals are opened (tests inject a failing disk). */
@@ -32,6 +33,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
   const global = globalStatePaths(dir);
   const suppression = suppressionFile(global.suppressions);
   const ledger = ledgerFile(global.ledger);
+  const rateShares = fileRateShares(dir);
   const jobFiles = (job: string): JobFiles => {
     const p = jobStatePaths(dir, job);
     return { dir: p.dir, report: p.report, rejects: p.rejects, summary: p.summary, log: p.runLog, testSends: jobFilesIn(dir, job).testSends };
@@ -161,6 +163,8 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     ledger,
     budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger, { holds: global.budgetHolds, lock: global.budgetLock })),
     placesHeld: (now) => placesHeld(ledger, global.budgetHolds, now),
+    claimRate: (claim) => rateShares.claim(claim),
+    leaveRate: (channel, sender, now) => rateShares.leave(channel, sender, now),
     close: () => Promise.resolve(),
 
     async knownPhones(): Promise<Map<string, string>> {

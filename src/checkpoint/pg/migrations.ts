@@ -15,7 +15,8 @@
  * - window_clients, window_phones: the last inbound time per client and per phone;
  * - events: each message the webhook or sync recorded, once by message id;
  * - sync_book: the bookmark of `sync`;
- * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision).
+ * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision);
+ * - rate_shares (4): per number, each sending process's share of its rate and when it lapses.
  */
 
 export interface Migration {
@@ -131,6 +132,22 @@ CREATE TABLE $schema.job_notes (
     name: 'the ledger records the number of a pool a first message went from',
     sql: `
 ALTER TABLE $schema.ledger_ops ADD COLUMN channel_id integer;
+`,
+  },
+  {
+    version: 4,
+    name: 'processes sending from one number share its rate',
+    sql: `
+CREATE TABLE $schema.rate_shares (
+  channel integer NOT NULL,
+  sender text NOT NULL,
+  claim integer NOT NULL CHECK (claim >= 0),
+  per_second integer NOT NULL,
+  expires_at timestamptz NOT NULL,
+  host text,
+  pid integer,
+  PRIMARY KEY (channel, sender)
+);
 `,
   },
 ];

@@ -16,6 +16,7 @@ import { pgPlacesHeld } from './budget.js';
 import { openPgWindowStore, pgWindows } from './windows.js';
 import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
+import { pgClaimRate, pgLeaveRate } from './rate-shares.js';
 
 export interface PgStoreOptions extends DbOptions, LeaseOptions {
   /** The local folder for the files for people (report.csv, rejects.csv, run.log, summary.json, report.html). */
@@ -58,6 +59,8 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
     ledger: () => openPgLedger(db),
     budgetHolder: () => pgBudgetHolder(db),
     placesHeld: () => pgPlacesHeld(db),
+    claimRate: (claim) => pgClaimRate(db, claim),
+    leaveRate: (channel, sender) => pgLeaveRate(db, channel, sender),
     close: () => db.close(),
   };
 }

@@ -326,6 +326,51 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
     });
   });
 
+  describe('the registry of senders that share a number\'s rate', () => {
+    const claim = (on: StateStore, sender: string, want: number, perSecond = 20, channel = 10) => on.claimRate({ channel, sender, want, perSecond, now: Date.now() });
+
+    it('grants a lone sender the whole rate and a second one only what the first leaves, until the first lowers its claim', async () => {
+      const other = await place.another();
+      expect(await claim(store, 'a', 20)).toEqual({ granted: 20, senders: 1, perSecond: 20 });
+      expect(await claim(other, 'b', 10)).toEqual({ granted: 0, senders: 2, perSecond: 20 });
+      expect(await claim(store, 'a', 10)).toEqual({ granted: 10, senders: 2, perSecond: 20 });
+      expect(await claim(other, 'b', 15)).toEqual({ granted: 10, senders: 2, perSecond: 20 });
+      // A claim kept or lowered is never cut: b keeps its 10 while a asks for more than is left.
+      expect((await claim(store, 'a', 20)).granted).toBe(10);
+      expect((await claim(other, 'b', 4)).granted).toBe(4);
+      expect((await claim(store, 'a', 20)).granted).toBe(16);
+    });
+
+    it('never grants the senders of two stores more than the rate between them, however their claims interleave', async () => {
+      const other = await place.another();
+      const senders = Array.from({ length: 8 }, (_, i) => ({ on: i % 2 === 0 ? store : other, id: `s${i}` }));
+      const first = await Promise.all(senders.map((s) => claim(s.on, s.id, 5)));
+      expect(first.reduce((n, r) => n + r.granted, 0)).toBe(20);
+      const again = await Promise.all(senders.map((s) => claim(s.on, s.id, 20)));
+      expect(again.reduce((n, r) => n + r.granted, 0)).toBe(20);
+      expect(again.every((r) => r.senders === 8)).toBe(true);
+    });
+
+    it('gives a leaving sender\'s share back to the others once its claim lapses', async () => {
+      const other = await place.another();
+      expect((await claim(store, 'a', 20)).granted).toBe(20);
+      expect((await claim(other, 'b', 20)).granted).toBe(0);
+      await store.leaveRate(10, 'a', Date.now());
+      // Right after leaving the claim still holds (its last sends may still be inside a second), then it lapses.
+      expect((await claim(other, 'b', 20)).granted).toBe(0);
+      await waitFor(async () => (await claim(other, 'b', 20)).granted === 20, 10_000, 50);
+      expect(await claim(other, 'b', 20)).toEqual({ granted: 20, senders: 1, perSecond: 20 });
+    });
+
+    it('shares the lowest rate the live senders\' jobs give the number, and keeps each number apart', async () => {
+      const other = await place.another();
+      expect((await claim(store, 'a', 20, 20)).perSecond).toBe(20);
+      expect(await claim(other, 'b', 10, 8)).toEqual({ granted: 0, senders: 2, perSecond: 8 });
+      expect((await claim(store, 'a', 20, 20)).perSecond).toBe(8);
+      expect(await claim(other, 'b', 20, 20, 11)).toEqual({ granted: 20, senders: 1, perSecond: 20 });
+    });
+  });
+
   describe('the store-wide lists', () => {
     it('shares the suppression list between stores: added, seen by refresh, removed', async () => {
       const other = await place.another();

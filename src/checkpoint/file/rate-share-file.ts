@@ -1,0 +1,107 @@
+/**
+ * The registry of senders of a file store: one small file per number, `<stateDir>/senders/<channel>.json`,
+ * holding each live sender's claim and when it lapses (the callers' clock: the processes of one state
+ * folder run on one machine), rewritten whole (by rename) under the short lock `<channel>.lock`:
+ *
+ *   {"v":1,"senders":{"4f0c…":{"claim":10,"per_second":20,"expires":"2026-03-01T12:00:10.000Z","pid":4121,"host":"runner-a"}}}
+ *
+ * A claim reads the file, leaves out the lapsed rows, grants by `grantedShare` and writes the file back.
+ */
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { grantedShare, RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, type RateClaim, type RateShare } from '../rate-share.js';
+import { withShortLock } from './budget-lock.js';
+import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
+import { writeFileAtomic } from './window-store.js';
+
+interface Row {
+  claim: number;
+  perSecond: number;
+  expires: number;
+  pid?: number;
+  host?: string;
+}
+
+export interface FileRateShares {
+  claim(claim: RateClaim): Promise<RateShare>;
+  leave(channel: number, sender: string, now: number): Promise<void>;
+}
+
+export function fileRateShares(stateDir: string): FileRateShares {
+  const files = (channel: number) => {
+    const base = path.join(stateDir, 'senders', String(channel));
+    return { rows: `${base}.json`, lock: `${base}.lock`, what: `the senders of number ${channel}` };
+  };
+  return {
+    claim(claim) {
+      const f = files(claim.channel);
+      return withShortLock(f.lock, f.what, async () => {
+        const rows = live(await readRows(f.rows), claim.now);
+        const mine = rows.get(claim.sender);
+        let others = 0;
+        let lowest = claim.perSecond;
+        for (const [id, r] of rows) {
+          if (id === claim.sender) continue;
+          others += r.claim;
+          lowest = Math.min(lowest, r.perSecond);
+        }
+        const granted = grantedShare(mine?.claim ?? 0, claim.want, lowest, others);
+        rows.set(claim.sender, { claim: granted, perSecond: claim.perSecond, expires: claim.now + RATE_SHARE_EXPIRY_MS, pid: claim.pid ?? process.pid, host: claim.host ?? hostname() });
+        await writeRows(f.rows, rows, f.what);
+        return { granted, senders: rows.size, perSecond: lowest };
+      });
+    },
+    leave(channel, sender, now) {
+      const f = files(channel);
+      return withShortLock(f.lock, f.what, async () => {
+        const rows = live(await readRows(f.rows), now);
+        const mine = rows.get(sender);
+        if (mine === undefined) return;
+        rows.set(sender, { ...mine, expires: Math.min(mine.expires, now + RATE_SHARE_LEAVE_MS) });
+        await writeRows(f.rows, rows, f.what);
+      });
+    },
+  };
+}
+
+function live(rows: Map<string, Row>, now: number): Map<string, Row> {
+  return new Map([...rows].filter(([, r]) => r.expires > now));
+}
+
+async function readRows(file: string): Promise<Map<string, Row>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw stateFileError(err, file);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Written whole by rename, so never torn: unreadable means edited by hand. Counting no sender could overshoot the rate.
+    throw new StateFileError(`${file} is not readable JSON; stop every outreach run of this state folder, delete it, and run again`);
+  }
+  const rows = new Map<string, Row>();
+  const stored = (value as { senders?: unknown } | null)?.senders;
+  if (typeof stored !== 'object' || stored === null) return rows;
+  for (const [id, r] of Object.entries(stored as Record<string, unknown>)) {
+    const { claim, per_second: perSecond, expires, pid, host } = (r ?? {}) as Record<string, unknown>;
+    const at = typeof expires === 'string' ? Date.parse(expires) : NaN;
+    if (typeof claim !== 'number' || typeof perSecond !== 'number' || Number.isNaN(at)) continue;
+    rows.set(id, { claim, perSecond, expires: at, ...(typeof pid === 'number' && { pid }), ...(typeof host === 'string' && { host }) });
+  }
+  return rows;
+}
+
+async function writeRows(file: string, rows: Map<string, Row>, what: string): Promise<void> {
+  const out: Record<string, unknown> = {};
+  for (const [id, r] of rows) {
+    out[id] = { claim: r.claim, per_second: r.perSecond, expires: new Date(r.expires).toISOString(), ...(r.pid !== undefined && { pid: r.pid }), ...(r.host !== undefined && { host: r.host }) };
+  }
+  await writeFileAtomic(file, `${JSON.stringify({ v: 1, senders: out })}\n`).catch((err: unknown) => {
+    throw storeWriteError(err, file, what);
+  });
+}

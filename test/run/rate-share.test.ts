@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { evenShare, SHARE_SETTLE_MS, shareGate, shareStep, shareUsableUntil, unlimitedLimiter } from '../../src/run/index.js';
+
+describe('a number\'s rate shared by the processes sending from it', () => {
+  it('splits the rate evenly, rounding down, and never below one', () => {
+    expect(evenShare(20, 1)).toBe(20);
+    expect(evenShare(20, 2)).toBe(10);
+    expect(evenShare(20, 3)).toBe(6);
+    expect(evenShare(2, 5)).toBe(1);
+    expect(evenShare(20, 0)).toBe(20);
+  });
+
+  it('lowers a share above the even split, raises one below it, keeps one at it', () => {
+    expect(shareStep(20, { senders: 2, perSecond: 20 })).toEqual({ kind: 'lower', to: 10 });
+    expect(shareStep(0, { senders: 2, perSecond: 20 })).toEqual({ kind: 'raise', to: 10 });
+    expect(shareStep(10, { senders: 1, perSecond: 20 })).toEqual({ kind: 'raise', to: 20 });
+    expect(shareStep(10, { senders: 2, perSecond: 20 })).toEqual({ kind: 'keep' });
+    // A job of the number with a lower rate lowers everyone's split.
+    expect(shareStep(10, { senders: 2, perSecond: 8 })).toEqual({ kind: 'lower', to: 4 });
+  });
+
+  it('stops using a claim one settle window before the store lets it lapse', () => {
+    expect(shareUsableUntil(1_000, 10_000)).toBe(11_000 - SHARE_SETTLE_MS);
+    expect(SHARE_SETTLE_MS).toBeGreaterThan(1_020);
+  });
+});
+
+describe('the share gate of a number', () => {
+  function gated() {
+    let now = 0;
+    const gate = shareGate(unlimitedLimiter(), { clock: () => now, sleep: () => new Promise((r) => setTimeout(r, 1)) });
+    return { gate, at: (t: number) => (now = t) };
+  }
+  const settled = (p: Promise<void>) => Promise.race([p.then(() => 'through'), new Promise((r) => setTimeout(() => r('waiting'), 20))]);
+
+  it('lets nothing through while the process holds no share, and lets it through once the share comes', async () => {
+    const { gate } = gated();
+    const waiting = gate.acquire();
+    expect(await settled(waiting)).toBe('waiting');
+    gate.setShare(2, 5_000);
+    expect(await settled(waiting)).toBe('through');
+    await gate.stop();
+  });
+
+  it('holds the process\'s own sends of the last second to its share, and a lowered share at once', async () => {
+    const { gate, at } = gated();
+    gate.setShare(3, 60_000);
+    at(100);
+    await gate.pace();
+    await gate.pace();
+    gate.setShare(2, 60_000);
+    const third = gate.pace();
+    expect(await settled(third)).toBe('waiting');
+    at(1_121); // the first send is out of the window (a second and 20 ms)
+    gate.setShare(2, 60_000);
+    expect(await settled(third)).toBe('through');
+    await gate.stop();
+  });
+
+  it('stops at the claim\'s lapse until it is renewed', async () => {
+    const { gate, at } = gated();
+    gate.setShare(5, 1_000);
+    at(1_000);
+    const late = gate.pace();
+    expect(await settled(late)).toBe('waiting');
+    gate.setShare(5, 3_000);
+    expect(await settled(late)).toBe('through');
+    await gate.stop();
+  });
+});
