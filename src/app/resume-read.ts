@@ -8,8 +8,8 @@ import { listSource } from './listing.js';
 import { mayBeSent } from './may-be-sent.js';
 import { loaderOptions, type Prepared } from './prepare.js';
 
-/** More rows left than this and the run reads the whole list (picked rows are held in memory). */
-export const MAX_PICKED_ROWS = 100_000;
+/** More rows left than this, or than half the list, and the run reads the whole list (picked rows are held in memory; a streamed read costs as much then). */
+export const MAX_PICKED_ROWS = 50_000;
 
 /**
  * A run that goes on, read from the listing of the list as it is (the same files, settings and
@@ -60,6 +60,7 @@ export async function pickedList(prepared: Prepared, store: StateStore, run: { s
     listed.set(rowKey({ file: contact.file, line: contact.line }), contact.phone);
     if (rows.length > MAX_PICKED_ROWS) return { why: `more than ${MAX_PICKED_ROWS} rows left` };
   }
+  if (rows.length * 2 > kept.size) return { why: 'more than half of the list is left' };
   const again = earlier.filter((r) => byPlanner(r.reason));
   const picked = await pickRows(prepared.files, { ...loaderOptions(job, prepared.namedColumns), placeholders: placeholderColumns(prepared) }, [...rows, ...again]);
   if (!picked.ok) return { why: picked.why };
