@@ -40,9 +40,20 @@ export function audience(list: ContactList, options: AudienceOptions = {}): { it
 }
 
 /** The job's placeholder columns for the loader, each named by the job file and the field that uses it. */
-function placeholderColumns(list: ContactList): PlaceholderColumns {
+export function placeholderColumns(list: ContactList): PlaceholderColumns {
   const where = (path: string) => (list.jobFile !== undefined ? `${list.jobFile}: ${path}` : path);
   return { uses: columnUses(list.job).map((u) => ({ column: u.column, where: where(u.path) })), suggest: closest };
+}
+
+/** Rows already read (contacts/pick.ts) through the planner, each decided as it is taken, as `audience` plans them. */
+export function plannedItems(items: Iterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncIterable<AudienceItem> {
+  return planned(
+    (async function* () {
+      yield* items;
+    })(),
+    options,
+    only,
+  );
 }
 
 async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncGenerator<AudienceItem> {

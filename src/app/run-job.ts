@@ -162,7 +162,9 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
   const progress = settledProgress(options.onProgress);
   const otherJobs = new OtherJobsTally(job, run.lookups.compliance?.ledger);
-  const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled, otherJobs }, state.files.rejects);
+  const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled, otherJobs, store }, state.files.rejects);
+  if (read.picked) logger.info({ rows: read.picked.items.length, settled: read.picked.settled }, 'going on from the listing of the list: only the rows left are read');
+  else if (read.whyWhole !== undefined) logger.debug({ why: read.whyWhole }, 'reading the whole list');
   const { pass } = read;
   const tooMany = await pass.start().catch(async (err: unknown) => {
     await pass.close();
@@ -181,7 +183,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   for (const w of prepared.warnings) logger.warn(w);
   // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
   if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
-  const contacts = await listSize(prepared, store, read.files);
+  const contacts = read.picked ? read.picked.kept.size : await listSize(prepared, store, read.files);
   logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
   options.onStart?.({ contacts, files: state.files });
 

@@ -4,13 +4,15 @@ import { rowKey, type ContactListing, type ContactState, type ContactStates, typ
 import type { Contact, Reject } from '../contacts/index.js';
 import { readRejects } from '../report/index.js';
 import { decide } from '../plan/index.js';
-import { emptyStats, followupsDue, shouldSend, type RetryMode, type RunStats } from '../run/index.js';
+import { emptyStats, followupsDue, type RetryMode, type RunStats } from '../run/index.js';
+import { mayBeSent } from './may-be-sent.js';
 import { listFiles, listSource } from './listing.js';
 import type { OtherJobsTally } from './other-jobs.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
 import { SendPass } from './send-pass.js';
+import { pickedList, type PickedList } from './resume-read.js';
 
 /** Bytes of the start of a file read to estimate its lines. */
 const SAMPLE_BYTES = 64 * 1024;
@@ -31,12 +33,16 @@ export async function openSendPass(
     mode: RetryMode;
     onSettled?: (alreadyDone: number) => void;
     otherJobs?: OtherJobsTally;
+    /** A run going on reads only the rows left when the store keeps a listing of the list as it is (resume-read.ts). */
+    store?: StateStore;
   },
   rejectsFile: string,
-): Promise<{ pass: SendPass; files: string }> {
+): Promise<{ pass: SendPass; files: string; picked?: PickedList; whyWhole?: string }> {
   const files = await listFiles(prepared);
   const { lookups, clock, states, mode } = run;
+  const { picked, why } = run.store ? await pickedList(prepared, run.store, { states, mode, files }) : { why: undefined };
   const pass = new SendPass(prepared, {
+    ...(picked && { picked }),
     planner: (contact) => {
       if (!mayBeSent(states, contact.phone, mode)) return undefined;
       const now = clock();
@@ -49,23 +55,8 @@ export async function openSendPass(
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,
   });
-  return { pass, files };
-}
-
-/** Whether this run may send `phone` a first message: no state, or one `shouldSend` takes up (the status alone decides most). */
-function mayBeSent(states: ContactStates, phone: string, mode: RetryMode): boolean {
-  const status = states.statusOf ? states.statusOf(phone) : states.get(phone)?.status;
-  switch (status) {
-    case undefined:
-    case 'pending':
-    case 'deferred':
-    case 'skipped':
-      return true;
-    case 'sent':
-      return false;
-    default:
-      return (status === 'failed' && !mode.retryFailed) || (status === 'in_doubt' && !mode.retryInDoubt) ? false : shouldSend(states.get(phone), mode);
-  }
+  if (picked) run.onSettled?.(picked.settled);
+  return { pass, files, ...(picked && { picked }), ...(why !== undefined && { whyWhole: why }) };
 }
 
 /** A state with nothing left for this run: not sent again, and (when sent) no after-send step owed. */

@@ -1,10 +1,11 @@
-import { ContactListing } from '../checkpoint/index.js';
+import { ContactListing, rowKey, type ListedContact } from '../checkpoint/index.js';
 import { InputError, type Contact, type LoadCounts, type Reject } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
-import { audience, type AudienceItem } from './audience.js';
+import { audience, plannedItems, type AudienceItem } from './audience.js';
 import { listedOf } from './listed.js';
 import { rejectRatioProblem } from './plan-pass.js';
 import type { ContactList } from './prepare.js';
+import type { PickedList } from './resume-read.js';
 
 /** Rows read before the first send to check the reject ratio on (the whole list when it is shorter). */
 export const READ_AHEAD_ROWS = 1_000;
@@ -25,6 +26,11 @@ export interface SendPassOptions {
   rejectsFile: string;
   /** Default READ_AHEAD_ROWS. */
   readAhead?: number;
+  /**
+   * A run going on from a listing of the list as it is (resume-read.ts): only these rows are read;
+   * the others are as the listing and the earlier rejects say. The reject ratio is of the whole list.
+   */
+  picked?: PickedList;
 }
 
 /**
@@ -39,8 +45,8 @@ export interface SendPassOptions {
 export class SendPass {
   readonly rejects: Reject[] = [];
   readonly rejectedByReason: Record<string, number> = {};
-  /** The usable contacts read so far, in list order. */
-  readonly listing = new ContactListing();
+  /** The usable contacts read (a picked read: the listing kept, less the rows rejected now, with the rows no longer rejected). */
+  private readonly read = new ContactListing();
   /** Set when the reject ratio stopped the send in the middle of the list. */
   stoppedForRejects: string | undefined;
   /** Contacts read that had nothing left to do (`settled`), not handed to the send. */
@@ -58,15 +64,50 @@ export class SendPass {
   private ended = false;
   private readonly readAhead: number;
 
+  /** A picked read: listed rows now rejected, and rows rejected before that are contacts now. */
+  private readonly dropped = new Set<string>();
+  private readonly added: ListedContact[] = [];
+
   constructor(
     private readonly list: ContactList,
     private readonly options: SendPassOptions,
   ) {
     this.readAhead = options.readAhead ?? READ_AHEAD_ROWS;
+    const { picked } = options;
+    if (picked) {
+      this.items = plannedItems(picked.items, { decide: options.planner }, list.only)[Symbol.asyncIterator]();
+      // The rows not read are counted as read: the ratio is the whole list's, as the last whole read saw it.
+      this.counts = { rows: picked.rows, contacts: picked.kept.size, rejected: picked.rejects.length, byReason: {}, warnings: 0, warningsByKind: {} };
+      for (const reject of picked.rejects) this.noteReject(reject);
+      this.alreadyDone = picked.settled;
+      return;
+    }
     // A misnamed key of a JSON list shows in the rows read ahead, before anything is sent.
     const { items, counts } = audience(list, { decide: options.planner, namedKeysWithin: this.readAhead });
     this.items = items[Symbol.asyncIterator]();
     this.counts = counts;
+  }
+
+  /** The usable contacts read so far, in list order (a picked read: the whole list's). */
+  get listing(): ContactListing {
+    const kept = this.options.picked?.kept;
+    if (!kept) return this.read;
+    if (this.dropped.size === 0 && this.added.length === 0) return kept;
+    const order = (c: ListedContact) => [this.list.files.indexOf(c.file ?? ''), c.line] as const;
+    const before = (a: ListedContact, b: ListedContact) => {
+      const [fa, la] = order(a);
+      const [fb, lb] = order(b);
+      return fa < fb || (fa === fb && la < lb);
+    };
+    const added = [...this.added].sort((a, b) => (before(a, b) ? -1 : 1));
+    const out = new ContactListing(kept.size + added.length);
+    let next = 0;
+    for (const contact of kept) {
+      while (next < added.length && before(added[next]!, contact)) out.add(added[next++]!);
+      if (!this.dropped.has(rowKey({ file: contact.file ?? '', line: contact.line }))) out.add(contact);
+    }
+    while (next < added.length) out.add(added[next++]!);
+    return out;
   }
 
   /** Data rows read so far (contacts and rejects). */
@@ -124,7 +165,8 @@ export class SendPass {
   async finish(cut?: AbortSignal): Promise<void> {
     this.buffer.length = 0; // counted by start() already
     try {
-      while (!this.ended && this.listError === undefined && !cut?.aborted) {
+      // A picked read holds its few rows in memory: they are all counted, cut or not.
+      while (!this.ended && this.listError === undefined && (this.options.picked !== undefined || !cut?.aborted)) {
         const item = await this.pull();
         if (item) this.tally(item);
       }
@@ -158,16 +200,24 @@ export class SendPass {
       const row = item.kind === 'reject' ? item.reject : item.contact;
       this.lastRow = { file: row.file, line: row.line };
     }
+    const { picked } = this.options;
     if (item.kind === 'reject') {
-      this.rejects.push(item.reject);
-      this.rejectedByReason[item.reject.reason] = (this.rejectedByReason[item.reject.reason] ?? 0) + 1;
+      this.noteReject(item.reject);
+      if (picked) this.dropped.add(rowKey(item.reject));
     } else if (item.kind === 'contact') {
-      this.listing.add(listedOf(item.contact, this.list.job));
+      if (!picked) this.read.add(listedOf(item.contact, this.list.job));
+      else if (!picked.listedRows.has(rowKey(item.contact))) this.added.push(listedOf(item.contact, this.list.job));
     }
     return item.kind;
+  }
+
+  private noteReject(reject: Reject): void {
+    this.rejects.push(reject);
+    this.rejectedByReason[reject.reason] = (this.rejectedByReason[reject.reason] ?? 0) + 1;
   }
 
   private problem(): string | undefined {
     return rejectRatioProblem(this.options.maxRejectRatio, { rows: this.counts.rows, rejects: this.rejects, rejectedByReason: this.rejectedByReason }, this.options.rejectsFile);
   }
 }
+

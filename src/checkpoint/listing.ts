@@ -132,6 +132,16 @@ export class ContactListing implements Iterable<ListedContact> {
     };
   }
 
+  /** The number of the contact at position `i`'s phone (state-columns' phoneNumber); undefined for one kept whole. */
+  numberAt(i: number): number | undefined {
+    return this.odd.size > 0 && this.odd.has(i) ? undefined : this.c.phones[i];
+  }
+
+  /** The phone of the contact at position `i`, without building the contact. */
+  phoneAt(i: number): string {
+    return this.odd.get(i) ?? phoneText(this.c.phones[i] ?? 0);
+  }
+
   /** The listed contact with this phone (the first, should the list hold it twice), built on first use. */
   get(phone: string): ListedContact | undefined {
     const n = phoneNumber(phone);

@@ -113,6 +113,13 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     return this.dirty.get(row)?.status ?? statusAt(this.columns, row) ?? this.at(row).status;
   }
 
+  /** The status of the phone stored as the number `n` (state-columns' phoneNumber): no string made. */
+  statusOfNumber(n: number): ContactStatus | undefined {
+    const row = this.index.get(n);
+    if (row < 0 || (this.deleted.size > 0 && this.deleted.has(row))) return undefined;
+    return this.dirty.get(row)?.status ?? statusAt(this.columns, row) ?? this.at(row).status;
+  }
+
   /** Whether the phone stored as the number `n` (state-columns' phoneNumber) has a state: no string made. */
   hasNumber(n: number): boolean {
     const row = this.index.get(n);

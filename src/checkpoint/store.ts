@@ -70,6 +70,8 @@ export interface StoreNotice {
 export interface ContactStates extends ReadonlyMap<string, ContactState> {
   /** The status of a phone's state, without building the state. */
   statusOf?(phone: string): ContactStatus | undefined;
+  /** The same by the phone's number (a listing's, state-columns' phoneNumber): no string made. */
+  statusOfNumber?(n: number): ContactStatus | undefined;
   /** The sent contacts, as the replies column matches them. */
   sentEntries?(): Iterable<readonly [string, SentContact]>;
   /** How many of the listing's contacts have no state here. */

@@ -139,7 +139,7 @@ function lineBreaks(cells: string[]): number {
 }
 
 /** A row of nothing but empty or blank cells: an empty line, spaces, or ";;;". */
-function isBlank(cells: string[]): boolean {
+export function isBlank(cells: string[]): boolean {
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     if (cell !== '' && cell.trim() !== '') return false;

@@ -10,3 +10,4 @@ export { normalisePhone } from './phone.js';
 export { countryLabel } from './country.js';
 export { InputError } from './errors.js';
 export { isClearYes } from './opt-in.js';
+export { pickRows, type Picked, type RowAt } from './pick.js';

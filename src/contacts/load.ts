@@ -25,7 +25,7 @@ export function loadContacts(files: string[], options: LoaderOptions): { items: 
   return { items: load(files, options, counts), counts };
 }
 
-interface Prepared {
+export interface PreparedFile {
   source: Source;
   /** CSV and TSV only. */
   layout: CsvLayout | undefined;
@@ -35,8 +35,8 @@ interface Prepared {
 async function* load(files: string[], options: LoaderOptions, counts: LoadCounts): AsyncGenerator<LoadItem> {
   const settings = resolveOptions(options);
   const unique = uniquePaths(files);
-  const prepared: Prepared[] = [];
-  for (const file of unique) prepared.push(await prepare(file, settings));
+  const prepared: PreparedFile[] = [];
+  for (const file of unique) prepared.push(await prepareFile(file, settings));
 
   const dedupe = new Dedupe(unique);
   const countries = new CountryCells();
@@ -81,7 +81,8 @@ function* flush(warnings: LoadWarning[], counts: LoadCounts): Generator<LoadWarn
   warnings.length = 0;
 }
 
-async function prepare(file: string, settings: Settings): Promise<Prepared> {
+/** A file opened for the loader: its source, and for CSV and TSV its header checked and mapped. */
+export async function prepareFile(file: string, settings: Settings): Promise<PreparedFile> {
   const source = await openSource(file, settings.format);
   if (source.format !== 'csv' && source.format !== 'tsv') return { source, layout: undefined, mapping: undefined };
   const layout = readHeader(source, settings.delimiter);
@@ -122,7 +123,7 @@ function tally(counts: LoadCounts, item: LoadItem): void {
 }
 
 /** The files in order, a path given twice (say by two overlapping globs) read once. */
-function uniquePaths(files: readonly string[]): string[] {
+export function uniquePaths(files: readonly string[]): string[] {
   const seen = new Set<string>();
   return files.filter((file) => {
     const key = resolve(file);

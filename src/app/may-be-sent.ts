@@ -1,0 +1,18 @@
+import type { ContactStates } from '../checkpoint/index.js';
+import { shouldSend, type RetryMode } from '../run/index.js';
+
+/** Whether this run may send `phone` a first message: no state, or one `shouldSend` takes up (the status alone decides most). */
+export function mayBeSent(states: ContactStates, phone: string, mode: RetryMode): boolean {
+  const status = states.statusOf ? states.statusOf(phone) : states.get(phone)?.status;
+  switch (status) {
+    case undefined:
+    case 'pending':
+    case 'deferred':
+    case 'skipped':
+      return true;
+    case 'sent':
+      return false;
+    default:
+      return (status === 'failed' && !mode.retryFailed) || (status === 'in_doubt' && !mode.retryInDoubt) ? false : shouldSend(states.get(phone), mode);
+  }
+}

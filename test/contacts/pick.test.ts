@@ -1,0 +1,44 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadContacts, pickRows, type LoadItem } from '../../src/contacts/index.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function file(name: string, text: string): Promise<string> {
+  dir ??= await mkdtemp(path.join(os.tmpdir(), 'outreach-pick-'));
+  const at = path.join(dir, name);
+  await writeFile(at, text);
+  return at;
+}
+
+async function all(files: string[]): Promise<LoadItem[]> {
+  const out: LoadItem[] = [];
+  for await (const item of loadContacts(files, { defaultCountry: 'BR' }).items) out.push(item);
+  return out;
+}
+
+describe('picking rows of a list by their line', () => {
+  it('gives the rows asked for as the whole read gives them, across files, without the others', async () => {
+    const a = await file('a.csv', 'phone;name;coupon\n\n+5511970000000;Ana;"B;1"\n12;Bad;X\n+5511970000001;Bia;B2\n');
+    const b = await file('b.tsv', 'phone\tname\n+5511970000002\tCai\n+5511970000003\tDai\n');
+    const whole = await all([a, b]);
+    const wanted = whole.filter((i) => i.kind !== 'warning' && [a + ':3', a + ':4', b + ':3'].includes(`${i.kind === 'contact' ? i.contact.file : i.reject.file}:${i.kind === 'contact' ? i.contact.line : i.reject.line}`));
+    const picked = await pickRows([a, b], { defaultCountry: 'BR' }, [{ file: b, line: 3 }, { file: a, line: 4 }, { file: a, line: 3 }]);
+    expect(picked).toEqual({ ok: true, items: wanted });
+    expect(wanted).toHaveLength(3);
+  });
+
+  it('declines a row whose quoted cell may run over several lines, a line past the end, and a JSON list', async () => {
+    const a = await file('a.csv', 'phone,name\n+5511970000000,"Ana\nSecond"\n+5511970000001,Bia\n');
+    expect((await pickRows([a], {}, [{ file: a, line: 2 }])).ok).toBe(false);
+    expect((await pickRows([a], {}, [{ file: a, line: 9 }])).ok).toBe(false);
+    const j = await file('c.ndjson', '{"phone":"+5511970000000"}\n');
+    expect((await pickRows([j], {}, [{ file: j, line: 1 }])).ok).toBe(false);
+  });
+});
