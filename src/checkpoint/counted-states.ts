@@ -7,6 +7,7 @@ import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import type { ContactStates } from './store.js';
 import type { ContactEvent, ContactState, ContactStatus } from './types.js';
 import type { SentContact } from './inbound.js';
+import { countMissing } from './unseen-count.js';
 
 /**
  * A job's states as a snapshot's counters and the journal's tail (the few events after it), for a
@@ -41,6 +42,7 @@ export class CountedStates implements ContactStates {
   private readonly added = new Set<string>();
   private readonly others: Map<string, ContactState>;
   private index: PhoneIndex | undefined;
+  private phoneColumn: Float64Array | undefined;
   private whole: StateTable | undefined;
 
   /**
@@ -111,15 +113,22 @@ export class CountedStates implements ContactStates {
 
   /** The listing's contacts with no state: their numbers looked up among the snapshot's phones and the tail's. */
   countUnseen(listing: ContactListing): number {
-    const index = this.whole ? undefined : this.checkedIndex();
-    if (!index) return this.table().countUnseen(listing);
+    let phones: Float64Array;
+    try {
+      if (this.whole) return this.whole.countUnseen(listing);
+      phones = this.phones();
+    } catch {
+      return this.table().countUnseen(listing);
+    }
     const added = new Set<number>();
     for (const phone of this.added) {
       const n = phoneNumber(phone);
       if (n !== undefined) added.add(n);
     }
-    let unseen = 0;
-    for (const n of listing.numbers()) if (n === undefined || (index.get(n) < 0 && !added.has(n))) unseen += 1;
+    const listed = listing.phoneColumn();
+    let odd = 0;
+    if (listing.hasOdd()) for (let i = 0; i < listed.length; i++) if (listing.isOdd(i)) odd += 1;
+    const unseen = odd + countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, phones, added);
     return unseen - listing.oddPresentIn(this);
   }
 
@@ -172,9 +181,15 @@ export class CountedStates implements ContactStates {
     }
   }
 
+  /** The snapshot's phone column, read once. */
+  private phones(): Float64Array {
+    this.phoneColumn ??= this.parts.phones();
+    return this.phoneColumn;
+  }
+
   private phoneIndex(): PhoneIndex {
     if (!this.index) {
-      const phones = this.parts.phones();
+      const phones = this.phones();
       const index = new PhoneIndex(phones.length);
       for (let row = 0; row < phones.length; row++) index.set(phones[row] ?? 0, row);
       this.index = index;

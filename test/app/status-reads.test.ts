@@ -76,6 +76,9 @@ describe('status of a job with a snapshot', () => {
     // The head (read in 64 KiB), 8 bytes a phone, and about 100 bytes for each of the rows the tail touched.
     expect(snapshot?.[1]).toBeLessThan(65_536 + 8 * rows + 200 * 128);
     expect(statSync(snapshotFile).size).toBeGreaterThan(65_536 + 60 * rows);
+    // The listing is read through once (its phones kept, the rest only checked), never decoded twice.
+    const listing = [...reads.byPath].find(([file]) => file.endsWith('listing.bin'));
+    expect(listing?.[1]).toBeLessThanOrEqual(65_536 + statSync(`${c.stateDir}/cli-test/listing.bin`).size);
 
     const view = await store.readJob('cli-test');
     const states = new Map(view?.states ?? []);
