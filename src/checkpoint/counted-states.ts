@@ -132,6 +132,10 @@ export class CountedStates implements ContactStates {
     return unseen - listing.oddPresentIn(this);
   }
 
+  unseenNumbers(listing: ContactListing): ReadonlySet<number> {
+    return this.table().unseenNumbers(listing);
+  }
+
   /** Read whole on the first step only (the replies' matcher asks for them only when a reply came in). */
   *sentEntries(): Generator<readonly [string, SentContact]> {
     yield* this.table().sentEntries();

@@ -2,7 +2,7 @@ import { PhoneIndex } from './phone-index.js';
 import { isoText } from './iso-time.js';
 import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
-import { countMissing } from './unseen-count.js';
+import { countMissing, missingNumbers } from './unseen-count.js';
 import type { ContactState, ContactStatus } from './types.js';
 import type { ContactListing } from './listing.js';
 import type { ContactStates } from './store.js';
@@ -140,6 +140,16 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     }
     // A phone kept whole (never from the loader) is looked up by its text.
     return unseen - listing.oddPresentIn(this);
+  }
+
+  /** The numbers of the listing's contacts with no state here (its phones kept whole left out): its pending ones, found without an index. */
+  unseenNumbers(listing: ContactListing): ReadonlySet<number> {
+    let mine = this.columns.phone.subarray(0, this.rows);
+    if (this.deleted.size > 0) {
+      mine = mine.slice();
+      for (const row of this.deleted) mine[row] = -1;
+    }
+    return new Set(missingNumbers(listing.phoneColumn(), listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, mine, new Set()).keys());
   }
 
   /**

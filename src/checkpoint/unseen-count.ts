@@ -11,6 +11,13 @@
  * out) nor in `extra`.
  */
 export function countMissing(listed: Float64Array, skip: ((i: number) => boolean) | undefined, mine: Float64Array, extra: ReadonlySet<number>): number {
+  let missing = 0;
+  for (const count of missingNumbers(listed, skip, mine, extra).values()) missing += count;
+  return missing;
+}
+
+/** The same numbers themselves, each with how many positions of `listed` hold it. */
+export function missingNumbers(listed: Float64Array, skip: ((i: number) => boolean) | undefined, mine: Float64Array, extra: ReadonlySet<number>): Map<number, number> {
   /** Numbers of the listing not matched yet, with how many positions hold each. */
   const waitingListed = new Map<number, number>();
   /** Numbers of the state not matched yet. */
@@ -34,11 +41,9 @@ export function countMissing(listed: Float64Array, skip: ((i: number) => boolean
       j += 1;
     }
   }
-  if (waitingListed.size === 0) return 0;
+  if (waitingListed.size === 0) return waitingListed;
   // A number the listing holds twice may have met its state at its first place: look the rest up once more.
   for (let k = 0; k < mine.length && waitingListed.size > 0; k++) waitingListed.delete(mine[k] ?? -1);
   for (const n of extra) waitingListed.delete(n);
-  let missing = 0;
-  for (const count of waitingListed.values()) missing += count;
-  return missing;
+  return waitingListed;
 }
