@@ -1,4 +1,4 @@
-import { ContactListing, NO_ANSWER, type ContactState, type InDoubtState, type JobRunner, type JobView, type StateStore } from '../checkpoint/index.js';
+import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type JobView, type ListedContact, type StateStore } from '../checkpoint/index.js';
 import type { Job, LoadedJob } from '../job/index.js';
 import { contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
@@ -22,8 +22,52 @@ export type { Listed } from './listed.js';
  * reached (pending), with `replied_at` from the webhook's events and each row's source (file, name,
  * phone as written) from the listing.
  */
-export function reportRowsFor(states: ReadonlyMap<string, ContactState>, listing: ContactListing, replies: ReadonlyMap<string, string>): Iterable<ReportRow> {
-  return reportRowsOf(states, { replies, pendingPhones: listing, sources: listing });
+export function reportRowsFor(states: ContactStates | ReadonlyMap<string, ContactState>, listing: ContactListing, replies: ReadonlyMap<string, string>): Iterable<ReportRow> {
+  const unseen = 'unseenNumbers' in states && typeof states.unseenNumbers === 'function' ? states.unseenNumbers(listing) : undefined;
+  if (!unseen) return reportRowsOf(states, { replies, pendingPhones: listing, sources: listing });
+  const sources = listingCursor(listing);
+  return reportRowsOf(states, { replies, pendingPhones: sources.pending(states, unseen), pendingUnseen: true, sources });
+}
+
+/**
+ * The listing's rows looked up in the order the state's rows come (mostly the list's): the next
+ * position is tried first, the listing's index only when it is not the one. `pending` yields the
+ * listing's contacts with no state (their numbers in `unseen`; a phone kept whole looked up).
+ */
+function listingCursor(listing: ContactListing) {
+  const phones = listing.phoneColumn();
+  let next = 0;
+  let last: ListedContact | undefined;
+  return {
+    get(phone: string): ListedContact | undefined {
+      if (last !== undefined && last.phone === phone) return last;
+      if (next < phones.length && phones[next] === e164Number(phone) && !listing.isOdd(next)) {
+        next += 1;
+        return listing.at(next - 1);
+      }
+      return listing.get(phone);
+    },
+    *pending(states: ReadonlyMap<string, ContactState>, unseen: ReadonlySet<number>): Generator<ListedContact> {
+      for (let i = 0; i < phones.length; i++) {
+        const odd = listing.isOdd(i);
+        if (odd ? false : !unseen.has(phones[i] ?? 0)) continue;
+        const contact = listing.at(i);
+        if (odd && states.has(contact.phone)) continue;
+        last = contact;
+        yield contact;
+      }
+    },
+  };
+}
+
+/** The number of an E.164 phone (`+`, then digits, no leading zero), NaN for any other text: no regular expression per row. */
+function e164Number(phone: string): number {
+  if (phone.length < 2 || phone.length > 16 || phone.charCodeAt(0) !== 43 || phone.charCodeAt(1) === 48) return Number.NaN;
+  for (let i = 1; i < phone.length; i++) {
+    const c = phone.charCodeAt(i);
+    if (c < 48 || c > 57) return Number.NaN;
+  }
+  return Number(phone.slice(1));
 }
 
 /**

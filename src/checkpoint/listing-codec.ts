@@ -20,6 +20,8 @@ interface Meta {
   variants: string[];
   odd: Array<[number, string]>;
   crc: number;
+  /** The CRC-32 of the phones alone (a reader that counts reads them only); absent in an image of before it. */
+  phonesCrc?: number;
 }
 
 function parts(c: ListingColumns): Buffer[] {
@@ -32,7 +34,7 @@ export function encodeListing(source: string, listing: ContactListing): Buffer[]
   const c = listing.columns();
   const body = parts(c);
   const crc = body.reduce((acc, b) => crc32(b, acc), 0);
-  const meta: Meta = { v: 2, source, count: c.count, textBytes: c.texts.length, files: c.files, variants: c.variants, odd: c.odd, crc };
+  const meta: Meta = { v: 2, source, count: c.count, textBytes: c.texts.length, files: c.files, variants: c.variants, odd: c.odd, crc, phonesCrc: crc32(body[0] ?? Buffer.alloc(0)) };
   return [headOf(MAGIC, meta), ...body];
 }
 
@@ -53,14 +55,78 @@ export function decodeListing(data: Buffer, source: string): ContactListing | un
  * holds no copy of it besides the listing.
  */
 export function decodeListingFrom(start: Buffer, size: number, source: string, read: (position: number, target: Uint8Array) => void): ContactListing | undefined {
+  const head = checkedHead(start, size, source);
+  if (!head) return undefined;
+  const columns = readColumns(head.meta, head.end, read);
+  return columns && ContactListing.fromColumns(columns);
+}
+
+/**
+ * The same reading the phones only (checked by their own CRC): the other arrays are read, and the
+ * whole checked, when a contact is first asked for (`read` must still reach the same image then; one
+ * that no longer checks is an error naming `place`). Undefined for an image of before the phones' CRC.
+ */
+export function decodeListingPhones(
+  start: Buffer,
+  size: number,
+  source: string,
+  read: (position: number, target: Uint8Array) => void,
+  place: string,
+  /** Called once the other arrays were read (or could not be): the reader's file may be closed then. */
+  done: () => void = () => undefined,
+): ContactListing | undefined {
+  const head = checkedHead(start, size, source);
+  if (!head || typeof head.meta.phonesCrc !== 'number') return undefined;
+  const phones = new Float64Array(head.meta.count);
+  const bytes = new Uint8Array(phones.buffer);
+  read(head.end, bytes);
+  if (crc32(bytes) !== head.meta.phonesCrc) return undefined;
+  // The rest is checked now (read through once, not kept): a damaged listing reads as none, never later.
+  let crc = crc32(bytes);
+  const part = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, size - head.end - bytes.length)));
+  for (let at = head.end + bytes.length; at < size; at += part.length) {
+    const piece = part.subarray(0, Math.min(part.length, size - at));
+    read(at, piece);
+    crc = crc32(piece, crc);
+  }
+  if (crc !== head.meta.crc) return undefined;
+  return ContactListing.ofPhones(head.meta.count, phones, head.meta.odd, () => {
+    let columns: ListingColumns | undefined;
+    try {
+      columns = readColumns(head.meta, head.end, read);
+    } catch {
+      columns = undefined;
+    } finally {
+      done();
+    }
+    if (!columns) throw new ListingReadError(place);
+    return columns;
+  });
+}
+
+/** The listing kept for a job no longer checks once read whole (it changed on disk after its phones were read). */
+export class ListingReadError extends Error {
+  readonly userError = true;
+  constructor(place: string) {
+    super(`the listing ${place} changed or is damaged; run the command again (the list is then read again)`);
+    this.name = 'ListingReadError';
+  }
+}
+
+function checkedHead(start: Buffer, size: number, source: string): { meta: Meta; end: number } | undefined {
   const head = readHead(start, MAGIC);
   if (!head) return undefined;
   const meta = head.meta as Meta;
   if (meta.v !== 2 || meta.source !== source || !Number.isSafeInteger(meta.count) || !Number.isSafeInteger(meta.textBytes)) return undefined;
   if (!Array.isArray(meta.odd) || !Array.isArray(meta.files) || !Array.isArray(meta.variants)) return undefined;
   const n = meta.count;
-  let at = head.end;
-  if (at + n * 8 + n * 4 + (n + 1) * 4 + n * 2 + n * 2 + n + meta.textBytes !== size) return undefined;
+  if (head.end + n * 8 + n * 4 + (n + 1) * 4 + n * 2 + n * 2 + n + meta.textBytes !== size) return undefined;
+  return { meta, end: head.end };
+}
+
+function readColumns(meta: Meta, start: number, read: (position: number, target: Uint8Array) => void): ListingColumns | undefined {
+  const n = meta.count;
+  let at = start;
   let crc = 0;
   const next = <T extends ArrayBufferView>(make: (length: number) => T, length: number): T => {
     const array = make(length);
@@ -78,5 +144,5 @@ export function decodeListingFrom(start: Buffer, size: number, source: string, r
   const flags = next((k) => new Uint8Array(k), n);
   const texts = next((k) => Buffer.alloc(k), meta.textBytes);
   if (crc !== meta.crc) return undefined;
-  return ContactListing.fromColumns({ count: n, phones, lines, textStart, fileOf, variantOf, flags, texts, files: meta.files, variants: meta.variants, odd: meta.odd });
+  return { count: n, phones, lines, textStart, fileOf, variantOf, flags, texts, files: meta.files, variants: meta.variants, odd: meta.odd };
 }

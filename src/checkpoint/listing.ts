@@ -47,7 +47,12 @@ export interface ListingColumns {
  * and one buffer of texts (about 50 bytes a contact), not an object per contact.
  */
 export class ContactListing implements Iterable<ListedContact> {
-  private c: ListingColumns;
+  private whole: ListingColumns | undefined;
+  /** A listing read in part (its phones only): how its other arrays are read, on first need. */
+  private rest: (() => ListingColumns) | undefined;
+  /** The count and the phones, known without the other arrays. */
+  private count = 0;
+  private phones: Float64Array = new Float64Array(0);
   private textEnd = 0;
   private readonly fileCodes = new Map<string, number>();
   private readonly variantCodes = new Map<string, number>();
@@ -56,7 +61,7 @@ export class ContactListing implements Iterable<ListedContact> {
 
   constructor(capacity = 1024) {
     const n = Math.max(16, capacity);
-    this.c = {
+    this.whole = {
       count: 0,
       phones: new Float64Array(n),
       lines: new Int32Array(n),
@@ -75,15 +80,61 @@ export class ContactListing implements Iterable<ListedContact> {
   static fromColumns(columns: ListingColumns): ContactListing {
     const listing = new ContactListing(1);
     listing.c = columns;
-    listing.textEnd = columns.textStart[columns.count] ?? 0;
-    columns.files.forEach((f, i) => listing.fileCodes.set(f, i));
-    columns.variants.forEach((v, i) => listing.variantCodes.set(v, i));
     for (const [at, phone] of columns.odd) listing.odd.set(at, phone);
     return listing;
   }
 
+  /**
+   * A listing of which only the phones were read (`count` of them, the odd ones by position): counting
+   * pending contacts needs no more. `rest` reads the whole arrays the first time a contact is asked for.
+   */
+  static ofPhones(count: number, phones: Float64Array, odd: ReadonlyArray<readonly [number, string]>, rest: () => ListingColumns): ContactListing {
+    const listing = new ContactListing(1);
+    listing.whole = undefined;
+    listing.rest = rest;
+    listing.count = count;
+    listing.phones = phones;
+    for (const [at, phone] of odd) listing.odd.set(at, phone);
+    return listing;
+  }
+
+  /** The arrays, read whole on first need for a listing read in part. */
+  private get c(): ListingColumns {
+    if (!this.whole) {
+      const read = this.rest;
+      if (!read) throw new Error('a listing without its arrays');
+      this.rest = undefined;
+      this.c = read();
+    }
+    return this.whole as ListingColumns;
+  }
+
+  private set c(columns: ListingColumns) {
+    this.whole = columns;
+    this.textEnd = columns.textStart[columns.count] ?? 0;
+    this.fileCodes.clear();
+    this.variantCodes.clear();
+    columns.files.forEach((f, i) => this.fileCodes.set(f, i));
+    columns.variants.forEach((v, i) => this.variantCodes.set(v, i));
+  }
+
   get size(): number {
-    return this.c.count;
+    return this.whole ? this.whole.count : this.count;
+  }
+
+  /** The phone column (state-columns' numbers; a phone kept whole is 0 there, see `isOdd`), without reading the other arrays. */
+  phoneColumn(): Float64Array {
+    return this.whole ? this.whole.phones.subarray(0, this.whole.count) : this.phones.subarray(0, this.count);
+  }
+
+  /** Whether any phone is kept whole. */
+  hasOdd(): boolean {
+    return this.odd.size > 0;
+  }
+
+  /** Whether the phone at position `i` is kept whole (not an E.164 number). */
+  isOdd(i: number): boolean {
+    return this.odd.size > 0 && this.odd.has(i);
   }
 
   add(contact: ListedContact): void {
@@ -160,12 +211,13 @@ export class ContactListing implements Iterable<ListedContact> {
 
   /** Each contact's phone as state-columns' number, or undefined for a phone kept whole. */
   *numbers(): Generator<number | undefined> {
-    for (let i = 0; i < this.c.count; i++) yield this.odd.has(i) ? undefined : this.c.phones[i];
+    const phones = this.phoneColumn();
+    for (let i = 0; i < phones.length; i++) yield this.odd.has(i) ? undefined : phones[i];
   }
 
   /** The phones stored as numbers (the ones kept whole left out), sorted: a copy. */
   sortedNumbers(): Float64Array {
-    const out = this.c.phones.slice(0, this.c.count);
+    const out = this.phoneColumn().slice();
     if (this.odd.size === 0) return out.sort();
     const kept = out.filter((_, i) => !this.odd.has(i));
     return kept.sort();
@@ -206,10 +258,11 @@ export class ContactListing implements Iterable<ListedContact> {
 
   private phoneIndex(): PhoneIndex {
     if (!this.index) {
-      const index = new PhoneIndex(this.c.count);
-      for (let i = 0; i < this.c.count; i++) {
+      const phones = this.phoneColumn();
+      const index = new PhoneIndex(phones.length);
+      for (let i = 0; i < phones.length; i++) {
         if (this.odd.has(i)) continue;
-        const n = this.c.phones[i] ?? 0;
+        const n = phones[i] ?? 0;
         if (index.get(n) < 0) index.set(n, i);
       }
       this.index = index;

@@ -25,6 +25,8 @@ export interface SnapshotMeta {
   crc: number;
   /** The counters by tally (keys, counts) and the CRC-32 of the `tally` column; absent in an image of before them. */
   tallies?: { keys: string[]; counts: number[]; crc: number };
+  /** The CRC-32 of each column alone, in `columns` order: a reader may read and check one column (status reads the phones only); absent in an image of before them. */
+  crcs?: number[];
   /** Where the columns start in the image. */
   offset: number;
   [extra: string]: unknown;
@@ -41,10 +43,13 @@ export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefine
   const sizes: Array<[string, number]> = [];
   let crc = 0;
   let tallyCrc = 0;
+  const crcs: number[] = [];
   for (const name of COLUMN_NAMES) {
     const column = image.columns[name];
     const bytes = Buffer.from(column.buffer, column.byteOffset, image.rows * column.BYTES_PER_ELEMENT);
-    if (name === 'tally') tallyCrc = crc32(bytes);
+    const own = crc32(bytes);
+    crcs.push(own);
+    if (name === 'tally') tallyCrc = own;
     else crc = crc32(bytes, crc);
     chunks.push(bytes, padding(bytes.length));
     sizes.push([name, bytes.length]);
@@ -58,6 +63,7 @@ export function encodeSnapshot(image: TableImage, header: HeaderEvent | undefine
     others: image.others.map(([phone, state]) => [phone, state]),
     columns: sizes,
     crc,
+    crcs,
     ...(image.tallies && { tallies: { keys: image.tallies.keys, counts: image.tallies.counts, crc: tallyCrc } }),
   };
   const head = headOf(MAGIC, meta);
@@ -111,6 +117,20 @@ export function decodeSnapshotFrom(meta: SnapshotMeta, size: number, read: (posi
     table: StateTable.fromImage({ rows: meta.rows, columns, rest: meta.rest, others: meta.others, ...(tallies && { tallies }) }),
     header: meta.header ?? undefined,
   };
+}
+
+/** Where each column's bytes are in an image whose meta was read: its name, first byte and length (in `columns` order); undefined when the meta does not describe the columns this program knows. */
+export function columnSpans(meta: SnapshotMeta): Map<string, { offset: number; bytes: number; crc: number | undefined }> | undefined {
+  const spans = new Map<string, { offset: number; bytes: number; crc: number | undefined }>();
+  let offset = meta.offset;
+  for (const [i, entry] of meta.columns.entries()) {
+    if (!Array.isArray(entry)) return undefined;
+    const [name, bytes] = entry;
+    if (typeof name !== 'string' || !Number.isSafeInteger(bytes)) return undefined;
+    spans.set(name, { offset, bytes, crc: meta.crcs?.[i] });
+    offset += bytes + padding(bytes).length;
+  }
+  return spans;
 }
 
 function padding(length: number): Buffer {

@@ -2,6 +2,7 @@ import { PhoneIndex } from './phone-index.js';
 import { isoText } from './iso-time.js';
 import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
+import { countMissing, missingNumbers } from './unseen-count.js';
 import type { ContactState, ContactStatus } from './types.js';
 import type { ContactListing } from './listing.js';
 import type { ContactStates } from './store.js';
@@ -128,26 +129,34 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
 
   /**
    * How many of the listing's contacts have no state here: counted by number, no string made. Without
-   * the index, both sides' numbers are sorted and merged (cheaper than building it for a million).
+   * the index, both sides' numbers are walked side by side (unseen-count.ts: cheaper than building it for a million).
    */
   countUnseen(listing: ContactListing): number {
     let unseen = 0;
     if (this.indexBuilt) {
       for (const n of listing.numbers()) if (n === undefined || !this.hasNumber(n)) unseen += 1;
     } else {
-      const mine = this.columns.phone.slice(0, this.rows);
-      if (this.deleted.size > 0) for (const row of this.deleted) mine[row] = -1;
-      mine.sort();
-      const theirs = listing.sortedNumbers();
-      let at = 0;
-      for (const n of theirs) {
-        while (at < mine.length && (mine[at] ?? 0) < n) at += 1;
-        if (at >= mine.length || mine[at] !== n) unseen += 1;
+      let mine = this.columns.phone.subarray(0, this.rows);
+      if (this.deleted.size > 0) {
+        mine = mine.slice();
+        for (const row of this.deleted) mine[row] = -1;
       }
-      unseen += listing.size - theirs.length;
+      const listed = listing.phoneColumn();
+      if (listing.hasOdd()) for (let i = 0; i < listed.length; i++) if (listing.isOdd(i)) unseen += 1;
+      unseen += countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, mine, new Set());
     }
     // A phone kept whole (never from the loader) is looked up by its text.
     return unseen - listing.oddPresentIn(this);
+  }
+
+  /** The numbers of the listing's contacts with no state here (its phones kept whole left out): its pending ones, found without an index. */
+  unseenNumbers(listing: ContactListing): ReadonlySet<number> {
+    let mine = this.columns.phone.subarray(0, this.rows);
+    if (this.deleted.size > 0) {
+      mine = mine.slice();
+      for (const row of this.deleted) mine[row] = -1;
+    }
+    return new Set(missingNumbers(listing.phoneColumn(), listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, mine, new Set()).keys());
   }
 
   /**

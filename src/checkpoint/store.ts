@@ -76,6 +76,8 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   sentEntries?(): Iterable<readonly [string, SentContact]>;
   /** How many of the listing's contacts have no state here. */
   countUnseen?(listing: ContactListing): number;
+  /** The phone numbers (state-columns' numbers) of the listing's contacts with no state here, its phones kept whole left out: the report's pending rows, found without an index. */
+  unseenNumbers?(listing: ContactListing): ReadonlySet<number>;
   /** The states' counts by tally (what status and the summary count), kept as counters: no state is read. */
   tallies?(): Iterable<StateTally>;
 }

@@ -65,6 +65,8 @@ export interface ReportExtra {
   pendingPhones?: Iterable<{ phone: string; line?: number }>;
   /** Each phone's row in the list. */
   sources?: { get(phone: string): RowSource | undefined };
+  /** `pendingPhones` are known to have no state (they are not looked up in `states` again). */
+  pendingUnseen?: boolean;
 }
 
 /**
@@ -80,72 +82,78 @@ export function* reportRowsOf(states: ReadonlyMap<string, ContactState>, extra: 
   for (const s of states.values()) yield contactRow(s.phone, s, extra.sources?.get(s.phone), extra.replies?.get(s.phone));
   const seen = new Set<string>();
   for (const p of extra.pendingPhones ?? []) {
-    if (states.has(p.phone) || seen.has(p.phone)) continue;
+    if ((extra.pendingUnseen !== true && states.has(p.phone)) || seen.has(p.phone)) continue;
     seen.add(p.phone);
     yield contactRow(p.phone, undefined, extra.sources?.get(p.phone), extra.replies?.get(p.phone), p.line);
   }
 }
 
-/** One contact's row: its state's, or a pending row when it has none, with its row's source in the list. Pure. */
+/**
+ * One contact's row: its state's, or a pending row when it has none, with its row's source in the list.
+ * Pure. Built by assignment, not by spreading parts (a million rows make no object besides the row),
+ * in the order the parts were always merged: the source's fields, the state's, then its delivery's.
+ */
 export function contactRow(phone: string, state: ContactState | undefined, source: RowSource | undefined, repliedAt: string | undefined, line?: number): ReportRow {
   // The state's own variant (what went) wins over the list's (what would go now).
-  if (state) return { ...sourceFields(source), ...rowOf(state, repliedAt), ...deliveryFields(state) };
-  return { ...pendingRow(phone, line, repliedAt), ...sourceFields(source) };
+  if (state) {
+    const row = {} as ReportRow;
+    if (source) putSource(row, source);
+    putState(row, state, repliedAt);
+    putDelivery(row, state);
+    return row;
+  }
+  const row = pendingRow(phone, line, repliedAt);
+  if (source) putSource(row, source);
+  return row;
 }
 
-function rowOf(s: ContactState, repliedAt: string | undefined): ReportRow {
-  const notDone = Object.keys(s.followups).filter((step) => !s.followups[step]);
-  return {
-    phone: s.phone,
-    status: s.status,
-    action: actionLabel(s),
-    conversation_id: s.conversationId ?? null,
-    client_id: s.clientId ?? null,
-    message_id: s.status === 'sent' ? s.messageId : null,
-    attempts: s.attempts,
-    error: errorOf(s),
-    ...(repliedAt !== undefined && { replied_at: repliedAt }),
-    ...(s.line !== undefined && { line: s.line }),
-    ...(s.updatedAt !== undefined && { updated_at: s.updatedAt }),
-    ...(s.status === 'sent' && { sent_at: s.sentAt }),
-    ...(s.status === 'sent' && s.mediaLeftOut !== undefined && { media_left_out: s.mediaLeftOut }),
-    ...(notDone.length > 0 && { followups_pending: notDone.join(';') }),
-    ...(s.status === 'failed' && { http_status: s.httpStatus }),
-    ...(s.status === 'deferred' && { not_before: s.notBefore }),
-    ...(s.variant !== undefined && { variant: s.variant }),
-    ...(s.channelId !== undefined && { channel_id: s.channelId }),
-    ...errorCodeAndClass(s),
-  };
-}
-
-/** The provider's code and class behind a failure or a deferral; `other` for a failure without a code. */
-function errorCodeAndClass(s: ContactState): Pick<ReportRow, 'error_code' | 'error_class'> {
+function putState(row: ReportRow, s: ContactState, repliedAt: string | undefined): void {
+  let notDone: string | undefined;
+  for (const step in s.followups) {
+    if (!Object.hasOwn(s.followups, step) || s.followups[step]) continue;
+    notDone = notDone === undefined ? step : `${notDone};${step}`;
+  }
+  row.phone = s.phone;
+  row.status = s.status;
+  row.action = actionLabel(s);
+  row.conversation_id = s.conversationId ?? null;
+  row.client_id = s.clientId ?? null;
+  row.message_id = s.status === 'sent' ? s.messageId : null;
+  row.attempts = s.attempts;
+  row.error = errorOf(s);
+  if (repliedAt !== undefined) row.replied_at = repliedAt;
+  if (s.line !== undefined) row.line = s.line;
+  if (s.updatedAt !== undefined) row.updated_at = s.updatedAt;
+  if (s.status === 'sent') row.sent_at = s.sentAt;
+  if (s.status === 'sent' && s.mediaLeftOut !== undefined) row.media_left_out = s.mediaLeftOut;
+  if (notDone !== undefined) row.followups_pending = notDone;
+  if (s.status === 'failed') row.http_status = s.httpStatus;
+  if (s.status === 'deferred') row.not_before = s.notBefore;
+  if (s.variant !== undefined) row.variant = s.variant;
+  if (s.channelId !== undefined) row.channel_id = s.channelId;
+  // The provider's code and class behind a failure or a deferral; `other` for a failure without a code.
   const code = s.status === 'failed' || s.status === 'deferred' ? s.code : undefined;
   const cls = s.status === 'deferred' ? s.errorClass : failureClassOf(s);
-  return { ...(code !== undefined && { error_code: code }), ...(cls !== undefined && { error_class: cls }) };
+  if (code !== undefined) row.error_code = code;
+  if (cls !== undefined) row.error_class = cls;
 }
 
-function sourceFields(src: RowSource | undefined): Partial<ReportRow> {
-  if (!src) return {};
-  return {
-    ...(src.name !== undefined && { name: src.name }),
-    ...(src.phoneAsWritten !== undefined && { phone_as_written: src.phoneAsWritten }),
-    ...(src.file !== undefined && { source_file: src.file }),
-    ...(src.line !== undefined && { source_line: src.line }),
-    ...(src.variant !== undefined && { variant: src.variant }),
-    ...(src.columns !== undefined && { source_columns: src.columns }),
-  };
+function putSource(row: ReportRow, src: RowSource): void {
+  if (src.name !== undefined) row.name = src.name;
+  if (src.phoneAsWritten !== undefined) row.phone_as_written = src.phoneAsWritten;
+  if (src.file !== undefined) row.source_file = src.file;
+  if (src.line !== undefined) row.source_line = src.line;
+  if (src.variant !== undefined) row.variant = src.variant;
+  if (src.columns !== undefined) row.source_columns = src.columns;
 }
 
-function deliveryFields(s: ContactState): Partial<ReportRow> {
-  if (s.status !== 'sent' || !s.delivery) return {};
+function putDelivery(row: ReportRow, s: ContactState): void {
+  if (s.status !== 'sent' || !s.delivery) return;
   const d = s.delivery;
-  return {
-    delivery_status: d.status,
-    ...(d.deliveredAt !== undefined && { delivered_at: d.deliveredAt }),
-    ...(d.readAt !== undefined && { read_at: d.readAt }),
-    ...(d.failureCode !== undefined && { failure_code: d.failureCode }),
-  };
+  row.delivery_status = d.status;
+  if (d.deliveredAt !== undefined) row.delivered_at = d.deliveredAt;
+  if (d.readAt !== undefined) row.read_at = d.readAt;
+  if (d.failureCode !== undefined) row.failure_code = d.failureCode;
 }
 
 /** Failed / in doubt: why. Sent: what went wrong in its follow-ups, if anything. Skipped: the action says why. */

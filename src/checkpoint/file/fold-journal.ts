@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import type { CheckpointEvent, ContactEvent, HeaderEvent } from '../types.js';
 import { JournalVersionError, parseEvent } from './read-journal.js';
 
@@ -67,6 +67,58 @@ export async function foldJournal(
     const event = parseEvent(carry.toString('utf8'));
     take(event);
     if (event !== undefined) out.endByte += carry.length;
+  }
+  return out;
+}
+
+/**
+ * The same fold read synchronously from the start of the journal: for a reader that found its snapshot
+ * damaged only when asked for a state (a call that cannot wait). A missing file reads as empty.
+ */
+export function foldJournalSync(file: string, onEvent: (event: ContactEvent) => void, onHeader: (event: HeaderEvent) => void): FoldResult {
+  const out: FoldResult = { endByte: 0, endLine: 0, events: 0, tornLineNumbers: [] };
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw err;
+  }
+  const take = (event: CheckpointEvent | undefined) => {
+    if (event === undefined) out.tornLineNumbers.push(out.endLine);
+    else if (event.t === 'header') {
+      if (event.v !== 1) throw new JournalVersionError(file, event.v);
+      onHeader(event);
+    } else {
+      out.events += 1;
+      onEvent(event);
+    }
+  };
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let carry: Buffer | undefined;
+    for (let position = 0; ; ) {
+      const n = readSync(fd, chunk, 0, CHUNK, position);
+      if (n === 0) break;
+      position += n;
+      const buf = carry ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let start = 0;
+      for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
+        out.endLine += 1;
+        if (nl > start && !isBlank(buf, start, nl)) take(parseEvent(buf.toString('utf8', start, nl)));
+        out.endByte += nl + 1 - start;
+        start = nl + 1;
+      }
+      carry = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
+    }
+    if (carry && !isBlank(carry, 0, carry.length)) {
+      out.endLine += 1;
+      const event = parseEvent(carry.toString('utf8'));
+      take(event);
+      if (event !== undefined) out.endByte += carry.length;
+    }
+  } finally {
+    closeSync(fd);
   }
   return out;
 }

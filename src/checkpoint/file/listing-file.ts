@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { decodeListingFrom, encodeListing } from '../listing-codec.js';
+import { decodeListingFrom, decodeListingPhones, encodeListing } from '../listing-codec.js';
 import { headBytes } from './binary-file.js';
 import type { ContactListing } from '../listing.js';
 import { writeChunksAtomic } from './binary-file.js';
@@ -15,7 +15,12 @@ export async function writeListing(file: string, source: string, listing: Contac
 
 export { listingSource } from '../listing-codec.js';
 
-/** The job's listing when it is of `source`: its head read first, then each array straight into the listing's memory. */
+/**
+ * The job's listing when it is of `source`: its head read first, then its phones (all that counting
+ * pending contacts needs); the other arrays are read straight into the listing's memory when a
+ * contact is first asked for, from the file as it was opened (a listing written since does not
+ * mix in). An image of before the phones' own CRC is read whole at once.
+ */
 export async function readListing(file: string, source: string): Promise<ContactListing | undefined> {
   let fd: number;
   try {
@@ -23,19 +28,45 @@ export async function readListing(file: string, source: string): Promise<Contact
   } catch {
     return undefined;
   }
+  let kept = false;
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
   try {
     const size = fstatSync(fd).size;
     const start = headBytes(fd, size);
-    return decodeListingFrom(start, size, source, (position, target) => {
+    const read = (position: number, target: Uint8Array) => {
       for (let done = 0; done < target.length; ) {
         const n = readSync(fd, target, done, target.length - done, position + done);
         if (n === 0) throw new Error('the listing ended early');
         done += n;
       }
+    };
+    const token = {};
+    const lazy = decodeListingPhones(start, size, source, read, file, () => {
+      closer.unregister(token);
+      close();
     });
+    if (lazy) {
+      // The file stays open until the other arrays are read, or the listing is collected.
+      kept = true;
+      closer.register(lazy, fd, token);
+      return lazy;
+    }
+    return decodeListingFrom(start, size, source, read);
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    if (!kept) close();
   }
 }
+
+const closer = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+});

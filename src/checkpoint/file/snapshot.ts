@@ -92,7 +92,7 @@ export async function readSnapshot(journalFile: string): Promise<Snapshot | unde
 }
 
 /** CRC-32 of the journal's first CHECK_BYTES and of the CHECK_BYTES before `bytes`; throws when the journal is shorter than `bytes`. */
-async function journalCheck(journalFile: string, bytes: number, ino: number | undefined): Promise<{ head: number; tail: number }> {
+export async function journalCheck(journalFile: string, bytes: number, ino: number | undefined): Promise<{ head: number; tail: number }> {
   const handle = await open(journalFile, 'r');
   try {
     const { size, ino: now } = await handle.stat();

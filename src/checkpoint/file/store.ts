@@ -11,7 +11,8 @@ import { openEventsLog, repliesFor } from './events-log.js';
 import { acquireLock, lockHolder, type LockIo } from './lock.js';
 import { readListing, writeListing } from './listing-file.js';
 import { ensureDir, globalStatePaths, jobStatePaths } from './paths.js';
-import { loadState, snapshotIfDue } from './load-state.js';
+import { loadState, snapshotIfDue, SNAPSHOT_AFTER_BYTES } from './load-state.js';
+import { readCounted } from './counted-read.js';
 import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
 import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
@@ -87,6 +88,9 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
     async readJob(job: string): Promise<JobView | undefined> {
       const file = jobStatePaths(dir, job).checkpoint;
       if (!existsSync(file)) return undefined;
+      // Counting needs no column but the phones: the snapshot's counters and a short tail (the rest is read when asked for).
+      const counted = await readCounted(file, SNAPSHOT_AFTER_BYTES);
+      if (counted) return counted;
       const loaded = await loadState(file).catch((err: unknown) => {
         throw stateFileError(err, file);
       });

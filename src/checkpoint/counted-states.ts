@@ -1,0 +1,203 @@
+import { applyEvent, nextState } from './apply-event.js';
+import type { ContactListing } from './listing.js';
+import { PhoneIndex } from './phone-index.js';
+import { phoneNumber } from './state-columns.js';
+import type { StateTable } from './state-table.js';
+import { Tallies, tallyKey, type StateTally } from './state-tally.js';
+import type { ContactStates } from './store.js';
+import type { ContactEvent, ContactState, ContactStatus } from './types.js';
+import type { SentContact } from './inbound.js';
+import { countMissing } from './unseen-count.js';
+
+/**
+ * A job's states as a snapshot's counters and the journal's tail (the few events after it), for a
+ * reader that counts (status): the counters by tally, how many states there are and which of the
+ * listing's contacts have none are answered from the snapshot's head, its phone column and the tail
+ * folded onto the few states it touches; no other column is read. Anything else (a state, an
+ * iteration) reads the whole table once (`SnapshotParts.table`) and folds the tail onto it, so the
+ * answers are the same as a table's.
+ */
+
+/** What a backend gives of a snapshot for counting, read part by part. */
+export interface SnapshotParts {
+  /** Rows in the columns. */
+  rows: number;
+  /** The counters by tally of the rows (state-tally.ts): keys and counts. */
+  tallies: { keys: readonly string[]; counts: readonly number[] };
+  /** The states kept whole beside the columns (not counted in `tallies`). */
+  others: ReadonlyArray<readonly [string, ContactState]>;
+  /** The phone column (state-columns' numbers), read and checked; throws when it does not check. */
+  phones(): Float64Array;
+  /** The states of these rows, each with the tally it is counted under (the `tally` column). */
+  statesAt(rows: readonly number[]): Array<{ state: ContactState; tally: number }>;
+  /** The whole table, its columns checked; undefined when they do not check. */
+  table(): StateTable | undefined;
+}
+
+export class CountedStates implements ContactStates {
+  private readonly overlay = new Map<string, ContactState>();
+  /** Snapshot rows the tail changed, with the tally they were counted under. */
+  private readonly touched = new Map<number, number>();
+  /** Phones the tail added (in neither the columns nor `others`). */
+  private readonly added = new Set<string>();
+  private readonly others: Map<string, ContactState>;
+  private index: PhoneIndex | undefined;
+  private phoneColumn: Float64Array | undefined;
+  private whole: StateTable | undefined;
+
+  /**
+   * The snapshot's `parts` with the journal's `tail` folded; `fromJournal` folds the whole journal
+   * instead, when the columns do not check once read whole. Throws when the tail cannot be counted
+   * this way (a row whose tally does not match it): the caller then reads the table whole.
+   */
+  constructor(
+    private readonly parts: SnapshotParts,
+    private readonly tail: readonly ContactEvent[],
+    private readonly fromJournal: () => StateTable,
+  ) {
+    this.others = new Map(parts.others);
+    if (tail.length === 0) return;
+    const rowOf = new Map<string, number>();
+    for (const event of tail) {
+      if (rowOf.has(event.phone) || this.others.has(event.phone)) continue;
+      rowOf.set(event.phone, this.rowOf(event.phone));
+    }
+    const rows = [...rowOf.values()].filter((row) => row >= 0);
+    const priors = parts.statesAt(rows);
+    const prior = new Map<string, ContactState>();
+    rows.forEach((row, i) => {
+      const found = priors[i];
+      if (!found || tallyKey(found.state) !== parts.tallies.keys[found.tally]) throw new Error(`row ${row} of the snapshot does not match its counters`);
+      prior.set(found.state.phone, found.state);
+      this.touched.set(row, found.tally);
+    });
+    for (const event of tail) {
+      const before = this.overlay.get(event.phone) ?? prior.get(event.phone) ?? this.others.get(event.phone);
+      if (before === undefined && !this.others.has(event.phone) && (rowOf.get(event.phone) ?? -1) < 0) this.added.add(event.phone);
+      this.overlay.set(event.phone, nextState(before, event));
+    }
+  }
+
+  get size(): number {
+    return this.parts.rows + this.others.size + this.added.size;
+  }
+
+  readonly [Symbol.toStringTag] = 'CountedStates';
+
+  tallies(): StateTally[] {
+    const { keys, counts: kept } = this.parts.tallies;
+    const tallies = Tallies.from(keys, kept);
+    // Tallies.from interns the keys in order, so a row's tally id is the same here.
+    for (const id of this.touched.values()) tallies.move(id, 0);
+    const extra: ContactState[] = [...this.overlay.values()];
+    for (const [phone, s] of this.others) if (!this.overlay.has(phone)) extra.push(s);
+    return tallies.list(extra);
+  }
+
+  statusOf(phone: string): ContactStatus | undefined {
+    return this.get(phone)?.status;
+  }
+
+  has(phone: string): boolean {
+    if (this.whole || !this.checkedIndex()) return this.table().has(phone);
+    return this.overlay.has(phone) || this.others.has(phone) || this.rowOf(phone) >= 0;
+  }
+
+  get(phone: string): ContactState | undefined {
+    if (this.whole || !this.checkedIndex()) return this.table().get(phone);
+    const s = this.overlay.get(phone) ?? this.others.get(phone);
+    if (s !== undefined) return s;
+    const row = this.rowOf(phone);
+    return row < 0 ? undefined : this.parts.statesAt([row])[0]?.state;
+  }
+
+  /** The listing's contacts with no state: their numbers looked up among the snapshot's phones and the tail's. */
+  countUnseen(listing: ContactListing): number {
+    let phones: Float64Array;
+    try {
+      if (this.whole) return this.whole.countUnseen(listing);
+      phones = this.phones();
+    } catch {
+      return this.table().countUnseen(listing);
+    }
+    const added = new Set<number>();
+    for (const phone of this.added) {
+      const n = phoneNumber(phone);
+      if (n !== undefined) added.add(n);
+    }
+    const listed = listing.phoneColumn();
+    let odd = 0;
+    if (listing.hasOdd()) for (let i = 0; i < listed.length; i++) if (listing.isOdd(i)) odd += 1;
+    const unseen = odd + countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, phones, added);
+    return unseen - listing.oddPresentIn(this);
+  }
+
+  unseenNumbers(listing: ContactListing): ReadonlySet<number> {
+    return this.table().unseenNumbers(listing);
+  }
+
+  /** Read whole on the first step only (the replies' matcher asks for them only when a reply came in). */
+  *sentEntries(): Generator<readonly [string, SentContact]> {
+    yield* this.table().sentEntries();
+  }
+
+  forEach(callback: (value: ContactState, key: string, map: ReadonlyMap<string, ContactState>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+
+  entries(): MapIterator<[string, ContactState]> {
+    return this.table().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.table().keys();
+  }
+
+  values(): MapIterator<ContactState> {
+    return this.table().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ContactState]> {
+    return this.entries();
+  }
+
+  /** The whole table with the tail folded (read once). */
+  private table(): StateTable {
+    if (!this.whole) {
+      const table = this.parts.table();
+      if (table) for (const event of this.tail) applyEvent(table, event);
+      this.whole = table ?? this.fromJournal();
+    }
+    return this.whole;
+  }
+
+  private rowOf(phone: string): number {
+    const n = phoneNumber(phone);
+    return n === undefined ? -1 : this.phoneIndex().get(n);
+  }
+
+  /** The index of the snapshot's phones, or undefined when their column does not check (the table is then read whole). */
+  private checkedIndex(): PhoneIndex | undefined {
+    try {
+      return this.phoneIndex();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The snapshot's phone column, read once. */
+  private phones(): Float64Array {
+    this.phoneColumn ??= this.parts.phones();
+    return this.phoneColumn;
+  }
+
+  private phoneIndex(): PhoneIndex {
+    if (!this.index) {
+      const phones = this.phones();
+      const index = new PhoneIndex(phones.length);
+      for (let row = 0; row < phones.length; row++) index.set(phones[row] ?? 0, row);
+      this.index = index;
+    }
+    return this.index;
+  }
+}

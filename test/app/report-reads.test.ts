@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jobReport } from '../../src/app/index.js';
+import { ContactListing, createFileStore, StateTable, type CheckpointEvent } from '../../src/checkpoint/index.js';
+import { reportRowsOf, writeReport } from '../../src/report/index.js';
+import { campaign, type Campaign } from '../helpers/campaign.js';
+
+const AT = '2025-01-15T10:00:00.000Z';
+const made: Campaign[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const c of made.splice(0)) await c.cleanup();
+});
+
+/** Every kind of outcome, in list order: sent (read, with a failed tag), failed, deferred, skipped, in doubt. */
+function events(phones: readonly string[]): CheckpointEvent[] {
+  const out: CheckpointEvent[] = [{ t: 'header', v: 1, job: 'cli-test', fingerprint: 'f', content: {}, at: AT }];
+  phones.forEach((phone, i) => {
+    const base = { phone, via: 'start', action: 'template' } as const;
+    out.push({ t: 'attempt', ...base, line: i + 2, at: AT });
+    const kind = i % 8;
+    if (kind < 4) {
+      out.push({ t: 'sent', ...base, conversation_id: `${100 + i}`, client_id: `${500 + i}`, message_id: `${900 + i}`, at: AT });
+      if (kind === 1) out.push({ t: 'delivery', phone, status: 'read', delivered_at: AT, read_at: AT, at: AT });
+      if (kind === 2) out.push({ t: 'followup', phone, step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
+    } else if (kind === 4) out.push({ t: 'failed', ...base, status: 400, retryable: false, error: '=(#131026) "undeliverable", again', error_class: 'undeliverable', at: AT });
+    else if (kind === 5) out.push({ t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-16T0${i % 9}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT });
+    else if (kind === 6) out.push({ t: 'skipped', phone, reason: 'opted_out', at: AT });
+  });
+  return out;
+}
+
+describe('report of a job whose states come in the list\'s order', () => {
+  it('finds each row of the listing by walking it beside the states (no lookup by phone, no index of the states) and writes the same bytes as a lookup of each', async () => {
+    const rows = 3_000;
+    const c = await campaign({ rows });
+    made.push(c);
+    const store = createFileStore(c.stateDir);
+    const job = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
+    await Promise.all(events(c.phones.slice(0, rows - 200)).map((e) => job.record(e)));
+    await job.close();
+    // The first report reads the list and keeps its listing.
+    await jobReport(c.jobFile, { store, out: path.join(c.dir, 'first.csv') });
+
+    const get = vi.spyOn(ContactListing.prototype, 'get');
+    const has = vi.spyOn(StateTable.prototype, 'has');
+    const out = path.join(c.dir, 'report.csv');
+    const result = await jobReport(c.jobFile, { store, out });
+    expect(get).not.toHaveBeenCalled();
+    expect(has).not.toHaveBeenCalled();
+    expect(result.contacts).toBe(rows);
+    vi.restoreAllMocks();
+
+    // The reference: every row looked up by phone, the list's contacts checked against the states one by one.
+    const view = await store.readJob('cli-test');
+    const states = new Map(view?.states ?? []);
+    const listing = new ContactListing();
+    for (const [i, phone] of c.phones.entries()) listing.add({ phone, line: i + 2, file: path.join(c.dir, 'contacts.csv'), name: `Ana ${i}`, phoneAsWritten: `(011) ${phone.slice(5, 10)}-${phone.slice(10)}` });
+    const reference = path.join(c.dir, 'reference.csv');
+    await writeReport(reference, reportRowsOf(states, { replies: new Map(), pendingPhones: listing, sources: listing }), 'csv', {});
+    const bytes = await readFile(out);
+    expect(bytes.equals(await readFile(reference))).toBe(true);
+    expect(bytes.toString('utf8').split('\n').length).toBe(rows + 2);
+  });
+});

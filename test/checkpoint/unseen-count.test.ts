@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { countMissing } from '../../src/checkpoint/unseen-count.js';
+
+/** The plain count: each listed number (not skipped) that is in neither set. */
+function plain(listed: number[], skip: Set<number>, mine: number[], extra: Set<number>): number {
+  const have = new Set([...mine, ...extra]);
+  return listed.filter((n, i) => !skip.has(i) && !have.has(n)).length;
+}
+
+function shuffled(values: number[], seed: number): number[] {
+  const out = [...values];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    const k = s % (i + 1);
+    [out[i], out[k]] = [out[k] as number, out[i] as number];
+  }
+  return out;
+}
+
+describe('counting the listed phones with no state', () => {
+  const listed = Array.from({ length: 500 }, (_, i) => 5511900000000 + i);
+  const cases: Array<[string, number[], number[], number[], number[]]> = [
+    ['in the same order, the last ones without a state', listed, listed.slice(0, 450), [], []],
+    ['in another order', listed, shuffled(listed.slice(0, 400), 7), [], []],
+    ['with states the listing does not have and rows left out', listed, [...shuffled(listed.slice(100, 300), 3), 1, 2, -1, 3], [], []],
+    ['with a phone listed twice', [...listed.slice(0, 10), ...listed.slice(0, 5), ...listed.slice(20, 30)], listed.slice(0, 3), [], []],
+    ['with phones added after the column and positions skipped', listed, listed.slice(0, 200), listed.slice(300, 320), [0, 250, 499]],
+    ['with no state at all', listed, [], [], []],
+  ];
+  it.each(cases)('%s: the same count as a lookup of each', (_, l, mine, extra, skip) => {
+    const skipped = new Set(skip);
+    expect(countMissing(Float64Array.from(l), (i) => skipped.has(i), Float64Array.from(mine), new Set(extra))).toBe(plain(l, skipped, mine, new Set(extra)));
+  });
+});
