@@ -15,7 +15,8 @@
  * - window_clients, window_phones: the last inbound time per client and per phone;
  * - events: each message the webhook or sync recorded, once by message id;
  * - sync_book: the bookmark of `sync`;
- * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision).
+ * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision);
+ * - window_clients.channel_id, window_phones.channel_id (5): the number a window's last inbound message came to.
  */
 
 export interface Migration {
@@ -131,6 +132,14 @@ CREATE TABLE $schema.job_notes (
     name: 'the ledger records the number of a pool a first message went from',
     sql: `
 ALTER TABLE $schema.ledger_ops ADD COLUMN channel_id integer;
+`,
+  },
+  {
+    version: 5,
+    name: 'a reply window records the number its last inbound message came to',
+    sql: `
+ALTER TABLE $schema.window_clients ADD COLUMN channel_id integer;
+ALTER TABLE $schema.window_phones ADD COLUMN channel_id integer;
 `,
   },
 ];
