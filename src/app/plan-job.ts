@@ -15,6 +15,8 @@ import { experimentLookup } from './experiment.js';
 export interface PlanResult extends PlanPass {
   job: string;
   channel: ChannelInfo;
+  /** A pool's numbers (`channel_id` a list of several), in the job's order. */
+  pool?: ChannelInfo[];
   /** The contact files read. */
   files: string[];
   /** The preflight's warnings (the loader's are in `warnings`), and the one of a job whose frequency cap is off. */
@@ -77,6 +79,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   return {
     job: job.name,
     channel: prepared.channel,
+    ...(prepared.pool.length > 1 && { pool: prepared.pool }),
     files: prepared.files,
     preflightWarnings: off === undefined ? prepared.warnings : [...prepared.warnings, off],
     ...pass,
