@@ -4,6 +4,8 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobReport, jobStatus, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
 import { createFileStore } from '../../src/checkpoint/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
+import { formatRunEnd } from '../../src/cli/format/run.js';
+import { formatStamp } from '../../src/cli/format/time.js';
 import { rendezvousNumber } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimChannel } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
@@ -209,6 +211,20 @@ describe('a campaign from a pool of numbers', () => {
     expect(outcome.numbers?.filter((n) => n.drained)).toHaveLength(1);
     const summary = JSON.parse(await readFile(outcome.files.summary, 'utf8')) as { numbers: Array<{ channel_id: number; drained: { code: number } | null }> };
     expect(summary.numbers.find((n) => n.channel_id === 14)?.drained?.code).toBe(131048);
+  });
+
+  it('tells at the run\'s end, per number, the messages sent and failed, its rate, and a drain with when and the provider\'s words', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    const outcome = await runPool(camp);
+    const text = formatRunEnd(outcome, 'UTC');
+    const sentBy = (id: number) => acceptedStarts().filter((s) => s.channel === id).length;
+    expect(text).toContain(`  number 10: ${sentBy(10)} sent, 0 failed, at most 50/s\n`);
+    expect(text).toContain(`  number 11: ${sentBy(11)} sent, 0 failed, at most 50/s\n`);
+    const drain = outcome.numbers?.find((n) => n.channelId === 14)?.drained;
+    expect(drain).toBeDefined();
+    expect(text).toContain(`  number 14: 2 sent, 0 failed, at most 50/s; drained at ${formatStamp(drain?.at ?? '', 'UTC')} (131048): ${drain?.error ?? ''}; its contacts not sent went from the other numbers\n`);
   });
 
   it('writes in report.csv the number each contact was sent from, the new one for a contact moved off a drained number', async () => {
