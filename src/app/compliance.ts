@@ -8,7 +8,7 @@
 import type { BudgetHolder, Ledger, LedgerView, StateStore, SuppressionList } from '../checkpoint/index.js';
 import { isClearYes, type Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
-import { isWindowOpen, latestInbound, type Action, type Budget, type PlanContext } from '../plan/index.js';
+import { contactInbound, isWindowOpen, type Action, type Budget, type PlanContext } from '../plan/index.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -67,7 +67,7 @@ export function complianceContext(c: ComplianceLookups, contact: Contact, now: n
 
 /** Whether a message to the contact now would go outside its 24-hour window (and so take room in the limit). */
 export function outsideWindow(job: Pick<Job, 'window'>, contact: Contact, context: PlanContext): boolean {
-  return !isWindowOpen(latestInbound(contact.lastInboundAt, context.lastInboundAt), context.now, job.window.safety_margin_minutes);
+  return !isWindowOpen(contactInbound(contact, context), context.now, job.window.safety_margin_minutes);
 }
 
 /**

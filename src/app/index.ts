@@ -14,6 +14,7 @@ export { clientSettings } from './client-settings.js';
 export { outcomeJson } from './summary-file.js';
 export { jobStatus, jobReport, contactsNotDone, type JobStatus, type JobReportOptions } from './job-report.js';
 export type { NumberStatus } from './pool-status.js';
+export type { PoolNumberFigures } from './sender-pool.js';
 export { trackJob, TRACK_INTERVAL_MS, type PassStart, type TrackJobOptions, type TrackOutcome } from './track-job.js';
 export { reconcileJob, type ReconcileJobOptions, type ReconcileJobOutcome } from './reconcile-job.js';
 export { SETTLE_MINUTES, type ReconcileOutcome } from './reconcile.js';

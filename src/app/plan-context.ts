@@ -19,13 +19,31 @@ export async function planLookups(store: StateStore, job: ComplianceLookups['job
   return { windows, compliance };
 }
 
-/** The planner's context for one contact at `now`, from the store's lookups. */
-export function planContextFor(lookups: PlanLookups, contact: Contact, now: number): PlanContext {
-  const lastInboundAt = lookups.windows.lastInboundAt(contact.phone);
+/**
+ * The planner's context for one contact at `now`, from the store's lookups. `pool`: the job sends from several
+ * numbers and the contact goes from `from` (undefined when none is left): only a window on that number counts.
+ */
+export function planContextFor(lookups: PlanLookups, contact: Contact, now: number, pool?: { from: number | undefined }): PlanContext {
+  const lastInboundAt = pool === undefined ? lookups.windows.lastInboundAt(contact.phone) : inboundOnNumber(lookups.windows, contact.phone, pool.from);
   return {
     now,
     ...(lastInboundAt !== undefined && { lastInboundAt }),
+    ...(pool !== undefined && { windowOfNumber: true as const }),
     ...(lookups.compliance && complianceContext(lookups.compliance, contact, now)),
     ...(lookups.experiment && { experiment: experimentFacts(lookups.experiment, contact.phone) }),
   };
+}
+
+/** The phone's last inbound time when it came to number `from`; undefined when it came to another number or one not known. */
+function inboundOnNumber(windows: WindowLookup, phone: string, from: number | undefined): number | undefined {
+  const channel = windows.lastInboundChannel(phone);
+  return from !== undefined && channel === from ? windows.lastInboundAt(phone) : undefined;
+}
+
+/**
+ * A pool's number of a phone before any send: the number the store last sent it a first message from (the
+ * send ledger), else the number its open window is on (the one it wrote to), when either is known.
+ */
+export function rememberedNumber(lookups: PlanLookups, ledger: ((phone: string) => number | undefined) | undefined): (phone: string) => number | undefined {
+  return (phone) => ledger?.(phone) ?? lookups.windows.lastInboundChannel(phone);
 }

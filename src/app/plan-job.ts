@@ -3,7 +3,7 @@ import type { ChannelInfo } from '../plan/index.js';
 import { summarise, writeRejects } from '../report/index.js';
 import { checkContent } from './content-guard.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
-import { planLookups } from './plan-context.js';
+import { planLookups, rememberedNumber } from './plan-context.js';
 import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
 import { messagingRoom } from './messaging-room.js';
@@ -15,6 +15,8 @@ import { experimentLookup } from './experiment.js';
 export interface PlanResult extends PlanPass {
   job: string;
   channel: ChannelInfo;
+  /** A pool's numbers (`channel_id` a list of several), in the job's order. */
+  pool?: ChannelInfo[];
   /** The contact files read. */
   files: string[];
   /** The preflight's warnings (the loader's are in `warnings`), and the one of a job whose frequency cap is off. */
@@ -56,7 +58,9 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   if (experiment) lookups.experiment = experiment;
   const ledger = lookups.compliance?.ledger;
   const tally = new OtherJobsTally(job, ledger);
-  const { messagedByOtherJobs = tally.result(), ...pass } = await planPass(prepared, plannerFor(prepared, lookups, now), prior, { tally, now, ...(ledger && { remembered: (phone: string) => ledger.lastChannelOf(phone) }) });
+  // A pool's contact goes from its own number (the ledger's, else the one its open window is on, else the stable choice), and is planned on it.
+  const remembered = rememberedNumber(lookups, ledger && ((phone: string) => ledger.lastChannelOf(phone)));
+  const { messagedByOtherJobs = tally.result(), ...pass } = await planPass(prepared, plannerFor(prepared, lookups, now, remembered), prior, { tally, now, remembered });
   const off = protectionOffWarning(job);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
@@ -75,6 +79,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   return {
     job: job.name,
     channel: prepared.channel,
+    ...(prepared.pool.length > 1 && { pool: prepared.pool }),
     files: prepared.files,
     preflightWarnings: off === undefined ? prepared.warnings : [...prepared.warnings, off],
     ...pass,

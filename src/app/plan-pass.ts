@@ -48,11 +48,18 @@ const EXAMPLES = 3;
 /** What `run` (not `resume`) takes up again. */
 const RUN = { retryFailed: false, retryInDoubt: false };
 
-/** The planner's choice for each contact of a prepared job at `now`, with what the store knows. */
-export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number): (contact: Contact) => Action {
+/**
+ * The planner's choice for each contact of a prepared job at `now`, with what the store knows. A pool's
+ * contact is planned on its own number (`remembered`, as the run chooses it): text only when its window is there.
+ */
+export function plannerFor(prepared: Prepared, lookups: PlanLookups, now: number, remembered?: (phone: string) => number | undefined): (contact: Contact) => Action {
+  const pool = prepared.pool;
+  const ids = pool.map((ch) => ch.id);
   return (contact) => {
-    const context = planContextFor(lookups, contact, now);
-    const action = decide(contact, prepared.channel, prepared.job, context);
+    const own = pool.length > 1 ? contactNumber(contact.phone, ids, ids, remembered?.(contact.phone))?.id : undefined;
+    const channel = (own !== undefined && pool.find((ch) => ch.id === own)) || prepared.channel;
+    const context = planContextFor(lookups, contact, now, pool.length > 1 ? { from: own } : undefined);
+    const action = decide(contact, channel, prepared.job, context);
     if (lookups.compliance) noteDecision(lookups.compliance, contact, action, context);
     return action;
   };

@@ -16,7 +16,7 @@ import { decideIfDue } from './experiment-decide.js';
 import { noteFollowUp } from './follow-up-links.js';
 import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
 import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
-import { planContextFor, planLookups, type PlanLookups } from './plan-context.js';
+import { planContextFor, planLookups, rememberedNumber, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
 import { countPending } from './listing.js';
@@ -205,7 +205,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     return gate;
   };
   const first = shared(prepared.channel.id, run.limiter);
-  const pool = senderPoolFor(prepared.pool, first, job.rate, compliance && ((phone) => compliance.ledger.lastChannelOf(phone)), (channel, limiter) => shared(channel.id, limiter));
+  const pool = senderPoolFor(prepared.pool, first, job.rate, rememberedNumber(run.lookups, compliance && ((phone) => compliance.ledger.lastChannelOf(phone))), (channel, limiter) => shared(channel.id, limiter));
   const shares = await shareNumbers(store, gates, job.rate.per_second, { logger });
   const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
   const bound = boundWatch(concurrency, clock);
@@ -230,7 +230,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     mode: options.mode,
     concurrency: concurrency.ceiling,
     controller: concurrency.controller,
-    planContext: (contact, now) => planContextFor(run.lookups, contact, now),
+    // In a pool the window is the contact's number's: the number it goes from now (a drained one's contacts have moved).
+    planContext: (contact, now) => planContextFor(run.lookups, contact, now, pool && { from: pool.numberFor(contact.phone)?.number.channel.id }),
     ...(ledger && { onDecided: ledger.onDecided }),
     clock,
     ...(options.sleep && { sleep: options.sleep }),

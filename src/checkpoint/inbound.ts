@@ -23,6 +23,8 @@ export interface RecordedEvent {
   source: EventSource;
   /** The client's E.164 phone, when known at recording time. */
   phone?: string;
+  /** The number of the business (channel id) the message's conversation is on, when known (a conversation a job of the store started). */
+  channel_id?: number;
 }
 
 /** The store's events, opened by a process that records them (the receiver, `sync`). */

@@ -142,6 +142,8 @@ export interface StateStore {
   replies(sent: Iterable<readonly [string, SentContact]>): Promise<Map<string, string>>;
   /** Client id → phone, from every job's state (the webhook links inbound messages to phones with it). */
   knownPhones(): Promise<Map<string, string>>;
+  /** Conversation id → the number (channel id) it was started from, from every job's state (a pool's contact's number, else the job's one number). */
+  knownConversations(): Promise<Map<string, number>>;
   /** The suppression list every job of the store honours, read now (`refresh` reads later changes). */
   suppressions(): Promise<SuppressionList>;
   /** Puts phones (E.164) on the suppression list; durable when it resolves. */

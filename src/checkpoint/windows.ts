@@ -7,12 +7,18 @@
 /** What the planner reads, through the runner: the last inbound time (epoch ms) of a phone. */
 export interface WindowLookup {
   lastInboundAt(phone: string): number | undefined;
+  /**
+   * The number of the business (channel id) the phone's last inbound message came to, when known: the
+   * number whose 24-hour window is open (a reply in a conversation the store's jobs started is on that
+   * conversation's number). Undefined when not known.
+   */
+  lastInboundChannel(phone: string): number | undefined;
 }
 
 /** The windows opened by a process that writes them (the receiver, `sync`). */
 export interface WindowStore extends WindowLookup {
-  /** An inbound message at `at` (epoch ms) from this client (and phone, when known). */
-  noteInbound(inbound: { clientId: string; phone?: string; at: number }): void;
+  /** An inbound message at `at` (epoch ms) from this client (and phone, when known), to the number `channelId` when known. */
+  noteInbound(inbound: { clientId: string; phone?: string; at: number; channelId?: number }): void;
   /** The client's phone became known: the phone's window takes the client's. */
   linkPhone(clientId: string, phone: string): void;
   phoneOf(clientId: string): string | undefined;
@@ -20,4 +26,21 @@ export interface WindowStore extends WindowLookup {
   lastInboundByClient(clientId: string): number | undefined;
   /** Makes the changes since the last flush durable, merged with what other processes wrote (no-op when none). */
   flush(): Promise<void>;
+}
+
+/** A window's last inbound message: its time (epoch ms) and the number it came to, when known. */
+export interface InboundMark {
+  at: number;
+  channel?: number;
+}
+
+/**
+ * The mark a window keeps of two: the later one, with its own number (a later reply to an unknown
+ * number forgets the earlier one's: the template then, the safe side); at the same time, the one that
+ * knows its number. `old` is returned (the same object) when it stays.
+ */
+export function laterInbound(old: InboundMark | undefined, next: InboundMark): InboundMark {
+  if (old === undefined || next.at > old.at) return next;
+  if (next.at === old.at && old.channel === undefined && next.channel !== undefined) return next;
+  return old;
 }

@@ -1,4 +1,4 @@
-import { TEMPLATE_DISPLAYS, type SimDelivery, type SimFaults, type SimOptions, type TemplateDisplay } from '../sim/index.js';
+import { TEMPLATE_DISPLAYS, type SimChannel, type SimDelivery, type SimFaults, type SimOptions, type TemplateDisplay } from '../sim/index.js';
 import { CliError } from './exit.js';
 import { deliveryDelays, deliveryShares, providerErrorShares } from './sim-flag-specs.js';
 
@@ -22,6 +22,8 @@ export interface SimFlags {
   deliveryDelays?: string;
   templateDisplay?: string;
   seed?: string;
+  /** More numbers of the company, `14,15` (a pool's). */
+  numbers?: string;
 }
 
 export const DEFAULT_SIM_PORT = 8780;
@@ -88,6 +90,23 @@ function templateDisplay(raw: string): TemplateDisplay {
   return raw;
 }
 
+/** The channel ids the simulator's seed has (10 wba, 11 whatsapp, 12 ww, 13 inactive wba). */
+const SEED_CHANNELS = [10, 11, 12, 13];
+
+/** `--numbers 14,15`: more WhatsApp Cloud numbers of the company beside the seed's, for a pool. */
+function moreNumbers(raw: string): SimChannel[] {
+  const ids = raw.split(',').map((p) => p.trim());
+  if (ids.some((id) => !/^[1-9]\d{0,8}$/.test(id))) throw new CliError(`--numbers ${raw}: give channel ids separated by commas, e.g. 14,15`);
+  const seen = new Set<number>();
+  return ids.map((text) => {
+    const id = Number(text);
+    if (SEED_CHANNELS.includes(id)) throw new CliError(`--numbers: ${id} is already a channel of the simulator (10 to 13); pick other ids, e.g. 14,15`);
+    if (seen.has(id)) throw new CliError(`--numbers: ${id} is given twice; give each once`);
+    seen.add(id);
+    return { id, name: `Number ${id} (WhatsApp Cloud)`, type: 'wba', status: 1 };
+  });
+}
+
 /** Checks the flags and folds them into simulator options; a bad value is a one-sentence CliError. */
 export function simOptionsFromFlags(flags: SimFlags): SimOptions {
   const port = wholeNumber('--port', flags.port, 65535);
@@ -101,5 +120,6 @@ export function simOptionsFromFlags(flags: SimFlags): SimOptions {
   if (statuses) options.delivery = statuses;
   if (flags.templateDisplay !== undefined) options.templateDisplay = templateDisplay(flags.templateDisplay);
   if (flags.seed !== undefined) options.seed = wholeNumber('--seed', flags.seed);
+  if (flags.numbers !== undefined) options.channels = moreNumbers(flags.numbers);
   return options;
 }

@@ -6,8 +6,15 @@
 export interface PlanContext {
   /** The time of the decision, epoch ms. */
   now: number;
-  /** The contact's last inbound message known to the store (webhook, sync), epoch ms. */
+  /** The contact's last inbound message known to the store (webhook, sync), epoch ms; with `windowOfNumber`, only one to the number it goes from. */
   lastInboundAt?: number;
+  /**
+   * A pool of several numbers: the 24-hour window is the number's own (between the person and the number
+   * they wrote to). `lastInboundAt` is then the last inbound message to the number the contact goes from
+   * (absent when it came to another number, or to one not known), and the list's `last_inbound_at`
+   * column, which names no number, is not read.
+   */
+  windowOfNumber?: true;
   /** The suppression list's entry for this phone, when it is on the list. */
   suppressed?: { reason: string; source: string };
   /** Whether the contact's consent cell is a clear yes; read only when the job requires opt-in (absent: not known to be). */

@@ -18,7 +18,7 @@ export { recipientZone, countryZone, type RecipientZone, type ZoneSource } from 
 export { nextOpening } from './quiet-hours.js';
 export { columnUses, columnsUsed, type ColumnUse } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
-export { isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
+export { contactInbound, isWindowOpen, latestInbound, WINDOW_MS } from './window.js';
 export { preflight, type PreflightJob, type PreflightResult } from './preflight.js';
 export { needsTemplates } from './message-check.js';
 export { templatePositions } from './template-check.js';

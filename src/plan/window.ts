@@ -13,6 +13,14 @@ export function latestInbound(...times: Array<number | undefined>): number | und
 }
 
 /**
+ * The contact's last inbound time that opens its window: the later of the list's and the store's; in a pool of
+ * several numbers (`windowOfNumber`), the store's alone, which is already that of the contact's number.
+ */
+export function contactInbound(contact: { lastInboundAt?: number }, context: { lastInboundAt?: number; windowOfNumber?: true }): number | undefined {
+  return context.windowOfNumber ? context.lastInboundAt : latestInbound(contact.lastInboundAt, context.lastInboundAt);
+}
+
+/**
  * Whether free text may go at `now`: the last inbound message is younger than 24 hours minus the
  * safety margin (strictly: at exactly that age the window counts as closed). Unknown = closed.
  */

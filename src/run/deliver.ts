@@ -30,8 +30,6 @@ export async function deliver(
   let conversationId = options.afresh ? undefined : prior?.conversationId;
   let clientId = options.afresh ? undefined : prior?.clientId;
   let tries = NO_TRIES;
-  // In a pool the window's number is not known: free text could go from a number the person never wrote to, so the template goes.
-  if (ctx.pool !== undefined && ctx.pool.numbers.length > 1) switchToTemplate(plan);
 
   for (;;) {
     if (ctx.pool?.isDrained(ctx.channel.id)) {
@@ -41,6 +39,8 @@ export async function deliver(
       ctx = routed.ctx;
       conversationId = undefined;
       clientId = undefined;
+      // The person's window is the drained number's (the text was chosen for it): from the new number, the template.
+      switchToTemplate(plan);
     }
     const via: Via = conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
     const kind: ActionKind = plan.payload.kind;

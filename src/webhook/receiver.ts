@@ -153,6 +153,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     background.run(async () => {
       let phone = recorded.event.phone;
       if (message.direction === 'inbound' && !phone) phone = await ingest.linkPhone(message.clientId);
+      if (message.direction === 'inbound') await ingest.linkNumber(recorded.event);
       if (recorded.isNew) await applyKeywordReply(options.store, keywords, recorded.event, phone, logger);
       await state.window.flush();
     });

@@ -4,17 +4,22 @@
  * window behind for long).
  */
 import type { EventsLog, StateStore, WindowStore } from '../checkpoint/index.js';
+import { knownConversations, type KnownConversations } from './known-conversations.js';
 
 export interface WebhookState {
   store: StateStore;
   events: EventsLog;
   window: WindowStore;
+  /** The number each conversation the store's jobs started is on (a reply's window is that number's). */
+  conversations: KnownConversations;
   /** Flushes the window store and closes the log. */
   close(): Promise<void>;
 }
 
 export async function openWebhookState(store: StateStore): Promise<WebhookState> {
   const window = await store.openWindowStore();
+  const conversations = knownConversations(store);
+  await conversations.load();
   const events = await store.openEventsLog({
     onLoad(event) {
       if (event.direction !== 'inbound') return;
@@ -22,6 +27,7 @@ export async function openWebhookState(store: StateStore): Promise<WebhookState>
         clientId: event.client_id,
         ...(event.phone ? { phone: event.phone } : {}),
         at: Date.parse(event.created_at),
+        ...(event.channel_id !== undefined && { channelId: event.channel_id }),
       });
     },
   });
@@ -30,6 +36,7 @@ export async function openWebhookState(store: StateStore): Promise<WebhookState>
     store,
     events,
     window,
+    conversations,
     async close() {
       try {
         await window.flush();

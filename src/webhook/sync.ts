@@ -185,6 +185,8 @@ function toIncoming(m: Message, conversation: Conversation): IncomingMessage {
     senderType: m.senderType,
     ...(typeof m.content === 'string' ? { content: m.content } : {}),
     createdAt: Number.isNaN(at) ? m.createdAt : new Date(at).toISOString(),
+    // A8: the listing's conversation names its number; a listing without it leaves the number to the jobs' states.
+    ...(typeof conversation.channel_id === 'number' && Number.isInteger(conversation.channel_id) && { channelId: conversation.channel_id }),
   };
 }
 

@@ -4,9 +4,12 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobReport, jobStatus, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
 import { createFileStore } from '../../src/checkpoint/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
+import { formatRunEnd } from '../../src/cli/format/run.js';
+import { formatStamp } from '../../src/cli/format/time.js';
 import { rendezvousNumber } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimChannel } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
+import { sync } from '../../src/webhook/index.js';
 
 /** Two more numbers of the company beside the seed's 10 (wba) and 11 (whatsapp). */
 const MORE_NUMBERS: SimChannel[] = [
@@ -210,6 +213,20 @@ describe('a campaign from a pool of numbers', () => {
     expect(summary.numbers.find((n) => n.channel_id === 14)?.drained?.code).toBe(131048);
   });
 
+  it('tells at the run\'s end, per number, the messages sent and failed, its rate, and a drain with when and the provider\'s words', async () => {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    sim.state.setSpamLimit(2, 14);
+    const camp = await setup({ channel_id: [10, 11, 14], rate: { per_second: 50, concurrency: 2 } }, 30);
+    const outcome = await runPool(camp);
+    const text = formatRunEnd(outcome, 'UTC');
+    const sentBy = (id: number) => acceptedStarts().filter((s) => s.channel === id).length;
+    expect(text).toContain(`  number 10: ${sentBy(10)} sent, 0 failed, at most 50/s\n`);
+    expect(text).toContain(`  number 11: ${sentBy(11)} sent, 0 failed, at most 50/s\n`);
+    const drain = outcome.numbers?.find((n) => n.channelId === 14)?.drained;
+    expect(drain).toBeDefined();
+    expect(text).toContain(`  number 14: 2 sent, 0 failed, at most 50/s; drained at ${formatStamp(drain?.at ?? '', 'UTC')} (131048): ${drain?.error ?? ''}; its contacts not sent went from the other numbers\n`);
+  });
+
   it('writes in report.csv the number each contact was sent from, the new one for a contact moved off a drained number', async () => {
     sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
     sim.state.setSpamLimit(2, 14);
@@ -290,6 +307,103 @@ describe('a campaign from a pool of numbers', () => {
     expect(refused).toHaveLength(0);
     const starts = sim.state.requests.filter((r) => r.endpoint === START).map((r) => r.body as { send_type: string; channel_id: number });
     for (const b of starts.filter((x) => x.channel_id === 14)) expect(b.send_type).toBe('template');
+  });
+});
+
+/** Each start-whatsapp of a job after the first `skip` ones: its phone, number and kind. */
+function startsAfter(skip: number): Array<{ phone: string; channel: number; sendType: string; status: number }> {
+  return sim.state.requests
+    .filter((r) => r.endpoint === START)
+    .slice(skip)
+    .map((r) => {
+      const body = r.body as { phone: string; channel_id: number; send_type: string };
+      return { phone: body.phone, channel: body.channel_id, sendType: body.send_type, status: r.status };
+    });
+}
+
+const TEXT_AND_TEMPLATE = { text: 'Oi {{name}}, seu cupom: {{coupon}}', template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{coupon}}' } } };
+
+describe('the 24-hour window of a pool belongs to a number', () => {
+  /**
+   * A first job sends each person a template from its own number; then each writes back: most to the number
+   * that wrote to them, `strays` to the other one. `sync` records the replies and the number each came to.
+   */
+  async function repliedTo(strays: (phone: string) => boolean): Promise<{ camp: Campaign; ownNumber: Map<string, number>; wroteTo: Map<string, number> }> {
+    sim = await startSimulator({ seed: 5, channels: MORE_NUMBERS });
+    const camp = await setup({ channel_id: [10, 11], name: 'first' }, 12);
+    expect(outcomeExitCode(await runPool(camp))).toBe(0);
+    const ownNumber = new Map(acceptedStarts().map((s) => [s.phone, s.channel]));
+    const wroteTo = new Map<string, number>();
+    for (const [phone, own] of ownNumber) {
+      const to = strays(phone) ? (own === 10 ? 11 : 10) : own;
+      sim.state.inbound(phone, 'oi', to);
+      wroteTo.set(phone, to);
+    }
+    await sync({ api: client(), store: createFileStore(camp.stateDir) });
+    return { camp, ownNumber, wroteTo };
+  }
+
+  /** The second job of the same list and store: text when the window is open, else the template. */
+  async function secondJob(camp: Campaign, job: Record<string, unknown> = {}): Promise<{ outcome: RunOutcome; starts: ReturnType<typeof startsAfter> }> {
+    const before = sim.state.requests.filter((r) => r.endpoint === START).length;
+    const second = await campaign({ rows: 12, job: { channel_id: [10, 11], name: 'second', message: TEXT_AND_TEMPLATE, limits: { min_hours_between_messages: 0 }, ...job } });
+    try {
+      second.stateDir = camp.stateDir;
+      const outcome = await runPool(second);
+      return { outcome, starts: startsAfter(before) };
+    } finally {
+      await second.cleanup();
+    }
+  }
+
+  it('sends text from the number a person wrote to, and the template to a person whose window is on another number than its own', async () => {
+    const strays = (phone: string) => phone.endsWith('3') || phone.endsWith('6');
+    const { camp, ownNumber, wroteTo } = await repliedTo(strays);
+    const { outcome, starts } = await secondJob(camp);
+    expect(outcome.summary.byStatus).toMatchObject({ sent: 12, failed: 0 });
+    // Nothing refused: the simulator answers 131047 to free text from a number with no open window.
+    expect(starts.filter((s) => s.status !== 200)).toEqual([]);
+    expect(starts).toHaveLength(12);
+    for (const s of starts) {
+      expect(s.channel).toBe(ownNumber.get(s.phone));
+      expect(s.sendType).toBe(wroteTo.get(s.phone) === s.channel ? 'text' : 'template');
+    }
+    expect(starts.filter((s) => s.sendType === 'text').length).toBe(12 - [...ownNumber.keys()].filter(strays).length);
+    expect(starts.filter((s) => s.sendType === 'template').length).toBeGreaterThan(0);
+  });
+
+  it('plans text only for a person whose window is on its own number, as the run sends', async () => {
+    const strays = (phone: string) => phone.endsWith('3') || phone.endsWith('6');
+    const { camp, ownNumber } = await repliedTo(strays);
+    const second = await campaign({ rows: 12, job: { channel_id: [10, 11], name: 'second', message: TEXT_AND_TEMPLATE, limits: { min_hours_between_messages: 0 } } });
+    try {
+      const plan = await planJob(await prepare(second.jobFile, { api: client() }), { store: createFileStore(camp.stateDir) });
+      const stray = [...ownNumber.keys()].filter(strays).length;
+      expect(stray).toBeGreaterThan(0);
+      expect(plan.byAction).toEqual({ text: 12 - stray, template: stray });
+      const split: Record<string, number> = {};
+      for (const own of ownNumber.values()) split[String(own)] = (split[String(own)] ?? 0) + 1;
+      expect(plan.byNumber).toEqual(split);
+    } finally {
+      await second.cleanup();
+    }
+  });
+
+  it('gives a person with an open window on a drained number the template from its new number', async () => {
+    const { camp, ownNumber } = await repliedTo(() => false);
+    // Number 11 reaches its spam limit after one message of the second job: its other people move to 10.
+    sim.state.setSpamLimit(1, 11);
+    const { outcome, starts } = await secondJob(camp, { rate: { per_second: 50, concurrency: 1 } });
+    expect(outcome.summary.byStatus).toMatchObject({ sent: 12, failed: 0 });
+    expect(outcome.numbers?.find((n) => n.channelId === 11)?.drained).toMatchObject({ code: 131048 });
+    const accepted = starts.filter((s) => s.status === 200);
+    expect(accepted).toHaveLength(12);
+    const moved = accepted.filter((s) => ownNumber.get(s.phone) === 11 && s.channel === 10);
+    expect(moved.length).toBeGreaterThan(0);
+    for (const s of moved) expect(s.sendType).toBe('template');
+    // No free text ever left from a number the person did not write to.
+    expect(starts.filter((s) => s.sendType === 'text' && s.channel !== ownNumber.get(s.phone))).toEqual([]);
+    for (const s of accepted.filter((a) => a.channel === ownNumber.get(a.phone))) expect(s.sendType).toBe('text');
   });
 });
 

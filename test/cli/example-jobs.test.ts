@@ -19,6 +19,7 @@ describe('the example jobs pass `outreach plan --offline`', () => {
     ['jobs/ww-text-media.json', 'ww'],
     ['jobs/nightly-import.json', 'whatsapp'],
     ['jobs/demo.json', 'wba'],
+    ['jobs/pool.json', 'wba'],
   ])('%s on a %s channel', async (job, type) => {
     const r = await runCli(['plan', path.join(repoRoot, job), '--offline', '--channel-type', type, '--state-dir', stateDir, '--json']);
     expect(r.stderr).toBe('');

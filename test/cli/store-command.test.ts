@@ -138,6 +138,12 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const notes = { ...(JSON.parse(await readFile(notesFile, 'utf8').catch(() => '{}')) as Record<string, unknown>), imported_note: { at: '2026-03-01T00:00:00.000Z' } };
     await writeFile(notesFile, JSON.stringify(notes));
 
+    // A reply of a pool's contact: its window names the number it came to (window.json's phone_channels).
+    const windowFile = path.join(stateDir, 'window.json');
+    const windows = JSON.parse(await readFile(windowFile, 'utf8')) as { phones: Record<string, string>; phone_channels?: Record<string, number> };
+    const replied = Object.keys(windows.phones)[0] ?? '';
+    await writeFile(windowFile, JSON.stringify({ ...windows, phone_channels: { ...windows.phone_channels, [replied]: 14 } }));
+
     const first = await runCli(['store', 'import', stateDir, '--store', url]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -147,6 +153,8 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const note = await client.query<{ value: unknown }>(`SELECT value FROM ${s}.job_notes WHERE job = 'demo' AND key = 'imported_note'`);
     expect(note.rows[0]?.value).toEqual({ at: '2026-03-01T00:00:00.000Z' });
     expect(after.rejects).toBe(30);
+    const number = await client.query<{ channel_id: number | null }>(`SELECT channel_id FROM ${s}.window_phones WHERE phone = $1`, [replied]);
+    expect(number.rows[0]?.channel_id).toBe(14);
     for (const part of ['suppression', 'ledger', 'clients', 'phones', 'events'] as const) expect(after[part], part).toBeGreaterThan(0);
     // The journal keeps the file's lines, in order, the header first.
     const { rows } = await client.query<{ event: string; phone: string | null }>(`SELECT event, phone FROM ${s}.journal WHERE job = 'demo' ORDER BY seq`);

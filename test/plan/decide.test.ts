@@ -113,6 +113,13 @@ describe('decide on wba/whatsapp channels', () => {
     expect(decide(makeContact(undefined, NOW - HOUR), WBA, job, { now: NOW, lastInboundAt: NOW - 30 * HOUR }).kind).toBe('text');
   });
 
+  it("in a pool of numbers, reads only the window on the contact's number: the list's last inbound, which names no number, opens none", () => {
+    const job = makeJob({ template: TEMPLATE, text: TEXT });
+    const listed = makeContact(undefined, NOW - HOUR);
+    expect(decide(listed, WBA, job, { now: NOW, windowOfNumber: true }).kind).toBe('template');
+    expect(decide(makeContact(), WBA, job, { now: NOW, windowOfNumber: true, lastInboundAt: NOW - HOUR }).kind).toBe('text');
+  });
+
   it('uses the job\'s safety margin', () => {
     const job = makeJob({ template: TEMPLATE, text: TEXT }, { window: { safety_margin_minutes: 0 } });
     expect(decide(makeContact(), WBA, job, { now: NOW, lastInboundAt: NOW - 23.5 * HOUR }).kind).toBe('text');

@@ -87,6 +87,17 @@ describe('outreach sim', () => {
     expect(simOptionsFromFlags({ ...defaults, templateDisplay: 'body' }).templateDisplay).toBe('body');
   });
 
+  it('adds numbers of the company (WhatsApp Cloud) for a pool with --numbers, and refuses one the simulator has or one given twice', () => {
+    expect(simOptionsFromFlags({ ...defaults, numbers: '14, 15' }).channels).toEqual([
+      { id: 14, name: 'Number 14 (WhatsApp Cloud)', type: 'wba', status: 1 },
+      { id: 15, name: 'Number 15 (WhatsApp Cloud)', type: 'wba', status: 1 },
+    ]);
+    expect(simOptionsFromFlags(defaults).channels).toBeUndefined();
+    expect(() => simOptionsFromFlags({ ...defaults, numbers: '10' })).toThrow('--numbers: 10 is already a channel of the simulator (10 to 13); pick other ids, e.g. 14,15');
+    expect(() => simOptionsFromFlags({ ...defaults, numbers: '14,14' })).toThrow('--numbers: 14 is given twice; give each once');
+    expect(() => simOptionsFromFlags({ ...defaults, numbers: '14,x' })).toThrow('--numbers 14,x: give channel ids separated by commas, e.g. 14,15');
+  });
+
   it('sets provider errors by code from --provider-errors', () => {
     expect(simOptionsFromFlags({ ...defaults, providerErrors: '131026=0.05, 131049=0.02' }).faults).toEqual({
       providerErrors: { 131026: 0.05, 131049: 0.02 },

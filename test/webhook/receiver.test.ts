@@ -106,6 +106,34 @@ describe('webhook receiver', () => {
     expect((await storedWindow(windowFile()))?.phones['+5511900000055']).toBe('2025-03-01T10:00:00.000Z');
   });
 
+  it('records the number a reply came to: the number the store\'s job started its conversation from, with the event and the phone\'s window', async () => {
+    const store = createFileStore(stateDir);
+    const job = await store.openJob('pool', { pid: process.pid, startedAt: '2025-03-01T09:00:00.000Z', command: 'run' });
+    await job.record({ t: 'header', v: 1, job: 'pool', fingerprint: 'f', content: { channel_id: [10, 11] }, at: '2025-03-01T09:00:00.000Z' });
+    await job.record({ t: 'sent', phone: PHONE, via: 'start', action: 'template', conversation_id: '501', client_id: '77', message_id: '9', channel_id: 11, at: '2025-03-01T09:00:00.000Z' });
+    await job.close();
+    const r = await start({ store });
+    const d = delivery({ clientId: '77', conversationId: '501' });
+    expect((await send(r.url, { body: d.raw, headers: { 'x-service-signature': d.signature } })).status).toBe(200);
+    await r.settled();
+    expect(await storedEvents(eventsFile())).toMatchObject([{ conversation_id: '501', channel_id: 11 }]);
+    const windows = await createFileStore(stateDir).windows();
+    expect(windows.lastInboundAt(PHONE)).toBe(Date.parse('2025-03-01T10:00:00.000Z'));
+    expect(windows.lastInboundChannel(PHONE)).toBe(11);
+  });
+
+  it('knows no number for a reply in a conversation no job of the store started (the person wrote first)', async () => {
+    const r = await start();
+    const d = delivery({ clientId: '78', conversationId: '777' });
+    expect((await send(r.url, { body: d.raw, headers: { 'x-service-signature': d.signature } })).status).toBe(200);
+    await r.settled();
+    const [event] = await storedEvents(eventsFile());
+    expect(event?.channel_id).toBeUndefined();
+    const windows = await createFileStore(stateDir).windows();
+    expect(windows.lastInboundAt(PHONE)).toBe(Date.parse('2025-03-01T10:00:00.000Z'));
+    expect(windows.lastInboundChannel(PHONE)).toBeUndefined();
+  });
+
   it('without an API client, still records the event and the client window (no phone)', async () => {
     receiver = await startReceiver({ port: 0, secret: SECRET, store: createFileStore(stateDir) });
     const d = delivery({ clientId: '61' });

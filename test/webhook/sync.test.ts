@@ -59,6 +59,24 @@ function fakePlatform() {
 }
 
 describe('sync', () => {
+  it('records the number a reply came to from the conversation the listing names it on, with the event and the phone\'s window', async () => {
+    const p = fakePlatform();
+    p.phones.set(71, '+5511999990071');
+    p.add(601, 71, 'client', 'oi');
+    (p.conversations[0] as { channel_id: number }).channel_id = 11;
+    p.add(602, 72, 'client', 'hello');
+    p.phones.set(72, '+5511999990072');
+    const store = createFileStore(stateDir);
+    await sync({ api: p.api, store });
+    const events = await storedEvents(path.join(stateDir, 'events.jsonl'));
+    expect(events.find((e) => e.conversation_id === '601')).toMatchObject({ channel_id: 11 });
+    expect(events.find((e) => e.conversation_id === '602')?.channel_id).toBeUndefined();
+    const windows = await store.windows();
+    expect(windows.lastInboundChannel('+5511999990071')).toBe(11);
+    expect(windows.lastInboundChannel('+5511999990072')).toBeUndefined();
+    expect(windows.lastInboundAt('+5511999990072')).toBeDefined();
+  });
+
   it('reads several conversations at once but never moves its mark past one that failed', async () => {
     const p = fakePlatform();
     for (let i = 0; i < 12; i++) p.add(500 + i, 70 + i, 'user', `hello ${i}`);

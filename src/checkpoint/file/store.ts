@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { readdir, readFile } from 'node:fs/promises';
 import { rowKey, type JobFiles, type JobOwner, type JobRunner, type JobStore, type JobView, type RowRef, type StateStore } from '../store.js';
 import { jobFilesIn } from '../job-files.js';
+import { jobChannel } from '../job-channel.js';
 import { openJobJournal } from './checkpoint.js';
 import type { JournalOptions } from './journal.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
@@ -184,6 +185,27 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
         for (const s of view?.states.values() ?? []) if (s.clientId) phones.set(s.clientId, s.phone);
       }
       return phones;
+    },
+
+    async knownConversations(): Promise<Map<string, number>> {
+      const conversations = new Map<string, number>();
+      let jobs: string[];
+      try {
+        jobs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+      } catch {
+        return conversations;
+      }
+      for (const job of jobs) {
+        const view = await this.readJob(job).catch(() => undefined);
+        if (view === undefined) continue;
+        const single = jobChannel(view.header);
+        for (const s of view.states.values()) {
+          const conversationId = 'conversationId' in s ? s.conversationId : undefined;
+          const channel = s.channelId ?? single;
+          if (conversationId !== undefined && channel !== undefined) conversations.set(conversationId, channel);
+        }
+      }
+      return conversations;
     },
   };
 }

@@ -3,7 +3,10 @@
  * phone, and which phone each client id has. The planner's 24-hour window (A23) reads it by phone.
  *
  * Format (times ISO, so a person can read it):
- *   {"v":1,"clients":{"<client id>":"<iso>"},"phones":{"<e164>":"<iso>"},"links":{"<client id>":"<e164>"}}
+ *   {"v":1,"clients":{"<client id>":"<iso>"},"phones":{"<e164>":"<iso>"},"links":{"<client id>":"<e164>"},
+ *    "client_channels":{"<client id>":<channel id>},"phone_channels":{"<e164>":<channel id>}}
+ * The two `*_channels` maps name the number of the business each last inbound message came to, when
+ * known (its window is that number's); a file without them is read as knowing none.
  *
  * Written whole and atomically (temp file, fsync, rename, fsync of the folder). Every value only
  * grows (times keep the latest), so a flush first merges what another process wrote meanwhile:
@@ -15,7 +18,7 @@ import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 import { storeWriteError } from './state-file-error.js';
-import type { WindowLookup, WindowStore } from '../windows.js';
+import { laterInbound, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
 import { coalescedWrite } from '../coalesced-write.js';
 
 /** The file backend's window store: the port's, and the file it lives in. */
@@ -28,23 +31,30 @@ interface WindowFile {
   clients: Record<string, string>;
   phones: Record<string, string>;
   links: Record<string, string>;
+  /** The number (channel id) a client's last inbound message came to, when known (absent in files of earlier versions). */
+  client_channels?: Record<string, number>;
+  /** The number a phone's last inbound message came to, when known. */
+  phone_channels?: Record<string, number>;
 }
 
 interface State {
-  clients: Map<string, number>;
-  phones: Map<string, number>;
+  clients: Map<string, InboundMark>;
+  phones: Map<string, InboundMark>;
   links: Map<string, string>;
 }
 
+const emptyState = (): State => ({ clients: new Map(), phones: new Map(), links: new Map() });
+
 export async function openWindowStore(file: string): Promise<FileWindowStore> {
-  const state: State = { clients: new Map(), phones: new Map(), links: new Map() };
+  const state = emptyState();
   merge(state, await readWindowFile(file));
   let dirty = false;
 
-  function setLatest(map: Map<string, number>, key: string, at: number): void {
+  function setLatest(map: Map<string, InboundMark>, key: string, mark: InboundMark): void {
     const old = map.get(key);
-    if (old === undefined || at > old) {
-      map.set(key, at);
+    const kept = laterInbound(old, mark);
+    if (kept !== old) {
+      map.set(key, kept);
       dirty = true;
     }
   }
@@ -63,28 +73,30 @@ export async function openWindowStore(file: string): Promise<FileWindowStore> {
 
   const store: FileWindowStore = {
     file,
-    noteInbound({ clientId, phone, at }) {
+    noteInbound({ clientId, phone, at, channelId }) {
       if (!Number.isFinite(at)) return;
-      setLatest(state.clients, clientId, at);
+      const mark = { at, ...(channelId !== undefined && { channel: channelId }) };
+      setLatest(state.clients, clientId, mark);
       const known = phone ?? state.links.get(clientId);
       if (phone !== undefined && state.links.get(clientId) !== phone) {
         state.links.set(clientId, phone);
         dirty = true;
       }
-      if (known !== undefined) setLatest(state.phones, known, at);
+      if (known !== undefined) setLatest(state.phones, known, mark);
     },
     linkPhone(clientId, phone) {
       if (state.links.get(clientId) !== phone) {
         state.links.set(clientId, phone);
         dirty = true;
       }
-      const at = state.clients.get(clientId);
-      if (at !== undefined) setLatest(state.phones, phone, at);
+      const mark = state.clients.get(clientId);
+      if (mark !== undefined) setLatest(state.phones, phone, mark);
     },
     phoneOf: (clientId) => state.links.get(clientId),
-    lastInboundByPhone: (phone) => state.phones.get(phone),
-    lastInboundAt: (phone) => state.phones.get(phone),
-    lastInboundByClient: (clientId) => state.clients.get(clientId),
+    lastInboundByPhone: (phone) => state.phones.get(phone)?.at,
+    lastInboundAt: (phone) => state.phones.get(phone)?.at,
+    lastInboundChannel: (phone) => state.phones.get(phone)?.channel,
+    lastInboundByClient: (clientId) => state.clients.get(clientId)?.at,
     flush: coalescedWrite(write),
   };
   return store;
@@ -92,31 +104,40 @@ export async function openWindowStore(file: string): Promise<FileWindowStore> {
 
 /** The store read once, for a run that only looks windows up. A missing file knows no window. */
 export async function loadWindow(file: string): Promise<WindowLookup> {
-  const state: State = { clients: new Map(), phones: new Map(), links: new Map() };
+  const state = emptyState();
   merge(state, await readWindowFile(file));
-  return { lastInboundAt: (phone) => state.phones.get(phone) };
+  return { lastInboundAt: (phone) => state.phones.get(phone)?.at, lastInboundChannel: (phone) => state.phones.get(phone)?.channel };
 }
 
 function merge(state: State, from: WindowFile | undefined): void {
   if (!from) return;
-  for (const [key, iso] of Object.entries(from.clients)) mergeTime(state.clients, key, iso);
-  for (const [key, iso] of Object.entries(from.phones)) mergeTime(state.phones, key, iso);
+  for (const [key, iso] of Object.entries(from.clients)) mergeMark(state.clients, key, iso, from.client_channels?.[key]);
+  for (const [key, iso] of Object.entries(from.phones)) mergeMark(state.phones, key, iso, from.phone_channels?.[key]);
   for (const [clientId, phone] of Object.entries(from.links)) {
     if (!state.links.has(clientId) && typeof phone === 'string') state.links.set(clientId, phone);
   }
 }
 
-function mergeTime(map: Map<string, number>, key: string, iso: unknown): void {
+function mergeMark(map: Map<string, InboundMark>, key: string, iso: unknown, channel: unknown): void {
   const at = typeof iso === 'string' ? Date.parse(iso) : NaN;
   if (Number.isNaN(at)) return;
-  const old = map.get(key);
-  if (old === undefined || at > old) map.set(key, at);
+  map.set(key, laterInbound(map.get(key), { at, ...(typeof channel === 'number' && Number.isInteger(channel) && { channel }) }));
 }
 
 function toFile(state: State): WindowFile {
-  const iso = (map: Map<string, number>) =>
-    Object.fromEntries([...map].map(([key, at]) => [key, new Date(at).toISOString()]));
-  return { v: 1, clients: iso(state.clients), phones: iso(state.phones), links: Object.fromEntries(state.links) };
+  const iso = (map: Map<string, InboundMark>) => Object.fromEntries([...map].map(([key, m]) => [key, new Date(m.at).toISOString()]));
+  const channels = (map: Map<string, InboundMark>) => Object.fromEntries([...map].flatMap(([key, m]) => (m.channel === undefined ? [] : [[key, m.channel]])));
+  const clientChannels = channels(state.clients);
+  const phoneChannels = channels(state.phones);
+  // The numbers only when some are known: a store that never saw a pool's reply keeps its file as before.
+  return {
+    v: 1,
+    clients: iso(state.clients),
+    phones: iso(state.phones),
+    links: Object.fromEntries(state.links),
+    ...(Object.keys(clientChannels).length > 0 && { client_channels: clientChannels }),
+    ...(Object.keys(phoneChannels).length > 0 && { phone_channels: phoneChannels }),
+  };
 }
 
 async function readWindowFile(file: string): Promise<WindowFile | undefined> {

@@ -81,8 +81,9 @@ async function insertEvents(c: Queryable, s: string, events: readonly RecordedEv
   for (const e of sorted) {
     const at = Date.parse(e.created_at);
     if (!fresh.has(e.message_id) || e.direction !== 'inbound' || Number.isNaN(at)) continue;
-    clients.push({ clientId: e.client_id, at, ...(e.phone !== undefined && { phone: e.phone }) });
-    if (e.phone !== undefined) phones.push({ phone: e.phone, at });
+    const channel = e.channel_id !== undefined ? { channel: e.channel_id } : {};
+    clients.push({ clientId: e.client_id, at, ...(e.phone !== undefined && { phone: e.phone }), ...channel });
+    if (e.phone !== undefined) phones.push({ phone: e.phone, at, ...channel });
   }
   if (clients.length > 0) await moveWindows(c, s, clients, phones);
   return fresh;

@@ -344,7 +344,7 @@ async function importWindows(db: Db, file: string): Promise<PartImport> {
     throw err;
   }
   const isMap = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null && !Array.isArray(m);
-  type WindowFile = { v?: unknown; clients?: unknown; phones?: unknown; links?: unknown } | null;
+  type WindowFile = { v?: unknown; clients?: unknown; phones?: unknown; links?: unknown; client_channels?: unknown; phone_channels?: unknown } | null;
   let value: WindowFile;
   try {
     value = JSON.parse(text) as WindowFile;
@@ -356,30 +356,36 @@ async function importWindows(db: Db, file: string): Promise<PartImport> {
   }
   const ms = (iso: unknown) => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) : null);
   const { clients, phones, links } = value;
+  // The number each last inbound message came to (files of this version on; absent in earlier ones).
+  const channelOf = (map: unknown, key: string) => {
+    const id = isMap(map) ? map[key] : undefined;
+    return typeof id === 'number' && Number.isInteger(id) ? id : null;
+  };
   const clientIds = [...new Set([...Object.keys(clients), ...Object.keys(links)])];
-  const clientRows = clientIds.map((id) => ({ id, phone: typeof links[id] === 'string' ? links[id] : null, at: ms(clients[id]) }));
+  const clientRows = clientIds.map((id) => ({ id, phone: typeof links[id] === 'string' ? links[id] : null, at: ms(clients[id]), channel: channelOf(value.client_channels, id) }));
   const phoneRows = Object.entries(phones).flatMap(([phone, iso]) => {
     const at = ms(iso);
-    return at === null ? [] : [{ phone, at }];
+    return at === null ? [] : [{ phone, at, channel: channelOf(value.phone_channels, phone) }];
   });
   return importTx(db, async (c) => {
     // Times only grow and a client's phone, once known, stays: a row changes only when the folder knows more.
     const a = await inBatches(clientRows, async (batch) => {
       const r = await c.query(
-        `INSERT INTO ${db.s}.window_clients AS t (client_id, phone, last_inbound_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-         ON CONFLICT (client_id) DO UPDATE SET phone = coalesce(t.phone, EXCLUDED.phone), last_inbound_at = greatest(t.last_inbound_at, EXCLUDED.last_inbound_at)
+        `INSERT INTO ${db.s}.window_clients AS t (client_id, phone, last_inbound_at, channel_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[])
+         ON CONFLICT (client_id) DO UPDATE SET phone = coalesce(t.phone, EXCLUDED.phone), last_inbound_at = greatest(t.last_inbound_at, EXCLUDED.last_inbound_at),
+           channel_id = CASE WHEN EXCLUDED.last_inbound_at > coalesce(t.last_inbound_at, -1) THEN EXCLUDED.channel_id ELSE t.channel_id END
           WHERE (t.phone IS NULL AND EXCLUDED.phone IS NOT NULL) OR EXCLUDED.last_inbound_at > coalesce(t.last_inbound_at, -1)`,
-        [batch.map((r) => r.id), batch.map((r) => r.phone), batch.map((r) => r.at)],
+        [batch.map((r) => r.id), batch.map((r) => r.phone), batch.map((r) => r.at), batch.map((r) => r.channel)],
       );
       return r.rowCount ?? 0;
     });
     const b = await inBatches(phoneRows, async (batch) => {
       const r = await c.query(
-        `INSERT INTO ${db.s}.window_phones AS t (phone, last_inbound_at)
-         SELECT * FROM unnest($1::text[], $2::bigint[])
-         ON CONFLICT (phone) DO UPDATE SET last_inbound_at = EXCLUDED.last_inbound_at WHERE EXCLUDED.last_inbound_at > t.last_inbound_at`,
-        [batch.map((r) => r.phone), batch.map((r) => r.at)],
+        `INSERT INTO ${db.s}.window_phones AS t (phone, last_inbound_at, channel_id)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[])
+         ON CONFLICT (phone) DO UPDATE SET last_inbound_at = EXCLUDED.last_inbound_at, channel_id = EXCLUDED.channel_id WHERE EXCLUDED.last_inbound_at > t.last_inbound_at`,
+        [batch.map((r) => r.phone), batch.map((r) => r.at), batch.map((r) => r.channel)],
       );
       return r.rowCount ?? 0;
     });

@@ -122,3 +122,27 @@ export async function knownPhones(db: Db): Promise<Map<string, string>> {
     .catch(readFailed(db));
   return new Map(rows.map((r) => [r.client_id, r.phone]));
 }
+
+/**
+ * Conversation id → the number it was started from, over every job's journal: the event's own
+ * `channel_id` (a pool's), else the one number its job's latest header names (the latest event naming
+ * the conversation wins).
+ */
+export async function knownConversations(db: Db): Promise<Map<string, number>> {
+  const { rows } = await db
+    .query<{ conversation_id: string; channel_id: number }>(
+      `SELECT DISTINCT ON (conversation_id) conversation_id, channel_id FROM (
+         SELECT (j.event::jsonb) ->> 'conversation_id' AS conversation_id,
+                COALESCE(((j.event::jsonb) ->> 'channel_id')::integer, h.channel_id) AS channel_id, j.seq
+           FROM ${db.s}.journal j
+           LEFT JOIN (
+             SELECT DISTINCT ON (job) job,
+                    CASE WHEN jsonb_typeof((event::jsonb) #> '{content,channel_id}') = 'number' THEN ((event::jsonb) #>> '{content,channel_id}')::integer END AS channel_id
+               FROM ${db.s}.journal WHERE phone IS NULL AND (event::jsonb) ->> 't' = 'header' ORDER BY job, seq DESC
+           ) h ON h.job = j.job
+          WHERE j.phone IS NOT NULL AND j.event LIKE '%"conversation\\_id":%'
+       ) e WHERE conversation_id IS NOT NULL AND channel_id IS NOT NULL ORDER BY conversation_id, seq DESC`,
+    )
+    .catch(readFailed(db));
+  return new Map(rows.map((r) => [r.conversation_id, r.channel_id]));
+}

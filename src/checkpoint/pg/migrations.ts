@@ -17,6 +17,7 @@
  * - sync_book: the bookmark of `sync`;
  * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision);
  * - rate_shares (4): per number, each sending process's share of its rate and when it lapses.
+ * - window_clients.channel_id, window_phones.channel_id (5): the number a window's last inbound message came to.
  */
 
 export interface Migration {
@@ -148,6 +149,14 @@ CREATE TABLE $schema.rate_shares (
   pid integer,
   PRIMARY KEY (channel, sender)
 );
+`,
+  },
+  {
+    version: 5,
+    name: 'a reply window records the number its last inbound message came to',
+    sql: `
+ALTER TABLE $schema.window_clients ADD COLUMN channel_id integer;
+ALTER TABLE $schema.window_phones ADD COLUMN channel_id integer;
 `,
   },
 ];

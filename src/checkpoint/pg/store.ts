@@ -8,7 +8,7 @@ import type { JobFiles, StateStore } from '../store.js';
 import { jobFilesIn } from '../job-files.js';
 import { Db, type DbOptions } from './db.js';
 import { parsePgUrl, type PgStoreUrl } from './url.js';
-import { contactEvents, knownPhones, openPgJob, readPgJob, runningBy, type LeaseOptions } from './job.js';
+import { contactEvents, knownConversations, knownPhones, openPgJob, readPgJob, runningBy, type LeaseOptions } from './job.js';
 import { jobNote, listing, planRejects, saveJobNote, saveListing, savePlanRejects } from './job-extras.js';
 import { pgSuppression } from './suppression.js';
 import { openPgLedger, pgBudgetHolder } from './ledger.js';
@@ -53,6 +53,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
     saveSyncBook: (book) => savePgSyncBook(db, book),
     replies: (sent) => pgReplies(db, sent),
     knownPhones: () => knownPhones(db),
+    knownConversations: () => knownConversations(db),
     suppressions: () => suppression.list(),
     suppress: (entries) => suppression.suppress(entries),
     unsuppress: (phones, o) => suppression.unsuppress(phones, o),

@@ -1,10 +1,12 @@
 /**
  * Moving the reply windows in the database, shared by the window store's flush and the events log
  * (an inbound message and its window are written in one transaction). Times only grow (GREATEST),
- * so writers never undo one another; a client's known phone takes the client's time. Rows go in key
+ * so writers never undo one another; a client's known phone takes the client's time. A row's number
+ * (`channel_id`, migration 5) goes with its time. Rows go in key
  * order, so two writers of the same clients lock them in the same order.
  */
 import type { Queryable } from './db.js';
+import { laterInbound, type InboundMark } from '../windows.js';
 
 export interface ClientWindow {
   clientId: string;
@@ -12,59 +14,79 @@ export interface ClientWindow {
   phone?: string;
   /** Epoch ms of the last inbound message, when this write knows one. */
   at?: number;
+  /** The number (channel id) that message came to, when known. */
+  channel?: number;
 }
 
 export interface PhoneWindow {
   phone: string;
   at: number;
+  channel?: number;
 }
 
 /** What the tables hold after the write, for the rows it touched. */
 export interface MovedWindows {
-  clients: Array<{ clientId: string; phone: string | null; at: number | null }>;
+  clients: Array<{ clientId: string; phone: string | null; at: number | null; channel: number | null }>;
   phones: PhoneWindow[];
 }
+
+/**
+ * The SQL that keeps a row's number with its time, as `laterInbound` does: a later message brings its
+ * own number (or none), one at the same time only fills a number not known.
+ */
+const channelOf = (table: string) => `CASE
+  WHEN EXCLUDED.last_inbound_at IS NULL THEN ${table}.channel_id
+  WHEN ${table}.last_inbound_at IS NULL OR EXCLUDED.last_inbound_at > ${table}.last_inbound_at THEN EXCLUDED.channel_id
+  WHEN EXCLUDED.last_inbound_at = ${table}.last_inbound_at THEN COALESCE(${table}.channel_id, EXCLUDED.channel_id)
+  ELSE ${table}.channel_id END`;
+
+const markOf = (w: { at?: number; channel?: number }): InboundMark | undefined => (w.at === undefined ? undefined : { at: w.at, ...(w.channel !== undefined && { channel: w.channel }) });
 
 export async function moveWindows(c: Queryable, s: string, clients: readonly ClientWindow[], phones: readonly PhoneWindow[]): Promise<MovedWindows> {
   const byClient = new Map<string, ClientWindow>();
   for (const w of clients) {
     const had = byClient.get(w.clientId);
-    const at = Math.max(w.at ?? -Infinity, had?.at ?? -Infinity);
+    const mark = markOf(w);
+    const hadMark = had && markOf(had);
+    const kept = mark === undefined ? hadMark : laterInbound(hadMark, mark);
     const phone = w.phone ?? had?.phone;
-    byClient.set(w.clientId, { clientId: w.clientId, ...(phone !== undefined && { phone }), ...(Number.isFinite(at) && { at }) });
+    byClient.set(w.clientId, { clientId: w.clientId, ...(phone !== undefined && { phone }), ...(kept && { at: kept.at }), ...(kept?.channel !== undefined && { channel: kept.channel }) });
   }
   const sorted = [...byClient.values()].sort((a, b) => (a.clientId < b.clientId ? -1 : a.clientId > b.clientId ? 1 : 0));
   const moved: MovedWindows = { clients: [], phones: [] };
-  const phoneTimes = new Map<string, number>();
-  const notePhone = (phone: string, at: number) => phoneTimes.set(phone, Math.max(at, phoneTimes.get(phone) ?? -Infinity));
-  for (const p of phones) notePhone(p.phone, p.at);
+  const phoneMarks = new Map<string, InboundMark>();
+  const notePhone = (phone: string, mark: InboundMark) => phoneMarks.set(phone, laterInbound(phoneMarks.get(phone), mark));
+  for (const p of phones) notePhone(p.phone, { at: p.at, ...(p.channel !== undefined && { channel: p.channel }) });
 
   if (sorted.length > 0) {
-    const { rows } = await c.query<{ client_id: string; phone: string | null; last_inbound_at: string | null }>(
-      `INSERT INTO ${s}.window_clients (client_id, phone, last_inbound_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) ORDER BY 1
+    const { rows } = await c.query<{ client_id: string; phone: string | null; last_inbound_at: string | null; channel_id: number | null }>(
+      `INSERT INTO ${s}.window_clients (client_id, phone, last_inbound_at, channel_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[]) ORDER BY 1
        ON CONFLICT (client_id) DO UPDATE SET
          phone = COALESCE(EXCLUDED.phone, window_clients.phone),
+         channel_id = ${channelOf('window_clients')},
          last_inbound_at = GREATEST(window_clients.last_inbound_at, EXCLUDED.last_inbound_at)
-       RETURNING client_id, phone, last_inbound_at`,
-      [sorted.map((w) => w.clientId), sorted.map((w) => w.phone ?? null), sorted.map((w) => w.at ?? null)],
+       RETURNING client_id, phone, last_inbound_at, channel_id`,
+      [sorted.map((w) => w.clientId), sorted.map((w) => w.phone ?? null), sorted.map((w) => w.at ?? null), sorted.map((w) => w.channel ?? null)],
     );
     for (const row of rows) {
       const at = row.last_inbound_at === null ? null : Number(row.last_inbound_at);
-      moved.clients.push({ clientId: row.client_id, phone: row.phone, at });
-      if (row.phone !== null && at !== null) notePhone(row.phone, at);
+      moved.clients.push({ clientId: row.client_id, phone: row.phone, at, channel: row.channel_id });
+      if (row.phone !== null && at !== null) notePhone(row.phone, { at, ...(row.channel_id !== null && { channel: row.channel_id }) });
     }
   }
-  if (phoneTimes.size > 0) {
-    const keys = [...phoneTimes.keys()].sort();
-    const { rows } = await c.query<{ phone: string; last_inbound_at: string }>(
-      `INSERT INTO ${s}.window_phones (phone, last_inbound_at)
-       SELECT * FROM unnest($1::text[], $2::bigint[]) ORDER BY 1
-       ON CONFLICT (phone) DO UPDATE SET last_inbound_at = GREATEST(window_phones.last_inbound_at, EXCLUDED.last_inbound_at)
-       RETURNING phone, last_inbound_at`,
-      [keys, keys.map((k) => phoneTimes.get(k) ?? 0)],
+  if (phoneMarks.size > 0) {
+    const keys = [...phoneMarks.keys()].sort();
+    const { rows } = await c.query<{ phone: string; last_inbound_at: string; channel_id: number | null }>(
+      `INSERT INTO ${s}.window_phones (phone, last_inbound_at, channel_id)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[]) ORDER BY 1
+       ON CONFLICT (phone) DO UPDATE SET
+         channel_id = ${channelOf('window_phones')},
+         last_inbound_at = GREATEST(window_phones.last_inbound_at, EXCLUDED.last_inbound_at)
+       RETURNING phone, last_inbound_at, channel_id`,
+      [keys, keys.map((k) => phoneMarks.get(k)?.at ?? 0), keys.map((k) => phoneMarks.get(k)?.channel ?? null)],
     );
-    moved.phones = rows.map((r) => ({ phone: r.phone, at: Number(r.last_inbound_at) }));
+    moved.phones = rows.map((r) => ({ phone: r.phone, at: Number(r.last_inbound_at), ...(r.channel_id !== null && { channel: r.channel_id }) }));
   }
   return moved;
 }

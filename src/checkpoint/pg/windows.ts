@@ -1,35 +1,39 @@
 /**
  * The reply windows in the database: `window_clients` (last inbound time and phone per client id)
- * and `window_phones` (last inbound time per phone). A lookup (`pgWindows`) reads the phones now. The
+ * and `window_phones` (last inbound time per phone), each with the number that message came to when known. A lookup (`pgWindows`) reads the phones now. The
  * window store of a process that writes them (the receiver, `sync`) is in memory like the file
  * one, read whole when opened; `flush` writes what changed since (times only grow: GREATEST) and
  * takes back what the tables hold for those rows, so another process's later times win. An inbound
  * message recorded in the events log has already moved its window (`events.ts`).
  */
-import type { WindowLookup, WindowStore } from '../windows.js';
+import { laterInbound, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
 import type { Db } from './db.js';
 import { moveWindows, type ClientWindow } from './window-rows.js';
 import { readDb, writeTx } from './write.js';
 import { coalescedWrite } from '../coalesced-write.js';
 
-async function readPhones(db: Db): Promise<Map<string, number>> {
-  const { rows } = await readDb(db, () => db.query<{ phone: string; last_inbound_at: string }>(`SELECT phone, last_inbound_at FROM ${db.s}.window_phones`));
-  return new Map(rows.map((r) => [r.phone, Number(r.last_inbound_at)]));
+async function readPhones(db: Db): Promise<Map<string, InboundMark>> {
+  const { rows } = await readDb(db, () =>
+    db.query<{ phone: string; last_inbound_at: string; channel_id: number | null }>(`SELECT phone, last_inbound_at, channel_id FROM ${db.s}.window_phones`),
+  );
+  return new Map(rows.map((r) => [r.phone, { at: Number(r.last_inbound_at), ...(r.channel_id !== null && { channel: r.channel_id }) }]));
 }
 
 export async function pgWindows(db: Db): Promise<WindowLookup> {
   const phones = await readPhones(db);
-  return { lastInboundAt: (phone) => phones.get(phone) };
+  return { lastInboundAt: (phone) => phones.get(phone)?.at, lastInboundChannel: (phone) => phones.get(phone)?.channel };
 }
 
 export async function openPgWindowStore(db: Db): Promise<WindowStore> {
-  const clients = new Map<string, number>();
+  const clients = new Map<string, InboundMark>();
   const links = new Map<string, string>();
   const { rows } = await readDb(db, () =>
-    db.query<{ client_id: string; phone: string | null; last_inbound_at: string | null }>(`SELECT client_id, phone, last_inbound_at FROM ${db.s}.window_clients`),
+    db.query<{ client_id: string; phone: string | null; last_inbound_at: string | null; channel_id: number | null }>(
+      `SELECT client_id, phone, last_inbound_at, channel_id FROM ${db.s}.window_clients`,
+    ),
   );
   for (const r of rows) {
-    if (r.last_inbound_at !== null) clients.set(r.client_id, Number(r.last_inbound_at));
+    if (r.last_inbound_at !== null) clients.set(r.client_id, { at: Number(r.last_inbound_at), ...(r.channel_id !== null && { channel: r.channel_id }) });
     if (r.phone !== null) links.set(r.client_id, r.phone);
   }
   const phones = await readPhones(db);
@@ -37,10 +41,11 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
   let dirtyClients = new Set<string>();
   let dirtyPhones = new Set<string>();
 
-  const setLatest = (map: Map<string, number>, key: string, at: number): boolean => {
+  const setLatest = (map: Map<string, InboundMark>, key: string, mark: InboundMark): boolean => {
     const old = map.get(key);
-    if (old !== undefined && at <= old) return false;
-    map.set(key, at);
+    const kept = laterInbound(old, mark);
+    if (kept === old) return false;
+    map.set(key, kept);
     return true;
   };
   const link = (clientId: string, phone: string) => {
@@ -48,6 +53,7 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
     links.set(clientId, phone);
     dirtyClients.add(clientId);
   };
+  const channelOf = (mark: InboundMark | undefined) => (mark?.channel !== undefined ? { channel: mark.channel } : {});
 
   async function write(): Promise<void> {
     if (dirtyClients.size === 0 && dirtyPhones.size === 0) return;
@@ -57,20 +63,20 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
     dirtyPhones = new Set();
     const rowsOfClients: ClientWindow[] = [...touchedClients].map((clientId) => {
       const phone = links.get(clientId);
-      const at = clients.get(clientId);
-      return { clientId, ...(phone !== undefined && { phone }), ...(at !== undefined && { at }) };
+      const mark = clients.get(clientId);
+      return { clientId, ...(phone !== undefined && { phone }), ...(mark !== undefined && { at: mark.at }), ...channelOf(mark) };
     });
     const rowsOfPhones = [...touchedPhones].flatMap((phone) => {
-      const at = phones.get(phone);
-      return at === undefined ? [] : [{ phone, at }];
+      const mark = phones.get(phone);
+      return mark === undefined ? [] : [{ phone, at: mark.at, ...channelOf(mark) }];
     });
     try {
       const moved = await writeTx(db, 'the reply windows', (c) => moveWindows(c, db.s, rowsOfClients, rowsOfPhones));
       for (const c of moved.clients) {
-        if (c.at !== null) setLatest(clients, c.clientId, c.at);
+        if (c.at !== null) setLatest(clients, c.clientId, { at: c.at, ...(c.channel !== null && { channel: c.channel }) });
         if (c.phone !== null && !links.has(c.clientId)) links.set(c.clientId, c.phone);
       }
-      for (const p of moved.phones) setLatest(phones, p.phone, p.at);
+      for (const p of moved.phones) setLatest(phones, p.phone, { at: p.at, ...channelOf(p) });
     } catch (err) {
       for (const k of touchedClients) dirtyClients.add(k);
       for (const k of touchedPhones) dirtyPhones.add(k);
@@ -79,22 +85,24 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
   }
 
   const store: WindowStore = {
-    noteInbound({ clientId, phone, at }) {
+    noteInbound({ clientId, phone, at, channelId }) {
       if (!Number.isFinite(at)) return;
-      if (setLatest(clients, clientId, at)) dirtyClients.add(clientId);
+      const mark = { at, ...(channelId !== undefined && { channel: channelId }) };
+      if (setLatest(clients, clientId, mark)) dirtyClients.add(clientId);
       if (phone !== undefined) link(clientId, phone);
       const known = phone ?? links.get(clientId);
-      if (known !== undefined && setLatest(phones, known, at)) dirtyPhones.add(known);
+      if (known !== undefined && setLatest(phones, known, mark)) dirtyPhones.add(known);
     },
     linkPhone(clientId, phone) {
       link(clientId, phone);
-      const at = clients.get(clientId);
-      if (at !== undefined && setLatest(phones, phone, at)) dirtyPhones.add(phone);
+      const mark = clients.get(clientId);
+      if (mark !== undefined && setLatest(phones, phone, mark)) dirtyPhones.add(phone);
     },
     phoneOf: (clientId) => links.get(clientId),
-    lastInboundByPhone: (phone) => phones.get(phone),
-    lastInboundAt: (phone) => phones.get(phone),
-    lastInboundByClient: (clientId) => clients.get(clientId),
+    lastInboundByPhone: (phone) => phones.get(phone)?.at,
+    lastInboundAt: (phone) => phones.get(phone)?.at,
+    lastInboundChannel: (phone) => phones.get(phone)?.channel,
+    lastInboundByClient: (clientId) => clients.get(clientId)?.at,
     flush: coalescedWrite(write),
   };
   return store;

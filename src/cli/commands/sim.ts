@@ -72,6 +72,7 @@ export function registerSim(program: Command): void {
     .option('--delivery-delays <ranges>', 'delays of those moves, e.g. delivered=2s-20s,read=1m-30m,failed=1s-15s (read counts from delivered)')
     .option('--template-display <how>', 'how the message list shows a template message: full (every component one a line) or body (the body alone)')
     .option('--seed <n>', 'seed of the random faults, for repeatable runs')
+    .option('--numbers <ids>', 'more WhatsApp Cloud numbers of the company beside 10 to 13, for a pool, e.g. 14,15')
     .action(async (flags: SimFlags) => {
       const options = simOptionsFromFlags(flags);
       await untilStopped((stop) => runSim(options, { out: process.stdout, stop }));

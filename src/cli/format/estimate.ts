@@ -14,7 +14,7 @@ export function formatEstimate(e: SendEstimate, zone: string): string[] {
   const what = Number.isInteger(perContact)
     ? `${e.contacts} contacts × ${perContact}: the first message${steps > 0 ? ` and ${steps} after-send step${steps === 1 ? '' : 's'}` : ''}`
     : `${e.contacts} contacts: each first message and its after-send steps`;
-  const lines = [`  time at the rate   ${formatDuration(e.durationMs)}: ${e.requests} requests (${what}) at ${e.perSecond}/s; ends about ${formatTime(e.endsAt, zone, e.startsAt)} if started now`];
+  const lines = [`  time at the rate   ${formatDuration(e.durationMs)}: ${e.requests} requests (${what}) at ${e.perSecond >= 1 ? Math.round(e.perSecond * 10) / 10 : e.perSecond}/s; ends about ${formatTime(e.endsAt, zone, e.startsAt)} if started now`];
   for (const w of e.warnings) lines.push(`  warning: ${warningText(w, zone, e.startsAt)}`);
   return lines;
 }

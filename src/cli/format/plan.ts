@@ -36,7 +36,8 @@ export function planJson(plan: PlanResult) {
 export function formatPlan(plan: PlanResult, zone: string): string {
   const { channel } = plan;
   const lines: string[] = [];
-  lines.push(`plan for job ${plan.job}: channel ${channel.id} (${channel.type}${channel.name ? `, ${channel.name}` : ''})`);
+  const named = (ch: typeof channel) => `${ch.id} (${ch.type}${ch.name ? `, ${ch.name}` : ''})`;
+  lines.push(`plan for job ${plan.job}: ${plan.pool ? `a pool of ${plan.pool.length} numbers, ${plan.pool.map(named).join(', ')}` : `channel ${named(channel)}`}`);
   if (plan.contentChanges !== undefined) {
     lines.push(`  warning: what the job sends changed since this job's checkpoint started (${plan.contentChanges}); this plan previews the new content, which \`run --force-changed\` sends to the contacts not yet sent`);
   }

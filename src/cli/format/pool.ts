@@ -1,4 +1,4 @@
-import type { NumberStatus } from '../../app/index.js';
+import type { NumberStatus, PoolNumberFigures } from '../../app/index.js';
 import { formatStamp } from './time.js';
 
 /** One line per number of a pool: `number 14: 2 sent, 0 failed; drained in the last run at 2026-11-25 14:20:03 Europe/Lisbon (131048): …`. */
@@ -14,4 +14,12 @@ export function formatNumbers(numbers: readonly NumberStatus[], zone: string): s
 /** The numbers as `status --json` gives them. */
 export function numbersJson(numbers: readonly NumberStatus[]) {
   return numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, drained: n.drained ?? null }));
+}
+
+/** One line per number of a pool at a run's end: this run's first messages from it, its rate, and a drain with when and why. */
+export function formatRunNumbers(numbers: readonly PoolNumberFigures[], zone: string): string[] {
+  return numbers.map((n) => {
+    const drained = n.drained ? `; drained at ${formatStamp(n.drained.at, zone)} (${n.drained.code}): ${n.drained.error}; its contacts not sent went from the other numbers` : '';
+    return `  number ${n.channelId}: ${n.sent} sent, ${n.failed} failed, at most ${n.perSecond}/s${drained}`;
+  });
 }

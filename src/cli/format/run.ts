@@ -3,12 +3,14 @@ import { formatSummary } from '../../report/index.js';
 import { formatDeferred } from './deferred.js';
 import { formatTime } from './time.js';
 import { formatMessagedByOtherJobs } from './other-jobs.js';
+import { formatRunNumbers } from './pool.js';
 
 /** The end of a run for people: what happened, the whole job's counts, and where the files are. */
 export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Date.now()): string {
   const seconds = (outcome.thisRun.durationMs / 1000).toFixed(1);
   const how = !outcome.stopped ? 'done in' : outcome.stopped.reason === 'interrupted' ? 'interrupted after' : 'stopped after';
   const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
+  if (outcome.numbers) lines.push(...formatRunNumbers(outcome.numbers, zone));
   if (outcome.tookOverFrom) lines.splice(1, 0, `  took the job over from pid ${outcome.tookOverFrom.pid} on host ${outcome.tookOverFrom.host}, whose hold had ended`);
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
   const deferred = formatDeferred(outcome.deferred, now, zone);

@@ -446,6 +446,48 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(theirs.lastInboundByClient('c1')).toBe(at);
     });
 
+    it('keeps with a phone\'s window the number its last reply came to, for another store; a later reply to an unknown number forgets it', async () => {
+      const at = Date.parse(AT);
+      const windows = await store.openWindowStore();
+      windows.noteInbound({ clientId: 'c1', phone: phoneOf(1), at, channelId: 11 });
+      windows.noteInbound({ clientId: 'c1', phone: phoneOf(1), at: at - HOUR, channelId: 10 });
+      windows.noteInbound({ clientId: 'c2', at: at + HOUR, channelId: 14 });
+      windows.linkPhone('c2', phoneOf(2));
+      windows.noteInbound({ clientId: 'c3', phone: phoneOf(3), at, channelId: 10 });
+      windows.noteInbound({ clientId: 'c3', phone: phoneOf(3), at: at + HOUR });
+      await windows.flush();
+      const lookup = await (await place.another()).windows();
+      expect(lookup.lastInboundChannel(phoneOf(1))).toBe(11);
+      expect(lookup.lastInboundChannel(phoneOf(2))).toBe(14);
+      expect(lookup.lastInboundAt(phoneOf(3))).toBe(at + HOUR);
+      expect(lookup.lastInboundChannel(phoneOf(3))).toBeUndefined();
+      expect(lookup.lastInboundChannel(phoneOf(4))).toBeUndefined();
+    });
+
+    it('keeps the number an inbound message came to with the message, for the store that rebuilds windows from the events', async () => {
+      const events = await store.openEventsLog();
+      await events.record({ ...inbound('m-11', 'c1', '2025-01-01T10:00:00.000Z', phoneOf(1)), channel_id: 11 });
+      await events.record(inbound('m-none', 'c2', '2025-01-01T10:00:00.000Z', phoneOf(2)));
+      await events.close();
+      const seen = new Map<string, number | undefined>();
+      const theirs = await (await place.another()).openEventsLog({ onLoad: (e) => seen.set(e.message_id, e.channel_id) });
+      await theirs.close();
+      expect(seen).toEqual(new Map([['m-11', 11], ['m-none', undefined]]));
+    });
+
+    it('knows the number each conversation its jobs started is on: a pool\'s from the state, one number\'s from the job', async () => {
+      const pool = await store.openJob('promo', ownerA);
+      await pool.record(header);
+      await pool.record(sent(phoneOf(1), 1, { channel_id: 11 }));
+      await pool.close();
+      const single = await store.openJob('winter', ownerA);
+      await single.record({ ...header, job: 'winter', content: { channel_id: 7 } });
+      await single.record(sent(phoneOf(2), 2));
+      await single.close();
+      const conversations = await (await place.another()).knownConversations();
+      expect(conversations).toEqual(new Map([['conv-1', 11], ['conv-2', 7]]));
+    });
+
     it('records each inbound message once, whichever store received it, and shows it to another store', async () => {
       const events = await store.openEventsLog();
       const message = inbound('m1', 'c1', AT, phoneOf(1));
