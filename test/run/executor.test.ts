@@ -479,4 +479,27 @@ describe('execute following the adaptive concurrency', () => {
     expect(most).toBeLessThanOrEqual(6);
     expect(inFlight).toBe(0);
   });
+
+  it('starts no new worker once the list has ended: the contact source is asked past its end at most once per worker', async () => {
+    await setup();
+    // A limit far above the list: each answer after the list's end would otherwise start the missing workers again.
+    const controller = { observe: () => undefined, limit: () => 100, p90LatencyMs: () => undefined, meanLatencyMs: () => undefined };
+    const contacts = testContacts(30);
+    let pastEnd = 0;
+    const source: AsyncIterable<Contact> = {
+      [Symbol.asyncIterator]: () => {
+        let i = 0;
+        return {
+          next: async () => {
+            const c = contacts[i++];
+            if (c === undefined) pastEnd += 1;
+            return c === undefined ? { done: true, value: undefined } : { done: false, value: c };
+          },
+        };
+      },
+    };
+    const result = await run(testJob(), contacts, RUN, WBA, { contacts: source, concurrency: 100, controller });
+    expect(result.stats.sent).toBe(30);
+    expect(pastEnd).toBeLessThanOrEqual(100);
+  });
 });
