@@ -193,9 +193,9 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
-  // A pool: one limiter per number, each at rate.per_second; the workers are sized for the pool's whole rate.
+  // A pool: one limiter per number, each at rate.per_second, and under "auto" one concurrency controller per number (its own answer times); the workers are their sum.
   const pool = senderPoolFor(prepared.pool, run.limiter, job.rate, compliance && ((phone) => compliance.ledger.lastChannelOf(phone)));
-  const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
+  const concurrency = runConcurrency(job.rate, clock, pool && { ids: pool.numbers.map((n) => n.channel.id), live: (id) => !pool.isDrained(id) });
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
   const places =
