@@ -192,19 +192,15 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   };
 }
 
-/** A late tick grants at most this much time's worth of the rate (and at least two ticks' worth). */
-export const CATCH_UP_MS = 100;
-
 /**
  * The permits one tick grants: k, or what the time since the last tick is worth at `perSecond` when
- * the tick came late (a busy event loop fires timers late, often by several ticks, and each late tick
- * would otherwise lose its share of the rate), at most CATCH_UP_MS' worth; `carry` is the fraction of
- * a permit still owed (at most k). Pure. pace() still holds every second to the rate.
+ * the tick came late (a busy event loop fires timers late, and each late tick would otherwise lose
+ * its share of the rate), at most two ticks' worth; `carry` is the fraction of a permit still owed
+ * (at most k). Pure. pace() still holds every second to the rate.
  */
 export function permitsForTick(k: number, perSecond: number, sinceLastTickMs: number | undefined, carry: number): { permits: number; carry: number } {
   const owed = sinceLastTickMs === undefined ? k : (Math.max(0, sinceLastTickMs) * perSecond) / 1000 + carry;
-  const most = Math.max(2 * k, Math.floor((perSecond * CATCH_UP_MS) / 1000));
-  const permits = Math.max(k, Math.min(most, Math.floor(owed)));
+  const permits = Math.max(k, Math.min(2 * k, Math.floor(owed)));
   return { permits, carry: Math.min(k, Math.max(0, owed - permits)) };
 }
 
