@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../src/api/index.js';
-import { prepare, runJob, jobStatus, jobReport } from '../src/app/index.js';
+import { clientSettings, prepare, runJob, jobStatus, jobReport } from '../src/app/index.js';
 import { importStateFolder } from '../src/app/store-import.js';
 import { createFileStore, createPgStore, pgStoreImporter, type StateStore } from '../src/checkpoint/index.js';
 import { runIsolated } from './lib/isolated.js';
@@ -118,8 +118,10 @@ async function rateRun(kind: StoreRate['store'], root: string, contacts: number,
         limits: { min_hours_between_messages: 0 },
       }),
     );
-    const api = createApiClient({ baseUrl: sim.url, token: sim.token });
-    const prepared = await prepare(jobFile, { api, baseUrl: sim.url });
+    const reader = createApiClient({ baseUrl: sim.url, token: sim.token });
+    const prepared = await prepare(jobFile, { api: reader, baseUrl: sim.url }).finally(() => reader.close());
+    // As `outreach run` makes it (cli/run-session.ts): as many connections as requests may be in flight, not the client's default 4.
+    const api = createApiClient({ baseUrl: sim.url, token: sim.token, ...clientSettings(prepared.job) });
     // The job's own limiter, as runJob makes it; each request's departure is when pace() lets it go.
     const limiter = createRateLimiter({ perSecond: 1000 });
     const paced: number[] = [];

@@ -5,7 +5,7 @@
  */
 import { startSimulator, type SimOptions } from '../../src/sim/index.js';
 import { cpuSeconds, rssSampler } from './measure.js';
-import type { ChildMessage, ParentMessage, SimStats } from './sim-process.js';
+import type { ChildMessage, ParentMessage, SimStats, StartsOfChannel } from './sim-process.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as SimOptions;
 const sim = await startSimulator(options);
@@ -28,7 +28,27 @@ function stats(): SimStats {
     perSecond: [...s.requestsPerSecond().entries()].sort((a, b) => a[0] - b[0]),
     peakRssMb: rss.peak(),
     cpuSeconds: cpuSeconds(),
+    startsByChannel: startsByChannel(),
   };
+}
+
+/** The accepted start-whatsapp requests of each number, as they arrived. */
+function startsByChannel(): StartsOfChannel[] {
+  const byChannel = new Map<number, number[]>();
+  for (const r of sim.state.requests) {
+    if (r.endpoint !== 'POST /chat/conversations/start-whatsapp' || r.status !== 200) continue;
+    const id = (r.body as { channel_id?: unknown }).channel_id;
+    if (typeof id !== 'number') continue;
+    const walls = byChannel.get(id) ?? [];
+    walls.push(r.wall);
+    byChannel.set(id, walls);
+  }
+  return [...byChannel].map(([channelId, walls]) => {
+    walls.sort((a, b) => a - b);
+    const busiest = busiestWindowStart(walls, 1000);
+    const most = walls.filter((w) => w >= busiest && w < busiest + 1000).length;
+    return { channelId, accepted: walls.length, firstWall: walls[0]!, lastWall: walls.at(-1)!, maxInOneSecond: most, busiestSecondAtMs: busiest - walls[0]! };
+  });
 }
 
 /** Where the busiest window [t, t + windowMs) of sorted times starts (the first such, as a time). */

@@ -31,6 +31,18 @@ export interface SimStats {
   peakRssMb: number;
   /** CPU seconds (user + system) the simulator process has used so far. */
   cpuSeconds: number;
+  /** Per number (channel id), the start-whatsapp requests it accepted (200) as they arrived: how many, first and last arrival, the most in any sliding 1,000 ms. */
+  startsByChannel: StartsOfChannel[];
+}
+
+export interface StartsOfChannel {
+  channelId: number;
+  accepted: number;
+  firstWall: number;
+  lastWall: number;
+  maxInOneSecond: number;
+  /** Where that busiest second starts, in ms after the number's first accepted start-whatsapp. */
+  busiestSecondAtMs: number;
 }
 
 export type ParentMessage = { type: 'stats' } | { type: 'close' };

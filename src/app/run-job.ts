@@ -196,7 +196,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const lateRejects: Reject[] = [];
   const lateRejected = new Set<string>();
   const optedOut: string[] = [];
-  // A pool: one limiter per number, each at rate.per_second; the workers are sized for the pool's whole rate.
+  // A pool: one limiter per number, each at rate.per_second, and under "auto" one concurrency controller per number (its own answer times); the workers are their sum.
   // Every number sent from is shared with the other processes of the store that send from it: each takes a share of its rate (rate-shares.ts).
   const gates: Array<{ channel: number; gate: ShareGate }> = [];
   const shared = (channel: number, limiter: RateLimiter): ShareGate => {
@@ -207,7 +207,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const first = shared(prepared.channel.id, run.limiter);
   const pool = senderPoolFor(prepared.pool, first, job.rate, rememberedNumber(run.lookups, compliance && ((phone) => compliance.ledger.lastChannelOf(phone))), (channel, limiter) => shared(channel.id, limiter));
   const shares = await shareNumbers(store, gates, job.rate.per_second, { logger });
-  const concurrency = runConcurrency(pool ? { ...job.rate, per_second: job.rate.per_second * pool.numbers.length } : job.rate, clock);
+  const concurrency = runConcurrency(job.rate, clock, pool && { ids: pool.numbers.map((n) => n.channel.id), live: (id) => !pool.isDrained(id) });
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
   const places =

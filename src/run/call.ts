@@ -1,6 +1,7 @@
 import { answerKind } from './answer-kind.js';
 import { classify, type Outcome } from './outcome.js';
 import type { SendContext } from './context.js';
+import type { ConcurrencySample, SampleKind } from './concurrency.js';
 import { NO_TRIES, nextStep, type StepPlan } from './next-step.js';
 import { applyEffect } from './step-effects.js';
 
@@ -34,13 +35,19 @@ export async function callOnce<T>(
   ctx.wire?.sent();
   try {
     const value = await call(ctx.requestSignal);
-    ctx.wire?.ended({ latencyMs: ctx.clock() - leftAt, kind: 'ok' });
+    ctx.wire?.ended(sampleOf(ctx, leftAt, 'ok'));
     return { ok: true, value };
   } catch (err) {
     const kind = answerKind(err);
-    ctx.wire?.ended(kind === undefined ? undefined : { latencyMs: ctx.clock() - leftAt, kind });
+    ctx.wire?.ended(kind === undefined ? undefined : sampleOf(ctx, leftAt, kind));
     return { ok: false, outcome: classify(err) };
   }
+}
+
+/** The request's time on the wire and its kind of answer; in a pool, with the number it went from (its own controller learns from it). */
+function sampleOf(ctx: SendContext, leftAt: number, kind: SampleKind): ConcurrencySample {
+  const latencyMs = ctx.clock() - leftAt;
+  return ctx.pool === undefined ? { latencyMs, kind } : { latencyMs, kind, channelId: ctx.channel.id };
 }
 
 /** Only the table's 429 row applies to a step's request (the follow-ups): the rest is the caller's. */

@@ -25,6 +25,8 @@ export interface ConcurrencySample {
   latencyMs: number;
   /** 'ok' for any answer that is not an overload signal (a provider refusal is 'ok' here). */
   kind: SampleKind;
+  /** The number (channel id) the request went from, in a pool: its own controller learns from it (run/pool-concurrency.ts). */
+  channelId?: number;
 }
 
 /** In-flight = rate × latency × this: room for the latency to vary without falling below the rate. */

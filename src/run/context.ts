@@ -52,8 +52,16 @@ export type ProviderStopReason = 'provider_template' | 'provider_account';
 /** Most 429s one request may meet before its contact is left failed (retryable) for `resume`. */
 export const MAX_RATE_LIMITED = 20;
 
+/** The last instant written and its text: a busy run writes several events in the same millisecond. */
+let lastMs = Number.NaN;
+let lastIso = '';
+
 export function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /** A sleep that ends early when the signal aborts. */

@@ -128,7 +128,10 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   const worker = async (leave: () => boolean) => {
     while (!stop.signal.aborted && !leave()) {
       const next = await iterator.next();
-      if (next.done) return;
+      if (next.done) {
+        pool.close();
+        return;
+      }
       const contact = next.value;
       const result = await sendContact(ctx, contact, options.prior(contact.phone), options.mode);
       tally(stats, result);
@@ -170,18 +173,20 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
  * each worker is handed `leave`, which it calls between two contacts and which says (and counts at
  * once, so two workers never both take the last place out) whether it is one too many; `done` resolves
  * once every worker has ended, with the first error one threw (undefined when none did). Once the
- * last worker ends (the list or the run is over), no new one starts.
+ * list has ended (`close`) or the last worker ends, no new one starts: a worker started then would
+ * only find the list's end, once per answer of the requests still in flight.
  */
 function workerPool(limit: () => number) {
   let running = 0;
   let finished = false;
+  let closed = false;
   let failure: { error: unknown } | undefined;
   let settle: (failure: unknown) => void = () => undefined;
   const done = new Promise<unknown>((resolve) => (settle = resolve));
   const wanted = () => Math.max(1, limit());
   return {
     grow(work: (leave: () => boolean) => Promise<void>) {
-      while (!finished && running < wanted()) {
+      while (!finished && !closed && running < wanted()) {
         running += 1;
         let left = false;
         // A worker that leaves is one too many: `running` stays at least 1 after it.
@@ -204,6 +209,9 @@ function workerPool(limit: () => number) {
           end();
         });
       }
+    },
+    close() {
+      closed = true;
     },
     done: () => done,
   };

@@ -45,7 +45,8 @@ export {
 } from './concurrency.js';
 export { createLatencyWindow, percentile, type LatencyWindow } from './latency-window.js';
 export { answerKind } from './answer-kind.js';
-export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type RunConcurrency } from './run-concurrency.js';
+export { AUTO_INITIAL, boundWatch, concurrencyBoundNow, runConcurrency, type PoolNumbers, type RunConcurrency } from './run-concurrency.js';
+export { poolController, type NumberController } from './pool-concurrency.js';
 export { contactNumber, createSenderPool, rendezvousNumber, type Drained, type NumberFigures, type SenderNumber, type SenderPool } from './sender-pool.js';
 export { nextStep, type Step, type StepPlan, type Tries } from './next-step.js';
 export { startBody, type Payload } from './requests.js';

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../api/index.js';
+import type { ApiClient, StartWhatsappCommon, StartWhatsappTextBody } from '../api/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import type { Media, RenderedTemplate } from '../plan/index.js';
@@ -12,38 +12,36 @@ export type Payload =
   | { kind: 'template'; template: RenderedTemplate }
   | { kind: 'text'; text: string; inlineMedia?: Media };
 
-/** start-whatsapp's body for one contact: the only way to reach someone who never talked to the company. */
+/**
+ * start-whatsapp's body for one contact: the only way to reach someone who never talked to the company.
+ * One object per request, its optional fields set in place: it is on every first message's path, where
+ * a spread of each optional field made several objects a request.
+ */
 export function startBody(job: Job, contact: Contact, payload: Payload, channelId: number = job.channel_id): StartBody {
-  const common = {
-    channel_id: channelId,
-    phone: contact.phone,
-    ...(contact.name ? { name: contact.name } : {}),
-    ...(contact.lastname ? { lastname: contact.lastname } : {}),
-    ...(job.conversation.topic !== undefined ? { topic: job.conversation.topic } : {}),
-    ...(job.conversation.pipeline_id !== undefined ? { pipeline_id: job.conversation.pipeline_id } : {}),
-    ...(job.conversation.pipeline_stage_id !== undefined ? { pipeline_stage_id: job.conversation.pipeline_stage_id } : {}),
-  };
+  const { phone } = contact;
   if (payload.kind === 'template') {
-    return {
-      ...common,
-      send_type: 'template',
-      template_name: payload.template.name,
-      language: payload.template.language,
-      variables: payload.template.variables,
-    };
+    const { name: template_name, language, variables } = payload.template;
+    return withCommon({ channel_id: channelId, phone, send_type: 'template', template_name, language, variables }, job, contact);
   }
-  return {
-    ...common,
-    send_type: 'text',
-    text: payload.text,
-    ...(payload.inlineMedia
-      ? {
-          content_type: payload.inlineMedia.content_type,
-          file_url: payload.inlineMedia.url,
-          ...(payload.inlineMedia.file_name ? { file_name: payload.inlineMedia.file_name } : {}),
-        }
-      : {}),
-  };
+  const body: StartWhatsappTextBody = withCommon({ channel_id: channelId, phone, send_type: 'text', text: payload.text }, job, contact);
+  const media = payload.inlineMedia;
+  if (media) {
+    body.content_type = media.content_type;
+    body.file_url = media.url;
+    if (media.file_name) body.file_name = media.file_name;
+  }
+  return body;
+}
+
+/** Sets the contact's name and the job's conversation fields on a start-whatsapp body, when they are given. */
+function withCommon<B extends StartWhatsappCommon>(body: B, job: Job, contact: Contact): B {
+  if (contact.name) body.name = contact.name;
+  if (contact.lastname) body.lastname = contact.lastname;
+  const { topic, pipeline_id, pipeline_stage_id } = job.conversation;
+  if (topic !== undefined) body.topic = topic;
+  if (pipeline_id !== undefined) body.pipeline_id = pipeline_id;
+  if (pipeline_stage_id !== undefined) body.pipeline_stage_id = pipeline_stage_id;
+  return body;
 }
 
 /** wba-send-template's body on a known conversation (mirrors start-whatsapp's template fields, A5). */

@@ -1,5 +1,6 @@
 import type { Job } from '../job/index.js';
 import { concurrencyBound, concurrencyBoundMessage, createConcurrencyController, type ConcurrencyController } from './concurrency.js';
+import { poolController } from './pool-concurrency.js';
 
 /** Requests in flight when an "auto" run starts: a few, grown from the first answers on. */
 export const AUTO_INITIAL = 8;
@@ -11,20 +12,37 @@ export interface RunConcurrency {
   ceiling: number;
   /** Measures the answer times; under "auto" its limit moves, under a fixed number it stays put. */
   controller: ConcurrencyController;
-  /** The rate the job asks, per second (per_minute counted in when it is the lower one). */
+  /** The rate the job asks, per second (per_minute counted in when it is the lower one); a pool's: every number's together. */
   askedPerSecond: number;
+  /** In a pool under "auto": the requests in flight one number may have now (its own controller's limit). */
+  numberLimit?: (channelId: number) => number | undefined;
 }
 
-export function runConcurrency(rate: Job['rate'], clock: () => number): RunConcurrency {
-  const askedPerSecond = rate.per_minute === undefined ? rate.per_second : Math.min(rate.per_second, rate.per_minute / 60);
+/** A job's pool of numbers (two or more): their channel ids, and which of them still send (not drained). */
+export interface PoolNumbers {
+  ids: readonly number[];
+  live?: (channelId: number) => boolean;
+}
+
+/**
+ * How a run sizes its requests in flight. rate.per_second and rate.per_minute are per number: a pool
+ * under "auto" gives each number its own controller at that rate, fed its own answers
+ * (run/pool-concurrency.ts); a fixed concurrency is the whole run's.
+ */
+export function runConcurrency(rate: Job['rate'], clock: () => number, pool?: PoolNumbers): RunConcurrency {
+  const perNumber = rate.per_minute === undefined ? rate.per_second : Math.min(rate.per_second, rate.per_minute / 60);
+  const numbers = pool !== undefined && pool.ids.length > 1 ? pool.ids : undefined;
+  const askedPerSecond = perNumber * (numbers?.length ?? 1);
   if (rate.concurrency === 'auto') {
     const ceiling = rate.max_concurrency;
-    return {
-      mode: 'auto',
+    const one = () => createConcurrencyController({ rate: perNumber, max: ceiling, initial: Math.min(AUTO_INITIAL, ceiling), clock });
+    if (numbers === undefined) return { mode: 'auto', ceiling, askedPerSecond, controller: one() };
+    const controller = poolController(
+      numbers.map((id) => ({ id, controller: one() })),
       ceiling,
-      askedPerSecond,
-      controller: createConcurrencyController({ rate: askedPerSecond, max: ceiling, initial: Math.min(AUTO_INITIAL, ceiling), clock }),
-    };
+      pool?.live,
+    );
+    return { mode: 'auto', ceiling, askedPerSecond, controller, numberLimit: controller.limitOf };
   }
   const n = rate.concurrency;
   return { mode: 'fixed', ceiling: n, askedPerSecond, controller: createConcurrencyController({ rate: askedPerSecond, min: n, max: n, initial: n, clock }) };

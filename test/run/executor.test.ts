@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import type { Contact } from '../../src/contacts/index.js';
 import type { Job } from '../../src/job/index.js';
 import type { ChannelInfo } from '../../src/plan/index.js';
-import { AUTO_INITIAL, createRateLimiter, execute, runConcurrency, unlimitedLimiter, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
+import { AUTO_INITIAL, createRateLimiter, createSenderPool, execute, runConcurrency, unlimitedLimiter, type ConcurrencySample, type ExecuteOptions, type RetryMode } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import { stream, tempState, testContacts, testJob, type TempState } from '../helpers/run.js';
 
@@ -478,5 +478,46 @@ describe('execute following the adaptive concurrency', () => {
     expect(result.stats.sent).toBe(120);
     expect(most).toBeLessThanOrEqual(6);
     expect(inFlight).toBe(0);
+  });
+
+  it('starts no new worker once the list has ended: the contact source is asked past its end at most once per worker', async () => {
+    await setup();
+    // A limit far above the list: each answer after the list's end would otherwise start the missing workers again.
+    const controller = { observe: () => undefined, limit: () => 100, p90LatencyMs: () => undefined, meanLatencyMs: () => undefined };
+    const contacts = testContacts(30);
+    let pastEnd = 0;
+    const source: AsyncIterable<Contact> = {
+      [Symbol.asyncIterator]: () => {
+        let i = 0;
+        return {
+          next: async () => {
+            const c = contacts[i++];
+            if (c === undefined) pastEnd += 1;
+            return c === undefined ? { done: true, value: undefined } : { done: false, value: c };
+          },
+        };
+      },
+    };
+    const result = await run(testJob(), contacts, RUN, WBA, { contacts: source, concurrency: 100, controller });
+    expect(result.stats.sent).toBe(30);
+    expect(pastEnd).toBeLessThanOrEqual(100);
+  });
+
+  it("feeds each answer to the controller with the number it went from, so a pool's numbers are sized apart", async () => {
+    sim = await startSimulator({ seed: 7, channels: [{ id: 14, name: 'Sales 2', type: 'wba', status: 1 }] });
+    api = createApiClient({ baseUrl: sim.url, token: sim.token, connections: 8 });
+    state = await tempState();
+    const samples: ConcurrencySample[] = [];
+    const controller = { observe: (s: ConcurrencySample) => void samples.push(s), limit: () => 8, p90LatencyMs: () => undefined, meanLatencyMs: () => undefined };
+    const pool = createSenderPool([
+      { channel: WBA, limiter: unlimitedLimiter() },
+      { channel: { id: 14, type: 'wba' }, limiter: unlimitedLimiter() },
+    ]);
+    const contacts = testContacts(40);
+    const result = await run(testJob(), contacts, RUN, WBA, { pool, concurrency: 8, controller });
+    expect(result.stats.sent).toBe(40);
+    const sentFrom = requestsTo('/start-whatsapp').map((r) => (r.body as { channel_id: number }).channel_id).sort();
+    expect(samples.map((s) => s.channelId).sort()).toEqual(sentFrom);
+    expect(new Set(sentFrom)).toEqual(new Set([10, 14]));
   });
 });

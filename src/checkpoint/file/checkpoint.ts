@@ -91,7 +91,7 @@ export async function openJobJournal(file: string, options: JobJournalOptions = 
 
   /** Starts a background snapshot once enough was appended since the last; one that ends with as much appended again starts the next. */
   const snapshotWhenDue = (): void => {
-    if (writing || closing || broken || uncovered + journal.stats().bytes - snapshotAt < duringRun) return;
+    if (writing || closing || broken || uncovered + journal.bytes() - snapshotAt < duringRun) return;
     let written = false;
     writing = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
