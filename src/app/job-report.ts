@@ -11,7 +11,7 @@ import { digestStates } from './states-digest.js';
 import { contactListOf, listedOf } from './listed.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
-import { lastRunDrains, numbersStatus, type NumberStatus } from './pool-status.js';
+import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
 import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
 import type { ContactList } from './prepare.js';
 
@@ -215,7 +215,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
   const replies = repliedAt.size;
   const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
   const sent = summary.byStatus.sent;
-  const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunDrains(options.store.jobFiles(job.name).summary)) : undefined;
+  const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunNumbers(options.store.jobFiles(job.name).summary)) : undefined;
   return {
     job: job.name,
     summary,

@@ -7,7 +7,7 @@ import { renderHtmlReport, unguard, writeFileAtomic, type FailureGroup, type Htm
 import { providerClass, providerClassInfo } from '../run/index.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
-import { lastRunDrains, numbersStatus } from './pool-status.js';
+import { lastRunNumbers, numbersStatus } from './pool-status.js';
 import type { JobReport } from './job-report.js';
 import { bucketName, timeBuckets } from './time-buckets.js';
 
@@ -99,7 +99,7 @@ export async function htmlReportData(report: JobReport, store: StateStore, now: 
 async function campaignParts(report: JobReport, store: StateStore): Promise<Pick<HtmlReportData, 'experiment' | 'followUps' | 'numbers'>> {
   const e = report.experiment;
   const followUps = await followUpNumbers(store, report.job.name);
-  const numbers = report.job.channels.length > 1 ? numbersStatus(report.job, report.view.states.values(), await lastRunDrains(store.jobFiles(report.job.name).summary)) : undefined;
+  const numbers = report.job.channels.length > 1 ? numbersStatus(report.job, report.view.states.values(), await lastRunNumbers(store.jobFiles(report.job.name).summary)) : undefined;
   return {
     ...(numbers && { numbers }),
     ...(e && {

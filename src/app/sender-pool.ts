@@ -10,6 +10,8 @@ export interface PoolNumberFigures {
   failed: number;
   /** Its rate, rate.per_second: no second of the run went above it. */
   perSecond: number;
+  /** The rate it reached in this run: its accepted first messages over the time from its first to its last, per second (one decimal); absent below two. */
+  reachedPerSecond?: number;
   /** When (ISO time) and why it stopped sending for the rest of the run, with the provider's words. */
   drained?: { at: string; code: number; error: string };
 }
@@ -36,12 +38,27 @@ export function senderPoolFor(
   );
 }
 
+/**
+ * The rate a number reached, in first messages per second (one decimal): n accepted over a second or more make n − 1 intervals
+ * from the first to the last; n accepted within less than a second reached n in that second. Absent below two. Pure.
+ */
+export function reachedRate(sent: number, firstAt: number | undefined, lastAt: number | undefined): number | undefined {
+  if (sent < 2 || firstAt === undefined || lastAt === undefined) return undefined;
+  const span = lastAt - firstAt;
+  if (span < 1000) return sent;
+  return Math.round(((sent - 1) * 1000 * 10) / span) / 10;
+}
+
 export function poolFigures(pool: SenderPool, perSecond: number): PoolNumberFigures[] {
-  return pool.figures().map((n) => ({
+  return pool.figures().map((n) => {
+    const reached = reachedRate(n.sent, n.firstSentAt, n.lastSentAt);
+    return {
     channelId: n.channelId,
     sent: n.sent,
     failed: n.failed,
     perSecond,
+    ...(reached !== undefined && { reachedPerSecond: reached }),
     ...(n.drained && { drained: { at: new Date(n.drained.at).toISOString(), code: n.drained.code, error: n.drained.error } }),
-  }));
+    };
+  });
 }

@@ -39,7 +39,7 @@ export function outcomeJson(outcome: RunOutcome) {
     ...(outcome.tookOverFrom && { took_over_from: outcome.tookOverFrom }),
     ...(outcome.missedWindows && { missed_windows: { count: outcome.missedWindows.count, reason: outcome.missedWindows.reason, opened_at: outcome.missedWindows.openedAt, zone: outcome.missedWindows.zone ?? null } }),
     ...(outcome.numbers && {
-      numbers: outcome.numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, per_second: n.perSecond, drained: n.drained ?? null })),
+      numbers: outcome.numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, per_second: n.perSecond, rate_reached_per_second: n.reachedPerSecond ?? null, drained: n.drained ?? null })),
     }),
     report_file: outcome.files.report,
     rejects_file: outcome.files.rejects,

@@ -85,7 +85,7 @@ export async function deliver(
         ...(ctx.pool !== undefined && { channel_id: ctx.channel.id }),
         at: isoAt(ctx.clock()),
       });
-      ctx.pool?.tally(ctx.channel.id, 'sent');
+      ctx.pool?.tally(ctx.channel.id, 'sent', ctx.clock());
       const warnings = await runFollowups(ctx, {
         contact,
         conversationId,

@@ -73,8 +73,8 @@ export interface SenderPool {
   drain(id: number, why: Drained): boolean;
   isDrained(id: number): boolean;
   readonly drained: ReadonlyMap<number, Drained>;
-  /** Counts one first message of this number: accepted (`sent`) or ended failed. */
-  tally(id: number, outcome: 'sent' | 'failed'): void;
+  /** Counts one first message of this number: accepted (`sent`) or ended failed; `at` (ms, the run's clock) when it was accepted. */
+  tally(id: number, outcome: 'sent' | 'failed', at?: number): void;
   /** Per number, in the pool's order: first messages sent and failed, and when and why it was drained. */
   figures(): NumberFigures[];
 }
@@ -83,6 +83,9 @@ export interface NumberFigures {
   channelId: number;
   sent: number;
   failed: number;
+  /** When (ms, the run's clock) its first and its last accepted first message of this run were recorded. */
+  firstSentAt?: number;
+  lastSentAt?: number;
   drained?: Drained;
 }
 
@@ -93,7 +96,7 @@ export function createSenderPool(numbers: readonly SenderNumber[], remembered?: 
   const byId = new Map(numbers.map((n) => [n.channel.id, n] as const));
   const drained = new Map<number, Drained>();
   let live = ids;
-  const counts = new Map<number, { sent: number; failed: number }>(ids.map((id) => [id, { sent: 0, failed: 0 }]));
+  const counts = new Map<number, { sent: number; failed: number; first?: number; last?: number }>(ids.map((id) => [id, { sent: 0, failed: 0 }]));
   return {
     numbers,
     drained,
@@ -109,15 +112,27 @@ export function createSenderPool(numbers: readonly SenderNumber[], remembered?: 
       return true;
     },
     isDrained: (id) => drained.has(id),
-    tally(id, outcome) {
+    tally(id, outcome, at) {
       const c = counts.get(id);
-      if (c) c[outcome] += 1;
+      if (!c) return;
+      c[outcome] += 1;
+      if (outcome === 'sent' && at !== undefined) {
+        c.first ??= at;
+        c.last = at;
+      }
     },
     figures: () =>
       ids.map((id) => {
         const c = counts.get(id) ?? { sent: 0, failed: 0 };
         const why = drained.get(id);
-        return { channelId: id, sent: c.sent, failed: c.failed, ...(why && { drained: why }) };
+        return {
+          channelId: id,
+          sent: c.sent,
+          failed: c.failed,
+          ...(c.first !== undefined && { firstSentAt: c.first }),
+          ...(c.last !== undefined && { lastSentAt: c.last }),
+          ...(why && { drained: why }),
+        };
       }),
   };
 }

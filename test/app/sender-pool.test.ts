@@ -220,11 +220,17 @@ describe('a campaign from a pool of numbers', () => {
     const outcome = await runPool(camp);
     const text = formatRunEnd(outcome, 'UTC');
     const sentBy = (id: number) => acceptedStarts().filter((s) => s.channel === id).length;
-    expect(text).toContain(`  number 10: ${sentBy(10)} sent, 0 failed, at most 50/s\n`);
-    expect(text).toContain(`  number 11: ${sentBy(11)} sent, 0 failed, at most 50/s\n`);
+    // The rate each number reached is the run's own measure (its clock): the line shows the figure the outcome carries.
+    const reached = (id: number) => {
+      const r = outcome.numbers?.find((n) => n.channelId === id)?.reachedPerSecond;
+      expect(r).toBeGreaterThan(0);
+      return `${r ?? ''}/s reached (at most 50/s)`;
+    };
+    expect(text).toContain(`  number 10: ${sentBy(10)} sent, 0 failed, ${reached(10)}\n`);
+    expect(text).toContain(`  number 11: ${sentBy(11)} sent, 0 failed, ${reached(11)}\n`);
     const drain = outcome.numbers?.find((n) => n.channelId === 14)?.drained;
     expect(drain).toBeDefined();
-    expect(text).toContain(`  number 14: 2 sent, 0 failed, at most 50/s; drained at ${formatStamp(drain?.at ?? '', 'UTC')} (131048): ${drain?.error ?? ''}; its contacts not sent went from the other numbers\n`);
+    expect(text).toContain(`  number 14: 2 sent, 0 failed, ${reached(14)}; drained at ${formatStamp(drain?.at ?? '', 'UTC')} (131048): ${drain?.error ?? ''}; its contacts not sent went from the other numbers\n`);
   });
 
   it('writes in report.csv the number each contact was sent from, the new one for a contact moved off a drained number', async () => {
@@ -264,6 +270,17 @@ describe('a campaign from a pool of numbers', () => {
     expect(page).toContain('<section id="numbers">');
     expect(page).toMatch(/data-number="14" data-metric="drained">[^<]*\(131048\)/);
     expect(page).toContain(`data-number="10" data-metric="sent">${sentBy(10)}<`);
+    // The rate each number reached in the run: the run's summary.json says it, status and the page show the same.
+    const summary = JSON.parse(await readFile(store.jobFiles('cli-test').summary, 'utf8')) as { numbers: Array<{ channel_id: number; sent: number; rate_reached_per_second: number | null }> };
+    for (const n of summary.numbers) {
+      const reached = n.rate_reached_per_second;
+      if (n.sent < 2) expect(reached).toBeNull();
+      if (reached === null) continue;
+      expect(reached).toBeGreaterThan(0);
+      expect(first.numbers?.find((x) => x.channelId === n.channel_id)?.reachedPerSecond).toBe(reached);
+      expect(page).toContain(`data-number="${n.channel_id}" data-metric="rate">${reached}/s<`);
+    }
+    expect(summary.numbers.some((n) => n.rate_reached_per_second !== null)).toBe(true);
     // A resume sends nothing more: the counts are the job's still; its own run drained nothing.
     await runPool(camp, 'resume');
     const after = await jobStatus(camp.jobFile, { store: createFileStore(camp.stateDir) });

@@ -34,7 +34,7 @@ async function poolJob(): Promise<Campaign> {
   await job.close();
   const numbers = [
     { channel_id: 10, sent: 1, failed: 0, per_second: 10, drained: null },
-    { channel_id: 11, sent: 1, failed: 1, per_second: 10, drained: null },
+    { channel_id: 11, sent: 1, failed: 1, per_second: 10, rate_reached_per_second: 9.6, drained: null },
     { channel_id: 14, sent: 0, failed: 0, per_second: 10, drained: { at: AT, code: 131048, error: SPAM } },
   ];
   await writeFile(store.jobFiles('cli-test').summary, JSON.stringify({ job: 'cli-test', numbers }));
@@ -46,7 +46,7 @@ describe('status of a pool of numbers', () => {
     const c = await poolJob();
     const { stdout } = await cli(['status', c.jobFile, '--state-dir', c.stateDir, '--tz', 'Europe/Lisbon']);
     expect(stdout).toContain('  number 10: 1 sent, 0 failed\n');
-    expect(stdout).toContain('  number 11: 1 sent, 1 failed\n');
+    expect(stdout).toContain('  number 11: 1 sent, 1 failed, 9.6/s reached in the last run\n');
     expect(stdout).toContain(`  number 14: 0 sent, 0 failed; drained in the last run at 2026-11-25 17:20:03 Europe/Lisbon (131048): ${SPAM}\n`);
   });
 
@@ -55,9 +55,9 @@ describe('status of a pool of numbers', () => {
     const { stdout } = await cli(['status', c.jobFile, '--state-dir', c.stateDir, '--json']);
     const json = JSON.parse(stdout) as { numbers: unknown };
     expect(json.numbers).toEqual([
-      { channel_id: 10, sent: 1, failed: 0, drained: null },
-      { channel_id: 11, sent: 1, failed: 1, drained: null },
-      { channel_id: 14, sent: 0, failed: 0, drained: { at: AT, code: 131048, error: SPAM } },
+      { channel_id: 10, sent: 1, failed: 0, rate_reached_per_second: null, drained: null },
+      { channel_id: 11, sent: 1, failed: 1, rate_reached_per_second: 9.6, drained: null },
+      { channel_id: 14, sent: 0, failed: 0, rate_reached_per_second: null, drained: { at: AT, code: 131048, error: SPAM } },
     ]);
   });
 });

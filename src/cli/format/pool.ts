@@ -6,20 +6,22 @@ export function formatNumbers(numbers: readonly NumberStatus[], zone: string): s
   return numbers
     .map((n) => {
       const drained = n.drained ? `; drained in the last run at ${formatStamp(n.drained.at, zone)} (${n.drained.code}): ${n.drained.error}` : '';
-      return `  number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${drained}\n`;
+      const reached = n.reachedPerSecond !== undefined ? `, ${n.reachedPerSecond}/s reached in the last run` : '';
+      return `  number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${reached}${drained}\n`;
     })
     .join('');
 }
 
 /** The numbers as `status --json` gives them. */
 export function numbersJson(numbers: readonly NumberStatus[]) {
-  return numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, drained: n.drained ?? null }));
+  return numbers.map((n) => ({ channel_id: n.channelId, sent: n.sent, failed: n.failed, rate_reached_per_second: n.reachedPerSecond ?? null, drained: n.drained ?? null }));
 }
 
 /** One line per number of a pool at a run's end: this run's first messages from it, its rate, and a drain with when and why. */
 export function formatRunNumbers(numbers: readonly PoolNumberFigures[], zone: string): string[] {
   return numbers.map((n) => {
     const drained = n.drained ? `; drained at ${formatStamp(n.drained.at, zone)} (${n.drained.code}): ${n.drained.error}; its contacts not sent went from the other numbers` : '';
-    return `  number ${n.channelId}: ${n.sent} sent, ${n.failed} failed, at most ${n.perSecond}/s${drained}`;
+    const reached = n.reachedPerSecond !== undefined ? `${n.reachedPerSecond}/s reached (at most ${n.perSecond}/s)` : `at most ${n.perSecond}/s`;
+    return `  number ${n.channelId}: ${n.sent} sent, ${n.failed} failed, ${reached}${drained}`;
   });
 }

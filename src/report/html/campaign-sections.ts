@@ -17,11 +17,12 @@ function numbers(d: HtmlReportData): string {
     .map(
       (n) =>
         `<tr><td><code>${n.channelId}</code></td><td data-number="${n.channelId}" data-metric="sent">${num(n.sent)}</td><td data-number="${n.channelId}" data-metric="failed">${num(n.failed)}</td>` +
+        `<td data-number="${n.channelId}" data-metric="rate">${n.reachedPerSecond !== undefined ? `${n.reachedPerSecond}/s` : ''}</td>` +
         `<td data-number="${n.channelId}" data-metric="drained">${n.drained ? `${esc(n.drained.at)} (${n.drained.code}): ${esc(n.drained.error)}` : ''}</td></tr>`,
     )
     .join('\n');
   return `<section id="numbers"><h2>Numbers of the pool</h2>
-<table><thead><tr><th>number</th><th>sent</th><th>failed</th><th>drained in the last run</th></tr></thead><tbody>
+<table><thead><tr><th>number</th><th>sent</th><th>failed</th><th>rate reached in the last run</th><th>drained in the last run</th></tr></thead><tbody>
 ${rows}
 </tbody></table></section>`;
 }

@@ -54,6 +54,6 @@ export interface HtmlReportData {
   };
   /** The jobs that follow this one up, with their numbers and their own page. */
   followUps?: Array<{ job: string; who: string; sent: number; delivered: number; read: number; replied: number; page: string }>;
-  /** A pool of numbers: per number, contacts sent and failed, and when and why it was drained in the last run. */
-  numbers?: Array<{ channelId: number; sent: number; failed: number; drained?: { at: string; code: number; error: string } }>;
+  /** A pool of numbers: per number, contacts sent and failed, the rate it reached in the last run, and when and why it was drained in it. */
+  numbers?: Array<{ channelId: number; sent: number; failed: number; reachedPerSecond?: number; drained?: { at: string; code: number; error: string } }>;
 }
