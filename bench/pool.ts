@@ -18,7 +18,7 @@ import { createFileStore } from '../src/checkpoint/index.js';
 import { startSimProcess } from './lib/sim-process.js';
 
 export const POOL_RATE = 300;
-const CONTACTS = 6_000;
+const CONTACTS = 12_000;
 
 export interface PoolCase {
   numbers: number;
