@@ -11,12 +11,12 @@ import type { ContactState } from './types.js';
  */
 
 export const STATUSES = ['pending', 'sent', 'failed', 'in_doubt', 'skipped', 'deferred'] as const;
-const VIAS = ['start', 'template', 'message'] as const;
-const ACTIONS = ['template', 'text'] as const;
+export const VIAS = ['start', 'template', 'message'] as const;
+export const ACTIONS = ['template', 'text'] as const;
 /** A delivery status's code is its index + 1 in the `delivery` column's low bits (0: no delivery in the columns). */
-const DELIVERIES = ['sent', 'delivered', 'read', 'failed'] as const;
+export const DELIVERIES = ['sent', 'delivered', 'read', 'failed'] as const;
 /** The `delivery` column's bits besides the status. */
-const DELIVERY_AT = { deliveredAt: 8, readAt: 16 } as const;
+export const DELIVERY_AT = { deliveredAt: 8, readAt: 16 } as const;
 /** The status is in `rest` (one this table does not know). */
 const STATUS_IN_REST = 255;
 
@@ -40,7 +40,7 @@ export const HAS = {
   noFollowups: 1 << 14,
 } as const;
 /** The values of the boolean fields. */
-const TRUE = { retryable: 1, mediaLeftOut: 2, mediaOwed: 4 } as const;
+export const TRUE = { retryable: 1, mediaLeftOut: 2, mediaOwed: 4 } as const;
 
 /** The column arrays, in the order a snapshot stores them. */
 export interface Columns {
@@ -305,7 +305,7 @@ function isUint(value: unknown, max: number): value is number {
 }
 
 /** A platform id that is a plain decimal number (no sign, no leading zero, at most 15 digits). */
-function idNumber(value: unknown): number | undefined {
+export function idNumber(value: unknown): number | undefined {
   return typeof value === 'string' && /^(0|[1-9]\d{0,14})$/.test(value) ? Number(value) : undefined;
 }
 

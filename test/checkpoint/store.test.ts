@@ -37,7 +37,8 @@ describe('the file store', () => {
     await job.close();
 
     const again = await store.openJob('promo', owner);
-    expect(again.states).toEqual(job.states);
+    // The same states (two tables may hold them in differently laid-out columns: compared as maps).
+    expect(new Map(again.states)).toEqual(new Map(job.states));
     expect(again.header).toEqual(header);
     expect([...again.states.values()].filter((s) => s.status === 'in_doubt')).toHaveLength(21);
     await again.close();

@@ -54,10 +54,14 @@ export async function openJobJournal(file: string, options: JobJournalOptions = 
     loaded = await loadState(file, { fromStart: true });
     uncovered = Number.POSITIVE_INFINITY;
   }
-  const atOpen = await snapshotIfDue(file, loaded, uncovered);
-  if (atOpen.written) uncovered = 0;
-  let problem = atOpen.problem;
-  const journal = await openJournal(file, options);
+  // The snapshot of a long fold is written while the run goes on (its image is taken now, before any
+  // append; the write is atomic, so a crash during it leaves the last snapshot or none): `close` waits for it.
+  const atOpen = snapshotIfDue(file, loaded, uncovered);
+  let problem: string | undefined;
+  const journal = await openJournal(file, options).catch(async (err: unknown) => {
+    await atOpen;
+    throw err;
+  });
   const sizeAtOpen = await journalSize(file);
   const duringRun = options.snapshotDuringRunBytes ?? SNAPSHOT_DURING_RUN_BYTES;
   const { state } = loaded;
@@ -65,8 +69,12 @@ export async function openJobJournal(file: string, options: JobJournalOptions = 
   let contactEvents = 0;
   let broken = false;
   let closing: Promise<void> | undefined;
-  /** The snapshot being written while the run goes on, if any. */
-  let writing: Promise<void> | undefined;
+  /** The snapshot being written while the run goes on, if any (first the one of the fold at open). */
+  let writing: Promise<void> | undefined = atOpen.then((result) => {
+    if (result.written) uncovered = 0;
+    problem = result.problem ?? problem;
+    writing = undefined;
+  });
   /** Journal bytes (of this journal's appends) that the last snapshot covers. */
   let snapshotAt = 0;
 

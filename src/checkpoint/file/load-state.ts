@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { applyEvent } from '../apply-event.js';
+import { ColumnFold } from '../column-fold.js';
 import { StateTable } from '../state-table.js';
 import type { HeaderEvent } from '../types.js';
 import { foldJournal } from './fold-journal.js';
@@ -31,17 +32,18 @@ export async function loadState(journalFile: string, options: { fromStart?: bool
     () => undefined,
   );
   const snapshot = options.fromStart ? undefined : await readSnapshot(journalFile);
-  const state = snapshot?.table ?? new StateTable();
   let header = snapshot?.header;
   const start = snapshot?.position ?? { bytes: 0, lines: 0, events: 0 };
+  // A whole journal (no snapshot) is folded straight into columns; a tail onto the snapshot's table.
+  const whole = snapshot ? undefined : new ColumnFold();
   const fold = await foldJournal(
     journalFile,
     { byte: start.bytes, line: start.lines },
-    (event) => applyEvent(state, event),
+    snapshot ? (event) => applyEvent(snapshot.table, event) : (event) => whole?.apply(event),
     (event) => (header = event),
   );
   return {
-    state,
+    state: snapshot?.table ?? whole?.table() ?? new StateTable(),
     header,
     position: { bytes: fold.endByte, lines: fold.endLine, events: start.events + fold.events },
     tailBytes: fold.endByte - start.bytes,

@@ -1,0 +1,270 @@
+import { NO_ANSWER, nextState } from './apply-event.js';
+import { isoMs, isoText } from './iso-time.js';
+import { PhoneIndex } from './phone-index.js';
+import { ACTIONS, allocColumns, decodeRow, DELIVERIES, DELIVERY_AT, encodeRow, growColumns, HAS, idNumber, phoneNumber, RestTable, STATUSES, TRUE, VIAS, type Columns } from './state-columns.js';
+import { StateTable } from './state-table.js';
+import { Tallies, tallyKey } from './state-tally.js';
+import type { ContactEvent, ContactState } from './types.js';
+
+/**
+ * A whole journal folded straight into a state table's columns (opening a job with no snapshot):
+ * the common events of a run (an attempt of a new contact, its sent or failed outcome, a skip, a
+ * delivery read of a sent one) are written into the row as `encodeRow` would write the state
+ * `nextState` gives, with no state object per event; every other event (and every event of a row
+ * that met one) goes through `nextState` itself on the decoded row. The states are those of the one
+ * reducer (a test folds every kind of event both ways and compares). Pure.
+ */
+
+/** Rows whose columns the fast path knows the state of. */
+const KIND_OTHER = 0;
+/** In doubt after its only attempt: `{ phone, attempts: 1, followups: {}, line?, updatedAt, status: 'in_doubt', via, action, error: NO_ANSWER, attemptAt }`, its `rest` not written yet. */
+const KIND_ATTEMPTED = 1;
+/** Sent once after that attempt (no other field than the sent's own, its delivery and its `line`). */
+const KIND_SENT = 2;
+
+/** States held as objects (rows that met a rare event), the last ones first: encoded when more are held. */
+const OBJECTS_MAX = 4096;
+
+const STATUS = { sent: STATUSES.indexOf('sent'), failed: STATUSES.indexOf('failed'), in_doubt: STATUSES.indexOf('in_doubt'), skipped: STATUSES.indexOf('skipped') };
+const DELIVERY_RANK = [0, 1, 2, 2] as const;
+
+/** `content` (what the request carried) is not folded into the state. */
+const ATTEMPT_KEYS = new Set(['t', 'phone', 'via', 'action', 'line', 'content', 'at']);
+const SENT_KEYS = new Set(['t', 'phone', 'via', 'action', 'conversation_id', 'client_id', 'message_id', 'at']);
+const FAILED_KEYS = new Set(['t', 'phone', 'via', 'action', 'status', 'retryable', 'conversation_id', 'client_id', 'error', 'at']);
+const SKIPPED_KEYS = new Set(['t', 'phone', 'reason', 'line', 'at']);
+const DELIVERY_KEYS = new Set(['t', 'phone', 'status', 'delivered_at', 'read_at', 'at']);
+
+export class ColumnFold {
+  private columns: Columns;
+  private capacity: number;
+  private rows = 0;
+  private kind: Uint8Array;
+  private readonly index: PhoneIndex;
+  private readonly rest = new RestTable();
+  private readonly objects = new Map<number, ContactState>();
+  private readonly others = new Map<string, ContactState>();
+
+  constructor(capacity = 1 << 16) {
+    this.capacity = Math.max(16, capacity);
+    this.columns = allocColumns(this.capacity);
+    this.kind = new Uint8Array(this.capacity);
+    this.index = new PhoneIndex(this.capacity);
+  }
+
+  apply(event: ContactEvent): void {
+    const n = phoneNumber(event.phone);
+    if (n === undefined) {
+      this.others.set(event.phone, nextState(this.others.get(event.phone), event));
+      return;
+    }
+    let row = this.index.get(n);
+    const fresh = row < 0;
+    if (fresh) {
+      if (this.rows === this.capacity) this.grow();
+      row = this.rows++;
+      this.columns.phone[row] = n;
+      this.index.set(n, row);
+      if (this.fastNew(row, event)) return;
+    } else if (!this.objects.has(row)) {
+      const kind = this.kind[row];
+      if (kind === KIND_ATTEMPTED ? this.fastOutcome(row, event) : kind === KIND_SENT && this.fastDelivery(row, event)) return;
+    }
+    this.general(row, fresh, event);
+  }
+
+  /** The table of every state folded (its counters counted). */
+  table(): StateTable {
+    this.flush(0);
+    for (let row = 0; row < this.rows; row++) if (this.kind[row] === KIND_ATTEMPTED) this.settle(row);
+    const tallies = new Tallies();
+    const c = this.columns;
+    const memo = new Map<string, number>();
+    for (let row = 0; row < this.rows; row++) {
+      const has = c.has[row] ?? 0;
+      const key = (has & HAS.notBefore) === 0 ? `${c.status[row]},${has & (HAS.action | HAS.noFollowups)},${c.action[row]},${c.rest[row]},${(c.delivery[row] ?? 0) & 7}` : undefined;
+      let id = key === undefined ? undefined : memo.get(key);
+      if (id === undefined) {
+        id = tallies.intern(tallyKey(decodeRow(c, row, this.rest.texts)));
+        if (key !== undefined) memo.set(key, id);
+      }
+      c.tally[row] = id;
+      tallies.move(0, id);
+    }
+    return StateTable.fromImage({
+      rows: this.rows,
+      columns: c,
+      rest: this.rest.texts,
+      others: [...this.others],
+      tallies: { keys: tallies.keys, counts: tallies.counts },
+    });
+  }
+
+  /** The first event of a phone: an attempt or a skip written straight into its new row. */
+  private fastNew(row: number, e: ContactEvent): boolean {
+    const c = this.columns;
+    if (e.t === 'attempt') {
+      if (!only(e, ATTEMPT_KEYS)) return false;
+      const via = VIAS.indexOf(e.via);
+      const action = ACTIONS.indexOf(e.action);
+      const at = isoMs(e.at);
+      if (via < 0 || action < 0 || at === undefined || (e.line !== undefined && !isUint(e.line, 0x7fff_ffff))) return false;
+      c.status[row] = STATUS.in_doubt;
+      c.attempts[row] = 1;
+      c.updatedAt[row] = at;
+      c.via[row] = via;
+      c.action[row] = action;
+      let has = HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups;
+      if (e.line !== undefined) {
+        c.line[row] = e.line;
+        has |= HAS.line;
+      }
+      c.has[row] = has;
+      // Its `rest` (the error and attemptAt, one text per contact) is interned only if it stays in doubt: see settle.
+      c.rest[row] = 0;
+      this.kind[row] = KIND_ATTEMPTED;
+      return true;
+    }
+    if (e.t === 'skipped') {
+      const at = isoMs(e.at);
+      if (!only(e, SKIPPED_KEYS) || typeof e.reason !== 'string' || at === undefined || (e.line !== undefined && !isUint(e.line, 0x7fff_ffff))) return false;
+      c.status[row] = STATUS.skipped;
+      c.attempts[row] = 0;
+      c.updatedAt[row] = at;
+      let has = HAS.attempts | HAS.updatedAt | HAS.noFollowups;
+      if (e.line !== undefined) {
+        c.line[row] = e.line;
+        has |= HAS.line;
+      }
+      c.has[row] = has;
+      c.rest[row] = this.rest.intern(JSON.stringify({ reason: e.reason }));
+      this.kind[row] = KIND_OTHER;
+      return true;
+    }
+    return false;
+  }
+
+  /** A `sent` or `failed` answering the only attempt of a row. */
+  private fastOutcome(row: number, e: ContactEvent): boolean {
+    const c = this.columns;
+    if (e.t !== 'sent' && e.t !== 'failed') return false;
+    if (!only(e, e.t === 'sent' ? SENT_KEYS : FAILED_KEYS)) return false;
+    const via = VIAS.indexOf(e.via);
+    const action = ACTIONS.indexOf(e.action);
+    const at = isoMs(e.at);
+    const conversation = e.conversation_id === undefined ? undefined : idNumber(e.conversation_id);
+    const client = e.client_id === undefined ? undefined : idNumber(e.client_id);
+    if (via < 0 || action < 0 || at === undefined) return false;
+    if ((e.conversation_id !== undefined && conversation === undefined) || (e.client_id !== undefined && client === undefined)) return false;
+    let has = ((c.has[row] ?? 0) & HAS.line) | HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups;
+    if (e.t === 'sent') {
+      const message = idNumber(e.message_id);
+      if (conversation === undefined || message === undefined) return false;
+      c.status[row] = STATUS.sent;
+      c.messageId[row] = message;
+      c.time2[row] = at;
+      has |= HAS.messageId | HAS.sentAt;
+      c.rest[row] = 0;
+      this.kind[row] = KIND_SENT;
+    } else {
+      if (!isUint(e.status, 0xffff) || typeof e.retryable !== 'boolean' || typeof e.error !== 'string') return false;
+      c.status[row] = STATUS.failed;
+      c.httpStatus[row] = e.status;
+      c.bools[row] = e.retryable ? TRUE.retryable : 0;
+      has |= HAS.httpStatus | HAS.retryable;
+      c.rest[row] = this.rest.intern(JSON.stringify({ error: e.error }));
+      this.kind[row] = KIND_OTHER;
+    }
+    if (conversation !== undefined) {
+      c.conversationId[row] = conversation;
+      has |= HAS.conversationId;
+    }
+    if (client !== undefined) {
+      c.clientId[row] = client;
+      has |= HAS.clientId;
+    }
+    c.updatedAt[row] = at;
+    c.via[row] = via;
+    c.action[row] = action;
+    c.has[row] = has;
+    return true;
+  }
+
+  /** A delivery read of a sent row (apply-delivery.ts's `deliveryAfter` on the delivery column). */
+  private fastDelivery(row: number, e: ContactEvent): boolean {
+    if (e.t !== 'delivery' || !only(e, DELIVERY_KEYS)) return false;
+    const c = this.columns;
+    const status = DELIVERIES.indexOf(e.status);
+    const at = isoMs(e.at);
+    const delivered = e.delivered_at === undefined ? undefined : isoMs(e.delivered_at);
+    const read = e.read_at === undefined ? undefined : isoMs(e.read_at);
+    if (status < 0 || at === undefined || (e.delivered_at !== undefined && delivered === undefined) || (e.read_at !== undefined && read === undefined)) return false;
+    c.updatedAt[row] = at;
+    const before = c.delivery[row] ?? 0;
+    if (before !== 0) {
+      const was = (before & 7) - 1;
+      const rank = DELIVERY_RANK[status] ?? 0;
+      const rankBefore = DELIVERY_RANK[was as 0 | 1 | 2 | 3] ?? 0;
+      // A status that would go back (or sideways, read ↔ failed) is ignored.
+      if (rank < rankBefore || (rank === rankBefore && status !== was)) return true;
+    }
+    let code = (status + 1) | (before & (DELIVERY_AT.deliveredAt | DELIVERY_AT.readAt));
+    if (delivered !== undefined) {
+      c.deliveredAt[row] = delivered;
+      code |= DELIVERY_AT.deliveredAt;
+    }
+    if (read !== undefined) {
+      c.readAt[row] = read;
+      code |= DELIVERY_AT.readAt;
+    }
+    if (before === 0) {
+      if (delivered === undefined) c.deliveredAt[row] = 0;
+      if (read === undefined) c.readAt[row] = 0;
+    }
+    c.delivery[row] = code;
+    return true;
+  }
+
+  /** Any event through the one reducer, on the row's state as an object (kept while more events of it may come). */
+  private general(row: number, fresh: boolean, event: ContactEvent): void {
+    if (this.kind[row] === KIND_ATTEMPTED) this.settle(row);
+    const prior = this.objects.get(row) ?? (fresh ? undefined : decodeRow(this.columns, row, this.rest.texts));
+    this.objects.delete(row);
+    this.objects.set(row, nextState(prior, event));
+    this.kind[row] = KIND_OTHER;
+    if (this.objects.size > OBJECTS_MAX) this.flush(OBJECTS_MAX / 2);
+  }
+
+  /** Writes the `rest` of a row in doubt after its only attempt (attemptAt is its updatedAt). */
+  private settle(row: number): void {
+    this.columns.rest[row] = this.rest.intern(JSON.stringify({ error: NO_ANSWER, attemptAt: isoText(this.columns.updatedAt[row] ?? 0) }));
+    this.kind[row] = KIND_OTHER;
+  }
+
+  /** Encodes the oldest states held as objects until at most `keep` are left. */
+  private flush(keep: number): void {
+    for (const [row, state] of this.objects) {
+      if (this.objects.size <= keep) return;
+      encodeRow(this.columns, row, state, this.rest);
+      this.objects.delete(row);
+    }
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.columns = growColumns(this.columns, this.rows, this.capacity);
+    const kind = new Uint8Array(this.capacity);
+    kind.set(this.kind.subarray(0, this.rows));
+    this.kind = kind;
+  }
+}
+
+/** Whether every own key of `event` is one of `keys` (a field the fast path does not know sends the event to the reducer). */
+function only(event: object, keys: ReadonlySet<string>): boolean {
+  for (const key in event) if (!keys.has(key)) return false;
+  return true;
+}
+
+function isUint(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
+}
