@@ -18,6 +18,23 @@ function sentSummary(s: Extract<ContactState, { status: 'sent' }>): SentSummary 
   return { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId };
 }
 
+/**
+ * A table's rows as its columns hold them, for a reader that goes by column (the report writes its
+ * rows from them): rows 0 … `rows` - 1 in iteration order, then `others`.
+ */
+export interface ColumnRows {
+  readonly columns: Readonly<Columns>;
+  readonly rows: number;
+  /** The texts the `rest` column points into (state-columns.ts). */
+  readonly rest: readonly string[];
+  /** Whether row `row` is as the columns hold it (false: deleted, or set last and not encoded yet; ask `state`). */
+  encoded(row: number): boolean;
+  /** Row `row`'s state, decoded (undefined when deleted). */
+  state(row: number): ContactState | undefined;
+  /** The states kept whole beside the columns, after the rows. */
+  readonly others: Iterable<ContactState>;
+}
+
 /** States kept as objects, not yet encoded (the last ones set). */
 const DIRTY_MAX = 4096;
 
@@ -198,6 +215,19 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
       if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
     }
     return this.tally.list(extra, counts);
+  }
+
+  /** The rows as the columns hold them (nothing copied): valid until the table changes. */
+  columnRows(): ColumnRows {
+    const { dirty, deleted } = this;
+    return {
+      columns: this.columns,
+      rows: this.rows,
+      rest: this.rest.texts,
+      encoded: (row) => (dirty.size === 0 || !dirty.has(row)) && (deleted.size === 0 || !deleted.has(row)),
+      state: (row) => (deleted.size > 0 && deleted.has(row) ? undefined : this.at(row)),
+      others: this.others.values(),
+    };
   }
 
   set(phone: string, state: ContactState): this {
