@@ -40,7 +40,7 @@ export function reportCsvFor(
   replies: ReadonlyMap<string, string>,
   layout: ReportLayout,
   more: { count?: () => void; armOf?: (phone: string) => string | undefined } = {},
-): Iterable<string> | undefined {
+): Iterable<Uint8Array> | undefined {
   if (!columnCsvFits(layout) || !('columnRows' in states) || typeof states.columnRows !== 'function') return undefined;
   if (!('unseenNumbers' in states) || typeof states.unseenNumbers !== 'function') return undefined;
   const table = states.columnRows();
@@ -77,9 +77,13 @@ function listingCursor(listing: ContactListing) {
       return byNumber(e164Number(phone), phone);
     },
     /** The same for a phone known by its number (a state's row in the columns). */
-    byNumber(n: number, phone: string): ListedContact | undefined {
-      if (last !== undefined && last.phone === phone) return last;
-      return byNumber(n, phone);
+    byNumber(n: number): ListedContact | undefined {
+      if (last !== undefined && last.phone === `+${n}`) return last;
+      if (next < phones.length && phones[next] === n && !listing.isOdd(next)) {
+        next += 1;
+        return listing.at(next - 1);
+      }
+      return listing.get(`+${n}`);
     },
     *pending(states: ReadonlyMap<string, ContactState>, unseen: ReadonlySet<number>): Generator<ListedContact> {
       for (let i = 0; i < phones.length; i++) {

@@ -49,13 +49,13 @@ const MAX_KINDS = 4096;
 
 /** A kind's row: its fixed text between the fields a row fills in (`texts` has one more entry than `fields`). */
 interface Kind {
-  texts: string[];
+  texts: Uint8Array[];
   fields: Field[];
 }
 
 export interface ColumnCsvSource {
-  /** The list's row of the state in column row order, by its phone's number (`phone` is its text). */
-  byNumber(n: number, phone: string): RowSource | undefined;
+  /** The list's row of the state in column row order, by its phone's number. */
+  byNumber(n: number): RowSource | undefined;
   /** The list's row of a phone (a state the columns do not hold). */
   get(phone: string): RowSource | undefined;
 }
@@ -77,8 +77,8 @@ export function columnCsvFits(layout: ReportLayout): boolean {
   return (layout.sourceColumns ?? []).length === 0;
 }
 
-/** The CSV text, in pieces of about 256 KB: the header, the table's rows, then the pending ones. */
-export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<string> {
+/** The CSV bytes, in pieces of about 1 MB: the header, the table's rows, then the pending ones. */
+export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<Uint8Array> {
   const { sources, replies, pending, layout } = input;
   const count = input.count ?? (() => undefined);
   const armOf = input.armOf ?? (() => undefined);
@@ -93,14 +93,15 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
   const c = table.columns;
   const kinds = new Map<number, Map<number, Kind | null>>();
   let kindCount = 0;
-  const iso = isoWriter();
-  const escaped = lastEscaped(delimiter);
-  let text = `${bom ? '\uFEFF' : ''}${csvRecord(header, delimiter)}`;
+  const out = new CsvBytes(delimiter);
+  out.text(`${bom ? '\uFEFF' : ''}${csvRecord(header, delimiter)}`);
+  // Only an experiment's arm or a reply needs a row's phone as text.
+  const phoneText = layout.arms === true || replies.size > 0;
   for (let row = 0; row < table.rows; row++) {
     if (!table.encoded(row)) {
       const s = table.state(row);
       if (s === undefined) continue;
-      text += general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone)));
+      out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
     } else {
       const rest = c.rest[row] ?? 0;
       const key = (c.status[row] ?? 0) + (c.has[row] ?? 0) * 0x100 + (c.bools[row] ?? 0) * 0x100_0000 + (c.delivery[row] ?? 0) * 0x1_0000_0000 + (c.action[row] ?? 0) * 0x100_0000_0000;
@@ -111,47 +112,39 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
       }
       let kind = byKey.get(key);
       const n = c.phone[row] ?? 0;
-      const phone = `+${n}`;
       if (kind === undefined) {
         const s = table.state(row);
         kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, c, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
         byKey.set(key, kind);
         kindCount += 1;
       }
-      const source = sources.byNumber(n, phone);
+      const source = sources.byNumber(n);
       if (kind === null) {
         const s = table.state(row);
-        if (s !== undefined) text += general(contactRow(s.phone, s, source, replies.get(s.phone)));
+        if (s !== undefined) out.text(general(contactRow(s.phone, s, source, replies.get(s.phone))));
       } else {
+        const phone = phoneText ? `+${n}` : '';
         const { texts, fields } = kind;
-        let line = texts[0] ?? '';
+        out.bytes(texts[0] as Uint8Array);
         for (let i = 0; i < fields.length; i++) {
-          const field = fields[i] ?? Field.Phone;
-          line += field === Field.Arm ? escaped(armOf(phone)) : fieldText(field, c, row, phone, source, replies, iso, escaped);
-          line += texts[i + 1] ?? '';
+          putField(out, fields[i] ?? Field.Phone, c, row, n, source, phone, replies, armOf);
+          out.bytes(texts[i + 1] as Uint8Array);
         }
-        text += line;
       }
     }
     count();
-    if (text.length >= 1 << 18) {
-      yield text;
-      text = '';
-    }
+    if (out.ready()) yield out.take();
   }
   for (const s of table.others) {
-    text += general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone)));
+    out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
     count();
   }
   for (const r of pending) {
-    text += general(r);
+    out.text(general(r));
     count();
-    if (text.length >= 1 << 18) {
-      yield text;
-      text = '';
-    }
+    if (out.ready()) yield out.take();
   }
-  if (text.length > 0) yield text;
+  yield out.take();
 }
 
 /**
@@ -206,7 +199,7 @@ function kindOf(s: ContactState, c: Readonly<Columns>, row: number, columns: rea
         return undefined;
     }
   };
-  const texts: string[] = [];
+  const texts: Uint8Array[] = [];
   const fields: Field[] = [];
   let fixed = '';
   columns.forEach((column, i) => {
@@ -216,95 +209,158 @@ function kindOf(s: ContactState, c: Readonly<Columns>, row: number, columns: rea
       fixed += csvCell(cells[i] ?? '', delimiter);
       return;
     }
-    texts.push(fixed);
+    texts.push(Buffer.from(fixed));
     fields.push(field);
     fixed = '';
   });
-  texts.push(`${fixed}\n`);
+  texts.push(Buffer.from(`${fixed}\n`));
   return { texts, fields };
 }
 
-function fieldText(
+function putField(
+  out: CsvBytes,
   field: Field,
   c: Readonly<Columns>,
   row: number,
-  phone: string,
+  n: number,
   source: RowSource | undefined,
+  phone: string,
   replies: ReadonlyMap<string, string>,
-  iso: (ms: number) => string,
-  escaped: (value: string | undefined) => string,
-): string {
+  armOf: (phone: string) => string | undefined,
+): void {
   switch (field) {
     case Field.Phone:
-      return phone;
+      out.byte(43);
+      out.uint(n);
+      return;
     // The ids are plain decimal numbers in their columns (state-columns' idNumber): safe as they are.
     case Field.ConversationId:
-      return String(c.conversationId[row]);
+      return out.uint(c.conversationId[row] ?? 0);
     case Field.ClientId:
-      return String(c.clientId[row]);
+      return out.uint(c.clientId[row] ?? 0);
     case Field.MessageId:
-      return String(c.messageId[row]);
+      return out.uint(c.messageId[row] ?? 0);
     case Field.Attempts:
-      return String(c.attempts[row]);
+      return out.uint(c.attempts[row] ?? 0);
     case Field.Line:
-      return String(c.line[row]);
+      return out.uint(c.line[row] ?? 0);
     case Field.HttpStatus:
-      return String(c.httpStatus[row]);
+      return out.uint(c.httpStatus[row] ?? 0);
     case Field.UpdatedAt:
-      return iso(c.updatedAt[row] ?? 0);
+      return out.iso(c.updatedAt[row] ?? 0);
     case Field.Time2:
-      return iso(c.time2[row] ?? 0);
+      return out.iso(c.time2[row] ?? 0);
     case Field.DeliveredAt:
-      return iso(c.deliveredAt[row] ?? 0);
+      return out.iso(c.deliveredAt[row] ?? 0);
     case Field.ReadAt:
-      return iso(c.readAt[row] ?? 0);
+      return out.iso(c.readAt[row] ?? 0);
     case Field.RepliedAt:
-      return replies.size === 0 ? '' : escaped(replies.get(phone));
+      return replies.size === 0 ? undefined : out.cell(replies.get(phone));
     case Field.Name:
-      return escaped(source?.name);
+      return out.cell(source?.name);
     case Field.PhoneAsWritten:
-      return escaped(source?.phoneAsWritten);
+      return out.cell(source?.phoneAsWritten);
     case Field.SourceFile:
-      return escaped(source?.file);
+      return out.cell(source?.file);
     case Field.SourceLine:
-      return source?.line === undefined ? '' : String(source.line);
+      return source?.line === undefined ? undefined : out.text(String(source.line));
     case Field.Variant:
-      return escaped(source?.variant);
+      return out.cell(source?.variant);
     case Field.Arm:
-      return '';
+      return out.cell(armOf(phone));
   }
 }
 
-/** A text's cell, the last few texts' remembered (a file's name, a variant, repeat row after row). */
-function lastEscaped(delimiter: string): (value: string | undefined) => string {
-  let lastIn = '';
-  let lastOut = '';
-  return (value) => {
-    if (value === undefined || value === '') return '';
-    if (value === lastIn) return lastOut;
-    const out = csvCell(cell(value), delimiter);
-    if (value.length > 24) {
-      lastIn = value;
-      lastOut = out;
-    }
-    return out;
-  };
-}
-
-const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+const CHUNK = 1 << 20;
 const DAY_MS = 86_400_000;
 
-/** `new Date(ms).toISOString()`, the date part remembered from the last day asked. */
-function isoWriter(): (ms: number) => string {
-  let lastDay = Number.NaN;
-  let datePart = '';
-  return (ms) => {
-    if (!Number.isInteger(ms) || ms < 0 || ms >= 253_402_300_800_000) return new Date(ms).toISOString();
+/**
+ * CSV bytes written into one buffer at a time (a new one when it is handed on): numbers and ISO times
+ * as their digits, a text cell as it is unless it needs the formula guard or quotes.
+ */
+class CsvBytes {
+  private buf = Buffer.allocUnsafe(CHUNK);
+  private pos = 0;
+  private readonly full: Buffer[] = [];
+  private readonly delimiter: number;
+  private lastDay = Number.NaN;
+  private readonly datePart = Buffer.alloc(11);
+  private lastCell = '';
+  private lastCellBytes: Uint8Array = Buffer.alloc(0);
+
+  constructor(private readonly delimiterText: string) {
+    this.delimiter = delimiterText.charCodeAt(0);
+  }
+
+  /** Whether a piece is ready to hand on. */
+  ready(): boolean {
+    return this.full.length > 0 || this.pos >= CHUNK - 4096;
+  }
+
+  /** What is written so far, in one piece; writing goes on in a new buffer. */
+  take(): Buffer {
+    const piece = Buffer.concat([...this.full, this.buf.subarray(0, this.pos)]);
+    this.full.length = 0;
+    this.buf = Buffer.allocUnsafe(CHUNK);
+    this.pos = 0;
+    return piece;
+  }
+
+  private room(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    this.full.push(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+    this.pos = 0;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.pos++] = b;
+  }
+
+  bytes(b: Uint8Array): void {
+    const length = b.length;
+    this.room(length);
+    if (length > 32) {
+      this.buf.set(b, this.pos);
+      this.pos += length;
+      return;
+    }
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < length; i++) buf[pos++] = b[i] ?? 0;
+    this.pos = pos;
+  }
+
+  text(s: string): void {
+    this.room(s.length * 3);
+    this.pos += this.buf.write(s, this.pos);
+  }
+
+  /** A whole number from 0 to 2^53 as its decimal digits (what String gives). */
+  uint(n: number): void {
+    if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return this.text(String(n));
+    let digits = 1;
+    for (let m = n; m >= 10; m = Math.floor(m / 10)) digits += 1;
+    this.room(digits);
+    const buf = this.buf;
+    let at = this.pos + digits;
+    this.pos = at;
+    let m = n;
+    do {
+      const q = Math.floor(m / 10);
+      buf[--at] = 48 + (m - q * 10);
+      m = q;
+    } while (m > 0);
+  }
+
+  /** `new Date(ms).toISOString()`, the date part kept from the last day written. */
+  iso(ms: number): void {
+    if (!Number.isInteger(ms) || ms < 0 || ms >= 253_402_300_800_000) return this.text(new Date(ms).toISOString());
     const day = Math.floor(ms / DAY_MS);
-    if (day !== lastDay) {
-      lastDay = day;
-      datePart = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    if (day !== this.lastDay) {
+      this.lastDay = day;
+      this.datePart.write(new Date(day * DAY_MS).toISOString().slice(0, 11), 'latin1');
     }
     let rest = ms - day * DAY_MS;
     const hour = Math.floor(rest / 3_600_000);
@@ -312,6 +368,55 @@ function isoWriter(): (ms: number) => string {
     const minute = Math.floor(rest / 60_000);
     rest -= minute * 60_000;
     const second = Math.floor(rest / 1000);
-    return `${datePart}${TWO[hour]}:${TWO[minute]}:${TWO[second]}.${THREE[rest - second * 1000]}Z`;
-  };
+    const milli = rest - second * 1000;
+    this.room(24);
+    this.bytes(this.datePart);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = 48 + Math.floor(hour / 10);
+    buf[p++] = 48 + (hour % 10);
+    buf[p++] = 58;
+    buf[p++] = 48 + Math.floor(minute / 10);
+    buf[p++] = 48 + (minute % 10);
+    buf[p++] = 58;
+    buf[p++] = 48 + Math.floor(second / 10);
+    buf[p++] = 48 + (second % 10);
+    buf[p++] = 46;
+    buf[p++] = 48 + Math.floor(milli / 100);
+    buf[p++] = 48 + (Math.floor(milli / 10) % 10);
+    buf[p++] = 48 + (milli % 10);
+    buf[p++] = 90;
+    this.pos = p;
+  }
+
+  /** A text's cell (csv-safe's guard, csvCell's quotes), as it is when it needs neither; a repeated one (a file's name) kept. */
+  cell(value: string | undefined): void {
+    if (value === undefined || value === '') return;
+    if (value === this.lastCell) return this.bytes(this.lastCellBytes);
+    if (plain(value, this.delimiter)) return this.text(value);
+    const text = csvCell(cell(value), this.delimiterText);
+    this.lastCell = value;
+    this.lastCellBytes = Buffer.from(text);
+    this.bytes(this.lastCellBytes);
+  }
+}
+
+/** Whether a text is its own cell: no formula guard (csv-safe.ts), no quotes (csvCell). */
+function plain(value: string, delimiter: number): boolean {
+  const first = value.charCodeAt(0);
+  if (first === 61 || first === 45 || first === 64 || first === 9 || first === 13) return false;
+  // `+` is guarded unless only digits follow (an E.164 phone as written).
+  if (first === 43) {
+    if (value.length < 2) return false;
+    for (let i = 1; i < value.length; i++) {
+      const ch = value.charCodeAt(i);
+      if (ch < 48 || ch > 57) return false;
+    }
+    return true;
+  }
+  for (let i = 0; i < value.length; i++) {
+    const ch = value.charCodeAt(i);
+    if (ch === delimiter || ch === 34 || ch === 10 || ch === 13) return false;
+  }
+  return true;
 }

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
  */
 export async function writeFileAtomic(
   file: string,
-  chunks: Iterable<string> | AsyncIterable<string>,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
 ): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   await mkdir(path.dirname(file), { recursive: true });

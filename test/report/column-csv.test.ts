@@ -26,7 +26,7 @@ function job(): { states: StateTable; listing: ContactListing; replies: Map<stri
   const contacts = kinds * 5;
   for (let i = 0; i < contacts + 10; i++) {
     const p = phone(i);
-    listing.add({ phone: p, line: i + 2, file: i % 2 ? '/lists/a.csv' : '/lists/b;c "x".csv', name: names[i % names.length] ?? '', ...(i % 3 ? { phoneAsWritten: `(11) 9${i}` } : {}), ...(i % 5 === 0 && { variant: i % 10 ? 'B' : 'default' }) });
+    listing.add({ phone: p, line: i + 2, file: i % 2 ? '/lists/a.csv' : '/lists/b;c "x".csv', name: names[i % names.length] ?? '', ...(i % 3 ? { phoneAsWritten: i % 3 === 1 ? `(11) 9${i}` : i % 4 === 0 ? '+55 11 9' : i % 4 === 1 ? '+' : p } : {}), ...(i % 5 === 0 && { variant: i % 10 ? 'B' : 'default' }) });
   }
   for (let i = 0; i < contacts; i++) {
     const p = phone(i);
