@@ -47,7 +47,7 @@ export function reportCsvFor(
   const unseen = states.unseenNumbers(listing);
   const sources = listingCursor(listing);
   const pending = reportRowsOf(new Map(), { replies, pendingPhones: sources.pending(states, unseen), pendingUnseen: true, sources });
-  return columnCsvChunks(table, { sources, replies, pending, layout, ...more });
+  return columnCsvChunks(table, { sources, listed: listing.columns(), replies, pending, layout, ...more });
 }
 
 /** An experiment's arm of each phone (report.csv's `arm` column, as `withArms` sets it). */
@@ -77,11 +77,11 @@ function listingCursor(listing: ContactListing) {
       return byNumber(e164Number(phone), phone);
     },
     /** The same for a phone known by its number (a state's row in the columns). */
-    byNumber(n: number): ListedContact | undefined {
+    byNumber(n: number): number | ListedContact | undefined {
       if (last !== undefined && last.phone === `+${n}`) return last;
       if (next < phones.length && phones[next] === n && !listing.isOdd(next)) {
         next += 1;
-        return listing.at(next - 1);
+        return next - 1;
       }
       return listing.get(`+${n}`);
     },

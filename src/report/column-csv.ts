@@ -1,4 +1,4 @@
-import type { ColumnRows, Columns, ContactState } from '../checkpoint/index.js';
+import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
 import { csvCell, csvRecord } from './csv-chunks.js';
 import { csvOptions, reportColumns, type ReportLayout } from './report-layout.js';
 import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
@@ -54,14 +54,16 @@ interface Kind {
 }
 
 export interface ColumnCsvSource {
-  /** The list's row of the state in column row order, by its phone's number. */
-  byNumber(n: number): RowSource | undefined;
+  /** The list's row of the state in column row order, by its phone's number: its position in `listed`, or the row itself. */
+  byNumber(n: number): number | RowSource | undefined;
   /** The list's row of a phone (a state the columns do not hold). */
   get(phone: string): RowSource | undefined;
 }
 
 export interface ColumnCsvInput {
   sources: ColumnCsvSource;
+  /** The listing's arrays (ContactListing.columns), which `byNumber`'s positions point into. */
+  listed: ListingColumns;
   replies: ReadonlyMap<string, string>;
   /** The list's contacts with no state, as rows: written after the table's (the general way). */
   pending: Iterable<ReportRow>;
@@ -79,7 +81,7 @@ export function columnCsvFits(layout: ReportLayout): boolean {
 
 /** The CSV bytes, in pieces of about 1 MB: the header, the table's rows, then the pending ones. */
 export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<Uint8Array> {
-  const { sources, replies, pending, layout } = input;
+  const { sources, replies, pending, layout, listed } = input;
   const count = input.count ?? (() => undefined);
   const armOf = input.armOf ?? (() => undefined);
   const { delimiter, bom } = csvOptions(layout);
@@ -118,16 +120,20 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
         byKey.set(key, kind);
         kindCount += 1;
       }
-      const source = sources.byNumber(n);
+      const found = sources.byNumber(n);
+      const at = typeof found === 'number' ? found : -1;
+      const source = typeof found === 'number' ? undefined : found;
       if (kind === null) {
         const s = table.state(row);
-        if (s !== undefined) out.text(general(contactRow(s.phone, s, source, replies.get(s.phone))));
+        if (s !== undefined) out.text(general(contactRow(s.phone, s, at >= 0 ? listedSource(listed, at) : source, replies.get(s.phone))));
       } else {
         const phone = phoneText ? `+${n}` : '';
         const { texts, fields } = kind;
         out.bytes(texts[0] as Uint8Array);
         for (let i = 0; i < fields.length; i++) {
-          putField(out, fields[i] ?? Field.Phone, c, row, n, source, phone, replies, armOf);
+          const field = fields[i] ?? Field.Phone;
+          if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
+          else putField(out, field, c, row, n, source, phone, replies, armOf);
           out.bytes(texts[i + 1] as Uint8Array);
         }
       }
@@ -271,7 +277,28 @@ function putField(
   }
 }
 
-const CHUNK = 1 << 20;
+/** The listing's flags (listing.ts). */
+const HAS_NAME = 1;
+const HAS_WRITTEN = 2;
+const NONE = 0xffff;
+
+/** The list's row at position `at`, as ContactListing.at gives it. */
+function listedSource(listed: ListingColumns, at: number): RowSource {
+  const text = listed.texts.toString('utf8', listed.textStart[at] ?? 0, listed.textStart[at + 1] ?? 0);
+  const nul = text.indexOf('\u0000');
+  const flags = listed.flags[at] ?? 0;
+  const file = listed.fileOf[at] ?? NONE;
+  const variant = listed.variantOf[at] ?? NONE;
+  return {
+    line: listed.lines[at] ?? 0,
+    ...(file !== NONE && { file: listed.files[file] }),
+    ...(flags & HAS_NAME && { name: nul === -1 ? text : text.slice(0, nul) }),
+    ...(flags & HAS_WRITTEN && { phoneAsWritten: nul === -1 ? '' : text.slice(nul + 1) }),
+    ...(variant !== NONE && { variant: listed.variants[variant] }),
+  };
+}
+
+const CHUNK = 1 << 18;
 const DAY_MS = 86_400_000;
 
 /**
@@ -299,7 +326,7 @@ class CsvBytes {
 
   /** What is written so far, in one piece; writing goes on in a new buffer. */
   take(): Buffer {
-    const piece = Buffer.concat([...this.full, this.buf.subarray(0, this.pos)]);
+    const piece = this.full.length === 0 ? this.buf.subarray(0, this.pos) : Buffer.concat([...this.full, this.buf.subarray(0, this.pos)]);
     this.full.length = 0;
     this.buf = Buffer.allocUnsafe(CHUNK);
     this.pos = 0;
@@ -389,12 +416,48 @@ class CsvBytes {
     this.pos = p;
   }
 
+  /** A cell of the list's row at position `at`, from the listing's arrays (its texts' UTF-8 copied when they need no guard nor quotes). */
+  listed(listed: ListingColumns, at: number, field: Field): void {
+    switch (field) {
+      case Field.Name:
+      case Field.PhoneAsWritten: {
+        const flags = listed.flags[at] ?? 0;
+        if ((flags & (field === Field.Name ? HAS_NAME : HAS_WRITTEN)) === 0) return;
+        const texts = listed.texts;
+        const start = listed.textStart[at] ?? 0;
+        const end = listed.textStart[at + 1] ?? 0;
+        const nul = texts.indexOf(0, start);
+        const [from, to] = nul < 0 || nul >= end ? (field === Field.Name ? [start, end] : [end, end]) : field === Field.Name ? [start, nul] : [nul + 1, end];
+        if (to <= from) return;
+        if (plainBytes(texts, from, to, this.delimiter)) {
+          this.room(to - from);
+          this.pos += texts.copy(this.buf, this.pos, from, to);
+        } else this.cell(texts.toString('utf8', from, to));
+        return;
+      }
+      case Field.SourceFile: {
+        const file = listed.fileOf[at] ?? NONE;
+        if (file !== NONE) this.cell(listed.files[file]);
+        return;
+      }
+      case Field.SourceLine:
+        return this.uint(listed.lines[at] ?? 0);
+      case Field.Variant: {
+        const variant = listed.variantOf[at] ?? NONE;
+        if (variant !== NONE) this.cell(listed.variants[variant]);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
   /** A text's cell (csv-safe's guard, csvCell's quotes), as it is when it needs neither; a repeated one (a file's name) kept. */
   cell(value: string | undefined): void {
     if (value === undefined || value === '') return;
     if (value === this.lastCell) return this.bytes(this.lastCellBytes);
-    if (plain(value, this.delimiter)) return this.text(value);
-    const text = csvCell(cell(value), this.delimiterText);
+    if (value.length < 16 && plain(value, this.delimiter)) return this.text(value);
+    const text = plain(value, this.delimiter) ? value : csvCell(cell(value), this.delimiterText);
     this.lastCell = value;
     this.lastCellBytes = Buffer.from(text);
     this.bytes(this.lastCellBytes);
@@ -416,6 +479,25 @@ function plain(value: string, delimiter: number): boolean {
   }
   for (let i = 0; i < value.length; i++) {
     const ch = value.charCodeAt(i);
+    if (ch === delimiter || ch === 34 || ch === 10 || ch === 13) return false;
+  }
+  return true;
+}
+
+/** `plain` for a text's UTF-8 bytes (the characters it looks at are ASCII, so bytes tell them). */
+function plainBytes(b: Buffer, from: number, to: number, delimiter: number): boolean {
+  const first = b[from] ?? 0;
+  if (first === 61 || first === 45 || first === 64 || first === 9 || first === 13) return false;
+  if (first === 43) {
+    if (to - from < 2) return false;
+    for (let i = from + 1; i < to; i++) {
+      const ch = b[i] ?? 0;
+      if (ch < 48 || ch > 57) return false;
+    }
+    return true;
+  }
+  for (let i = from; i < to; i++) {
+    const ch = b[i] ?? 0;
     if (ch === delimiter || ch === 34 || ch === 10 || ch === 13) return false;
   }
   return true;
