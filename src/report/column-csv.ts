@@ -44,6 +44,11 @@ const READ_AT = 16;
 const SENT = 1;
 const FAILED = 2;
 const DEFERRED = 5;
+/**
+ * Fields of a state's `rest` no cell of its row reads (report-rows.ts): rows whose `rest` differs only
+ * in them are of one kind (an in-doubt row's `attemptAt` is its own).
+ */
+const UNREAD = ['attemptAt', 'zone', 'via', 'retryable', 'mediaOwed'] as const;
 /** Kinds kept as text at most (a state whose `rest` is its own, such as a unique error, would make one per row). */
 const MAX_KINDS = 4096;
 
@@ -95,6 +100,11 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
   const c = table.columns;
   const kinds = new Map<number, Map<number, Kind | null>>();
   let kindCount = 0;
+  // Each `rest` text's id among the texts that differ in what the report reads, found on first use; the kind its rows had last.
+  const restIds = new Int32Array(table.rest.length).fill(-1);
+  const readTexts = new Map<string, number>();
+  const lastKey: number[] = [];
+  const lastKind: Array<Kind | null> = [];
   const out = new CsvBytes(delimiter);
   out.text(`${bom ? '\uFEFF' : ''}${csvRecord(header, delimiter)}`);
   // Only an experiment's arm or a reply needs a row's phone as text.
@@ -105,21 +115,32 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
       if (s === undefined) continue;
       out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
     } else {
-      const rest = c.rest[row] ?? 0;
+      const restAt = c.rest[row] ?? 0;
+      let rest = restIds[restAt] ?? -1;
+      if (rest < 0) {
+        rest = readId(readTexts, table.rest[restAt] ?? '{}');
+        restIds[restAt] = rest;
+      }
       const key = (c.status[row] ?? 0) + (c.has[row] ?? 0) * 0x100 + (c.bools[row] ?? 0) * 0x100_0000 + (c.delivery[row] ?? 0) * 0x1_0000_0000 + (c.action[row] ?? 0) * 0x100_0000_0000;
-      let byKey = kinds.get(rest);
-      if (byKey === undefined) {
-        byKey = new Map();
-        kinds.set(rest, byKey);
+      let kind: Kind | null | undefined;
+      if (lastKey[rest] === key) kind = lastKind[rest] ?? null;
+      else {
+        let byKey = kinds.get(rest);
+        if (byKey === undefined) {
+          byKey = new Map();
+          kinds.set(rest, byKey);
+        }
+        kind = byKey.get(key);
+        if (kind === undefined) {
+          const s = table.state(row);
+          kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, c, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
+          byKey.set(key, kind);
+          kindCount += 1;
+        }
+        lastKey[rest] = key;
+        lastKind[rest] = kind;
       }
-      let kind = byKey.get(key);
       const n = c.phone[row] ?? 0;
-      if (kind === undefined) {
-        const s = table.state(row);
-        kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, c, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
-        byKey.set(key, kind);
-        kindCount += 1;
-      }
       const found = sources.byNumber(n);
       const at = typeof found === 'number' ? found : -1;
       const source = typeof found === 'number' ? undefined : found;
@@ -151,6 +172,28 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
     if (out.ready()) yield out.take();
   }
   yield out.take();
+}
+
+/** The id of a `rest` text among those that differ in what the report reads (its UNREAD fields left out). */
+function readId(ids: Map<string, number>, text: string): number {
+  let read = text;
+  if (text !== '{}') {
+    const fields = JSON.parse(text) as Record<string, unknown>;
+    let dropped = false;
+    for (const key of UNREAD) {
+      if (Object.hasOwn(fields, key)) {
+        delete fields[key];
+        dropped = true;
+      }
+    }
+    if (dropped) read = JSON.stringify(fields);
+  }
+  let id = ids.get(read);
+  if (id === undefined) {
+    id = ids.size;
+    ids.set(read, id);
+  }
+  return id;
 }
 
 /**
@@ -367,18 +410,28 @@ class CsvBytes {
   /** A whole number from 0 to 2^53 as its decimal digits (what String gives). */
   uint(n: number): void {
     if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return this.text(String(n));
+    if (n < 1e8) return this.small(n, 0);
+    // Two parts of at most 8 digits each handled as small integers.
+    const high = Math.floor(n / 1e8);
+    this.uint(high);
+    this.small(n - high * 1e8, 8);
+  }
+
+  /** A whole number below 10^8, padded with zeros to `width` digits. */
+  private small(n: number, width: number): void {
     let digits = 1;
-    for (let m = n; m >= 10; m = Math.floor(m / 10)) digits += 1;
+    for (let m = n; m >= 10; m = (m / 10) | 0) digits += 1;
+    if (digits < width) digits = width;
     this.room(digits);
     const buf = this.buf;
     let at = this.pos + digits;
     this.pos = at;
-    let m = n;
-    do {
-      const q = Math.floor(m / 10);
+    let m = n | 0;
+    for (let i = 0; i < digits; i++) {
+      const q = (m / 10) | 0;
       buf[--at] = 48 + (m - q * 10);
       m = q;
-    } while (m > 0);
+    }
   }
 
   /** `new Date(ms).toISOString()`, the date part kept from the last day written. */
@@ -431,7 +484,13 @@ class CsvBytes {
         if (to <= from) return;
         if (plainBytes(texts, from, to, this.delimiter)) {
           this.room(to - from);
-          this.pos += texts.copy(this.buf, this.pos, from, to);
+          if (to - from > 32) this.pos += texts.copy(this.buf, this.pos, from, to);
+          else {
+            const buf = this.buf;
+            let pos = this.pos;
+            for (let i = from; i < to; i++) buf[pos++] = texts[i] ?? 0;
+            this.pos = pos;
+          }
         } else this.cell(texts.toString('utf8', from, to));
         return;
       }

@@ -31,14 +31,14 @@ function job(): { states: StateTable; listing: ContactListing; replies: Map<stri
   for (let i = 0; i < contacts; i++) {
     const p = phone(i);
     const t = at(i);
-    const ids = { conversation_id: String(100 + i), client_id: String(500 + i) };
+    const ids = { conversation_id: String(100 + i), client_id: String(5_000_000_000_000 + i * 7) };
     const kind = i % kinds;
     events.push({ t: 'attempt', phone: p, via: 'start', action: i % 7 === 0 ? 'text' : 'template', line: i + 2, ...(kind === 3 && { variant: 'B' }), ...(kind === 4 && { channel_id: 10 + (i % 3) }), at: t });
     const sent = (more: Partial<Extract<CheckpointEvent, { t: 'sent' }>> = {}): CheckpointEvent => ({ t: 'sent', phone: p, via: 'start', action: 'template', ...ids, message_id: String(900 + i), at: t, ...more });
     const failed = (more: Partial<Extract<CheckpointEvent, { t: 'failed' }>>): CheckpointEvent => ({ t: 'failed', phone: p, via: 'start', action: 'template', status: 400, retryable: false, error: `(#${i}) refused`, at: t, ...more });
     switch (kind) {
       case 0:
-        events.push(sent());
+        events.push(sent({ message_id: String(100_000_000 + i) }));
         break;
       case 1:
         events.push(sent({ message_id: `wamid.${i}`, conversation_id: `c-${i}`, media_left_out: true, media_owed: i % 2 === 0 }));
