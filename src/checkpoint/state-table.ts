@@ -1,6 +1,6 @@
 import { PhoneIndex } from './phone-index.js';
 import { isoText } from './iso-time.js';
-import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
+import { allocColumns, COLUMN_CODES, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import { countMissing, missingNumbers } from './unseen-count.js';
 import type { ContactState, ContactStatus } from './types.js';
@@ -24,6 +24,8 @@ function sentSummary(s: Extract<ContactState, { status: 'sent' }>): SentSummary 
  */
 export interface ColumnRows {
   readonly columns: Readonly<Columns>;
+  /** What the codes in the columns mean (state-columns.ts). */
+  readonly codes: typeof COLUMN_CODES;
   readonly rows: number;
   /** The texts the `rest` column points into (state-columns.ts). */
   readonly rest: readonly string[];
@@ -222,6 +224,7 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     const { dirty, deleted } = this;
     return {
       columns: this.columns,
+      codes: COLUMN_CODES,
       rows: this.rows,
       rest: this.rest.texts,
       encoded: (row) => (dirty.size === 0 || !dirty.has(row)) && (deleted.size === 0 || !deleted.has(row)),

@@ -5,7 +5,7 @@ import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
 import { cell, csvLayout, REPORT_COLUMNS } from './report.js';
 
 /**
- * report.csv written from the state table's columns (ColumnRows) and the listing straight to text,
+ * report.csv written from the state table's columns (ColumnRows) and the listing's arrays straight to bytes,
  * the same bytes as the rows of `contactRow` through `writeReport`, with no state, row or cells made
  * per contact. Rows that share their kind (status, which fields the columns hold, the `rest` text,
  * the booleans, the delivery's code and the action) share every cell but the ones read from a column
@@ -37,13 +37,6 @@ const enum Field {
   Arm,
 }
 
-/** The state-columns bits the writer reads (state-columns.ts HAS and the delivery's). */
-const HAS = { attempts: 1, line: 2, updatedAt: 4, conversationId: 32, clientId: 64, messageId: 128, sentAt: 256, notBefore: 512, httpStatus: 1024 } as const;
-const DELIVERED_AT = 8;
-const READ_AT = 16;
-const SENT = 1;
-const FAILED = 2;
-const DEFERRED = 5;
 /**
  * Fields of a state's `rest` no cell of its row reads (report-rows.ts): rows whose `rest` differs only
  * in them are of one kind (an in-doubt row's `attemptAt` is its own).
@@ -84,7 +77,7 @@ export function columnCsvFits(layout: ReportLayout): boolean {
   return (layout.sourceColumns ?? []).length === 0;
 }
 
-/** The CSV bytes, in pieces of about 1 MB: the header, the table's rows, then the pending ones. */
+/** The CSV bytes, in pieces of about 256 KB: the header, the table's rows, then the pending ones. */
 export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<Uint8Array> {
   const { sources, replies, pending, layout, listed } = input;
   const count = input.count ?? (() => undefined);
@@ -133,7 +126,7 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
         kind = byKey.get(key);
         if (kind === undefined) {
           const s = table.state(row);
-          kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, c, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
+          kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, table, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
           byKey.set(key, kind);
           kindCount += 1;
         }
@@ -200,10 +193,12 @@ function readId(ids: Map<string, number>, text: string): number {
  * A kind's text from one of its rows (`cells`: its row made the general way with no list row and no
  * reply): which columns each row fills in from the columns, the list and the replies, the rest fixed.
  */
-function kindOf(s: ContactState, c: Readonly<Columns>, row: number, columns: readonly string[], cells: readonly string[], delimiter: string): Kind {
+function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readonly string[], cells: readonly string[], delimiter: string): Kind {
+  const { has: HAS, deliveryAt } = table.codes;
+  const c = table.columns;
   const has = c.has[row] ?? 0;
-  const status = c.status[row] ?? 0;
-  const delivery = status === SENT ? (c.delivery[row] ?? 0) : 0;
+  const status = table.codes.statuses[c.status[row] ?? 255];
+  const delivery = status === 'sent' ? (c.delivery[row] ?? 0) : 0;
   const own = (column: string): Field | undefined => {
     switch (column) {
       case 'phone':
@@ -213,7 +208,7 @@ function kindOf(s: ContactState, c: Readonly<Columns>, row: number, columns: rea
       case 'client_id':
         return has & HAS.clientId ? Field.ClientId : undefined;
       case 'message_id':
-        return status === SENT && has & HAS.messageId ? Field.MessageId : undefined;
+        return status === 'sent' && has & HAS.messageId ? Field.MessageId : undefined;
       case 'attempts':
         return has & HAS.attempts ? Field.Attempts : undefined;
       case 'line':
@@ -221,15 +216,15 @@ function kindOf(s: ContactState, c: Readonly<Columns>, row: number, columns: rea
       case 'updated_at':
         return has & HAS.updatedAt ? Field.UpdatedAt : undefined;
       case 'sent_at':
-        return status === SENT && has & HAS.sentAt ? Field.Time2 : undefined;
+        return status === 'sent' && has & HAS.sentAt ? Field.Time2 : undefined;
       case 'not_before':
-        return status === DEFERRED && has & HAS.notBefore ? Field.Time2 : undefined;
+        return status === 'deferred' && has & HAS.notBefore ? Field.Time2 : undefined;
       case 'http_status':
-        return status === FAILED && has & HAS.httpStatus ? Field.HttpStatus : undefined;
+        return status === 'failed' && has & HAS.httpStatus ? Field.HttpStatus : undefined;
       case 'delivered_at':
-        return delivery & DELIVERED_AT ? Field.DeliveredAt : undefined;
+        return delivery & deliveryAt.deliveredAt ? Field.DeliveredAt : undefined;
       case 'read_at':
-        return delivery & READ_AT ? Field.ReadAt : undefined;
+        return delivery & deliveryAt.readAt ? Field.ReadAt : undefined;
       case 'replied_at':
         return Field.RepliedAt;
       case 'name':
