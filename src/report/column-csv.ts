@@ -414,8 +414,7 @@ class CsvBytes {
 
   /** A whole number below 10^8, padded with zeros to `width` digits. */
   private small(n: number, width: number): void {
-    let digits = 1;
-    for (let m = n; m >= 10; m = (m / 10) | 0) digits += 1;
+    let digits = n < 10_000 ? (n < 100 ? (n < 10 ? 1 : 2) : n < 1000 ? 3 : 4) : n < 1_000_000 ? (n < 100_000 ? 5 : 6) : n < 10_000_000 ? 7 : 8;
     if (digits < width) digits = width;
     this.room(digits);
     const buf = this.buf;
@@ -474,8 +473,10 @@ class CsvBytes {
         const texts = listed.texts;
         const start = listed.textStart[at] ?? 0;
         const end = listed.textStart[at + 1] ?? 0;
-        const nul = texts.indexOf(0, start);
-        const [from, to] = nul < 0 || nul >= end ? (field === Field.Name ? [start, end] : [end, end]) : field === Field.Name ? [start, nul] : [nul + 1, end];
+        let nul = start;
+        while (nul < end && texts[nul] !== 0) nul += 1;
+        const from = field === Field.Name ? start : Math.min(nul + 1, end);
+        const to = field === Field.Name ? nul : end;
         if (to <= from) return;
         if (plainBytes(texts, from, to, this.delimiter)) {
           this.room(to - from);
