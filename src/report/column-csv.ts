@@ -77,7 +77,7 @@ export function columnCsvFits(layout: ReportLayout): boolean {
   return (layout.sourceColumns ?? []).length === 0;
 }
 
-/** The CSV bytes, in pieces of about 256 KB: the header, the table's rows, then the pending ones. */
+/** The CSV bytes, in pieces of about 256 KB, each valid until the next is asked for (writeFileAtomic writes each first): the header, the table's rows, then the pending ones. */
 export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<Uint8Array> {
   const { sources, replies, pending, layout, listed } = input;
   const count = input.count ?? (() => undefined);
@@ -362,11 +362,10 @@ class CsvBytes {
     return this.full.length > 0 || this.pos >= CHUNK - 4096;
   }
 
-  /** What is written so far, in one piece; writing goes on in a new buffer. */
+  /** What is written so far, in one piece, valid until the next write (the buffer is reused). */
   take(): Buffer {
     const piece = this.full.length === 0 ? this.buf.subarray(0, this.pos) : Buffer.concat([...this.full, this.buf.subarray(0, this.pos)]);
     this.full.length = 0;
-    this.buf = Buffer.allocUnsafe(CHUNK);
     this.pos = 0;
     return piece;
   }
