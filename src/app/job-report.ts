@@ -1,10 +1,10 @@
 import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type JobView, type ListedContact, type StateStore } from '../checkpoint/index.js';
 import type { Job, LoadedJob } from '../job/index.js';
-import { contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportRow, type Summary } from '../report/index.js';
+import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeFileAtomic, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { loadJobIn, type FollowUpView } from './follow-up-job.js';
-import { experimentDecision, experimentView, withArms, type ExperimentView } from './experiment.js';
+import { armFor, experimentDecision, experimentView, withArms, type ExperimentView } from './experiment.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
@@ -30,6 +30,32 @@ export function reportRowsFor(states: ContactStates | ReadonlyMap<string, Contac
 }
 
 /**
+ * report.csv's text straight from the state table's columns (report/column-csv.ts), the same bytes
+ * as `reportRowsFor`'s rows written by `writeReport`; undefined when the states are not a table's or
+ * the layout is not one it writes (an experiment's, the list's own columns). `count` is told each row.
+ */
+export function reportCsvFor(
+  states: ContactStates | ReadonlyMap<string, ContactState>,
+  listing: ContactListing,
+  replies: ReadonlyMap<string, string>,
+  layout: ReportLayout,
+  more: { count?: () => void; armOf?: (phone: string) => string | undefined } = {},
+): Iterable<Uint8Array> | undefined {
+  if (!columnCsvFits(layout) || !('columnRows' in states) || typeof states.columnRows !== 'function') return undefined;
+  if (!('unseenNumbers' in states) || typeof states.unseenNumbers !== 'function') return undefined;
+  const table = states.columnRows();
+  const unseen = states.unseenNumbers(listing);
+  const sources = listingCursor(listing);
+  const pending = reportRowsOf(new Map(), { replies, pendingPhones: sources.pending(states, unseen), pendingUnseen: true, sources });
+  return columnCsvChunks(table, { sources, listed: listing.columns(), replies, pending, layout, ...more });
+}
+
+/** An experiment's arm of each phone (report.csv's `arm` column, as `withArms` sets it). */
+function armsOf(job: Parameters<typeof armFor>[1], winner: string | undefined): (phone: string) => string | undefined {
+  return (phone) => armFor(phone, job, winner);
+}
+
+/**
  * The listing's rows looked up in the order the state's rows come (mostly the list's): the next
  * position is tried first, the listing's index only when it is not the one. `pending` yields the
  * listing's contacts with no state (their numbers in `unseen`; a phone kept whole looked up).
@@ -38,14 +64,26 @@ function listingCursor(listing: ContactListing) {
   const phones = listing.phoneColumn();
   let next = 0;
   let last: ListedContact | undefined;
+  const byNumber = (n: number, phone: string): ListedContact | undefined => {
+    if (next < phones.length && phones[next] === n && !listing.isOdd(next)) {
+      next += 1;
+      return listing.at(next - 1);
+    }
+    return listing.get(phone);
+  };
   return {
     get(phone: string): ListedContact | undefined {
       if (last !== undefined && last.phone === phone) return last;
-      if (next < phones.length && phones[next] === e164Number(phone) && !listing.isOdd(next)) {
+      return byNumber(e164Number(phone), phone);
+    },
+    /** The same for a phone known by its number (a state's row in the columns). */
+    byNumber(n: number): number | ListedContact | undefined {
+      if (last !== undefined && last.phone === `+${n}`) return last;
+      if (next < phones.length && phones[next] === n && !listing.isOdd(next)) {
         next += 1;
-        return listing.at(next - 1);
+        return next - 1;
       }
-      return listing.get(phone);
+      return listing.get(`+${n}`);
     },
     *pending(states: ReadonlyMap<string, ContactState>, unseen: ReadonlySet<number>): Generator<ListedContact> {
       for (let i = 0; i < phones.length; i++) {
@@ -151,9 +189,17 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
 export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ReadonlyMap<string, ContactState>): Promise<string | undefined> {
   const { listing, problem } = await listingOf(loaded, store);
   const { experiment } = loaded.job;
-  const all = reportRowsFor(states, listing, await repliesOf(store, states));
-  const rows = experiment ? withArms(all, { name: loaded.job.name, experiment }, (await experimentDecision(store, loaded.job.name))?.winner) : all;
-  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined, numbers: loaded.job.channels.length > 1 });
+  const replies = await repliesOf(store, states);
+  const layout = { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined, numbers: loaded.job.channels.length > 1 };
+  const winner = experiment ? (await experimentDecision(store, loaded.job.name))?.winner : undefined;
+  const text = reportCsvFor(states, listing, replies, layout, experiment ? { armOf: armsOf({ name: loaded.job.name, experiment }, winner) } : {});
+  if (text) {
+    await writeFileAtomic(store.jobFiles(loaded.job.name).report, text);
+    return problem;
+  }
+  const all = reportRowsFor(states, listing, replies);
+  const rows = experiment ? withArms(all, { name: loaded.job.name, experiment }, winner) : all;
+  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', layout);
   return problem;
 }
 
@@ -278,10 +324,18 @@ export async function jobReport(
       }
     };
     const { view, listing, replies, withColumns } = report;
+    const layout = { ...reportLayout(report, options), arms: job.experiment !== undefined, numbers: job.channels.length > 1 };
+    const armOf = job.experiment ? armsOf({ name: job.name, experiment: job.experiment }, report.experiment?.decision?.winner) : undefined;
+    const text = format === 'csv' && !withColumns ? reportCsvFor(view.states, listing, replies, layout, { count: () => (contacts += 1), ...(armOf && { armOf }) }) : undefined;
+    if (text) {
+      await writeFileAtomic(file, text);
+      const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
+      return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };
+    }
     const plain = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
     const { experiment } = job;
     const rows = experiment ? withArms(plain, { name: job.name, experiment }, report.experiment?.decision?.winner) : plain;
-    await writeReport(file, rows, format, { ...reportLayout(report, options), arms: experiment !== undefined, numbers: job.channels.length > 1 });
+    await writeReport(file, rows, format, layout);
   }
   const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };

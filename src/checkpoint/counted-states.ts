@@ -2,7 +2,7 @@ import { applyEvent, nextState } from './apply-event.js';
 import type { ContactListing } from './listing.js';
 import { PhoneIndex } from './phone-index.js';
 import { phoneNumber } from './state-columns.js';
-import type { StateTable } from './state-table.js';
+import type { ColumnRows, StateTable } from './state-table.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import type { ContactStates } from './store.js';
 import type { ContactEvent, ContactState, ContactStatus } from './types.js';
@@ -134,6 +134,10 @@ export class CountedStates implements ContactStates {
 
   unseenNumbers(listing: ContactListing): ReadonlySet<number> {
     return this.table().unseenNumbers(listing);
+  }
+
+  columnRows(): ColumnRows {
+    return this.table().columnRows();
   }
 
   /** Read whole on the first step only (the replies' matcher asks for them only when a reply came in). */

@@ -39,6 +39,8 @@ export const HAS = {
   /** `followups` is `{}`. */
   noFollowups: 1 << 14,
 } as const;
+/** What a reader of the columns needs to tell their codes (the report's writer): the statuses by code, the HAS bits, the delivery's time bits. */
+export const COLUMN_CODES = { statuses: STATUSES, has: HAS, deliveryAt: DELIVERY_AT } as const;
 /** The values of the boolean fields. */
 export const TRUE = { retryable: 1, mediaLeftOut: 2, mediaOwed: 4 } as const;
 

@@ -10,6 +10,7 @@
  */
 import type { ContactListing } from './listing.js';
 import type { StateTally } from './state-tally.js';
+import type { ColumnRows } from './state-table.js';
 import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';
@@ -80,6 +81,8 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   unseenNumbers?(listing: ContactListing): ReadonlySet<number>;
   /** The states' counts by tally (what status and the summary count), kept as counters: no state is read. */
   tallies?(): Iterable<StateTally>;
+  /** The states as a table's columns hold them, in iteration order (the report writes its rows from them). */
+  columnRows?(): ColumnRows;
 }
 
 /** A job's state as read: its header (the content in force), and one state per phone. */

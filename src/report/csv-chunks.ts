@@ -10,10 +10,14 @@ export function csvRecord(cells: readonly string[], delimiter: string): string {
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     if (i > 0) line += delimiter;
-    const cell = cells[i] ?? '';
-    line += needsQuotes(cell, delimiter) ? `"${cell.replaceAll('"', '""')}"` : cell;
+    line += csvCell(cells[i] ?? '', delimiter);
   }
   return `${line}\n`;
+}
+
+/** One cell as csvRecord writes it: quoted, its quotes doubled, when it holds the delimiter, a quote, a line feed or a carriage return. */
+export function csvCell(cell: string, delimiter: string): string {
+  return needsQuotes(cell, delimiter) ? `"${cell.replaceAll('"', '""')}"` : cell;
 }
 
 function needsQuotes(cell: string, delimiter: string): boolean {

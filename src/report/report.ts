@@ -58,7 +58,8 @@ async function* csvRows(rows: AsyncIterable<ReportRow>, layout: ReportLayout): A
   for await (const row of rows) yield cellsOf(row);
 }
 
-function csvLayout(layout: ReportLayout): { header: string[]; cellsOf(row: ReportRow): string[] } {
+/** The header's cells and each row's cells for the layout. */
+export function csvLayout(layout: ReportLayout): { header: string[]; cellsOf(row: ReportRow): string[] } {
   const columns = reportColumns(REPORT_COLUMNS, layout);
   const sources = layout.sourceColumns ?? [];
   return {
@@ -72,7 +73,8 @@ function csvLayout(layout: ReportLayout): { header: string[]; cellsOf(row: Repor
   };
 }
 
-function cell(value: string | number | boolean | null | undefined): string {
+/** A value's cell: empty when unknown, text made formula-safe. */
+export function cell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? safeCell(value) : String(value);
 }

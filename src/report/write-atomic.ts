@@ -11,17 +11,28 @@ import { pipeline } from 'node:stream/promises';
  */
 export async function writeFileAtomic(
   file: string,
-  chunks: Iterable<string> | AsyncIterable<string>,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
 ): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   await mkdir(path.dirname(file), { recursive: true });
   try {
-    await pipeline(Readable.from(chunks), createWriteStream(temp));
-    const handle = await open(temp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+    if (Symbol.iterator in chunks) {
+      // A synchronous source is written piece by piece, each before the next is asked for (a writer may reuse its buffer).
+      const handle = await open(temp, 'w');
+      try {
+        for (const chunk of chunks) await handle.writeFile(chunk);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } else {
+      await pipeline(Readable.from(chunks), createWriteStream(temp));
+      const handle = await open(temp, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
     }
     await rename(temp, file);
   } catch (err) {

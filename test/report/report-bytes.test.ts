@@ -2,9 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { reportRowsFor } from '../../src/app/job-report.js';
+import { reportCsvFor, reportRowsFor } from '../../src/app/job-report.js';
 import { applyEvent, ContactListing, StateTable, type CheckpointEvent } from '../../src/checkpoint/index.js';
-import { writeReport } from '../../src/report/index.js';
+import { writeFileAtomic, writeReport } from '../../src/report/index.js';
 import { tempDir } from './helpers.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/report/', import.meta.url));
@@ -64,6 +64,13 @@ describe('report.csv', () => {
       const written = await readFile(file);
       if (process.env.WRITE_REPORT_FIXTURES) await writeFile(path.join(FIXTURES, name), written);
       expect(written.equals(await readFile(path.join(FIXTURES, name)))).toBe(true);
+    });
+
+    it(`is the same bytes written from the state table's columns (${name})`, async () => {
+      const { states, listing, replies } = sample();
+      const file = path.join(await tempDir(), name);
+      await writeFileAtomic(file, reportCsvFor(StateTable.fromImage(states.image()), listing, replies, layout) ?? []);
+      expect((await readFile(file)).equals(await readFile(path.join(FIXTURES, name)))).toBe(true);
     });
   }
 });

@@ -1,0 +1,558 @@
+import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
+import { csvCell, csvRecord } from './csv-chunks.js';
+import { csvOptions, reportColumns, type ReportLayout } from './report-layout.js';
+import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
+import { cell, csvLayout, REPORT_COLUMNS } from './report.js';
+
+/**
+ * report.csv written from the state table's columns (ColumnRows) and the listing's arrays straight to bytes,
+ * the same bytes as the rows of `contactRow` through `writeReport`, with no state, row or cells made
+ * per contact. Rows that share their kind (status, which fields the columns hold, the `rest` text,
+ * the booleans, the delivery's code and the action) share every cell but the ones read from a column
+ * (phone, ids, attempts, line, times, HTTP status), the replies and the list's: such a kind's row is
+ * made once the general way (its first row decoded), its other cells kept as text, and each row then
+ * fills in its own. Rows the columns do not hold (set last, kept whole) and the pending rows go the
+ * general way.
+ */
+
+/** Where each row's own cells come from. */
+const enum Field {
+  Phone,
+  ConversationId,
+  ClientId,
+  MessageId,
+  Attempts,
+  Line,
+  UpdatedAt,
+  Time2,
+  HttpStatus,
+  DeliveredAt,
+  ReadAt,
+  RepliedAt,
+  Name,
+  PhoneAsWritten,
+  SourceFile,
+  SourceLine,
+  Variant,
+  Arm,
+}
+
+/**
+ * Fields of a state's `rest` no cell of its row reads (report-rows.ts): rows whose `rest` differs only
+ * in them are of one kind (an in-doubt row's `attemptAt` is its own).
+ */
+const UNREAD = ['attemptAt', 'zone', 'via', 'retryable', 'mediaOwed'] as const;
+/** Kinds kept as text at most (a state whose `rest` is its own, such as a unique error, would make one per row). */
+const MAX_KINDS = 4096;
+
+/** A kind's row: its fixed text between the fields a row fills in (`texts` has one more entry than `fields`). */
+interface Kind {
+  texts: Uint8Array[];
+  fields: Field[];
+}
+
+export interface ColumnCsvSource {
+  /** The list's row of the state in column row order, by its phone's number: its position in `listed`, or the row itself. */
+  byNumber(n: number): number | RowSource | undefined;
+  /** The list's row of a phone (a state the columns do not hold). */
+  get(phone: string): RowSource | undefined;
+}
+
+export interface ColumnCsvInput {
+  sources: ColumnCsvSource;
+  /** The listing's arrays (ContactListing.columns), which `byNumber`'s positions point into. */
+  listed: ListingColumns;
+  replies: ReadonlyMap<string, string>;
+  /** The list's contacts with no state, as rows: written after the table's (the general way). */
+  pending: Iterable<ReportRow>;
+  layout: ReportLayout;
+  /** An experiment's arm of a phone (the `arm` column), when the layout has it. */
+  armOf?: (phone: string) => string | undefined;
+  /** Told each row written. */
+  count?: () => void;
+}
+
+/** Whether the layout can be written from the columns: without the list's own columns (`report --columns`). */
+export function columnCsvFits(layout: ReportLayout): boolean {
+  return (layout.sourceColumns ?? []).length === 0;
+}
+
+/** The CSV bytes, in pieces of about 256 KB, each valid until the next is asked for (writeFileAtomic writes each first): the header, the table's rows, then the pending ones. */
+export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<Uint8Array> {
+  const { sources, replies, pending, layout, listed } = input;
+  const count = input.count ?? (() => undefined);
+  const armOf = input.armOf ?? (() => undefined);
+  const { delimiter, bom } = csvOptions(layout);
+  const columns = reportColumns(REPORT_COLUMNS, layout);
+  const { header, cellsOf } = csvLayout(layout);
+  const general = (row: ReportRow): string => {
+    const arm = layout.arms === true ? armOf(row.phone) : undefined;
+    if (arm !== undefined) row.arm = arm;
+    return csvRecord(cellsOf(row), delimiter);
+  };
+  const c = table.columns;
+  const kinds = new Map<number, Map<number, Kind | null>>();
+  let kindCount = 0;
+  // Each `rest` text's id among the texts that differ in what the report reads, found on first use; the kind its rows had last.
+  const restIds = new Int32Array(table.rest.length).fill(-1);
+  const readTexts = new Map<string, number>();
+  const lastKey: number[] = [];
+  const lastKind: Array<Kind | null> = [];
+  const out = new CsvBytes(delimiter);
+  out.text(`${bom ? '\uFEFF' : ''}${csvRecord(header, delimiter)}`);
+  // Only an experiment's arm or a reply needs a row's phone as text.
+  const phoneText = layout.arms === true || replies.size > 0;
+  for (let row = 0; row < table.rows; row++) {
+    if (!table.encoded(row)) {
+      const s = table.state(row);
+      if (s === undefined) continue;
+      out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
+    } else {
+      const restAt = c.rest[row] ?? 0;
+      let rest = restIds[restAt] ?? -1;
+      if (rest < 0) {
+        rest = readId(readTexts, table.rest[restAt] ?? '{}');
+        restIds[restAt] = rest;
+      }
+      const key = (c.status[row] ?? 0) + (c.has[row] ?? 0) * 0x100 + (c.bools[row] ?? 0) * 0x100_0000 + (c.delivery[row] ?? 0) * 0x1_0000_0000 + (c.action[row] ?? 0) * 0x100_0000_0000;
+      let kind: Kind | null | undefined;
+      if (lastKey[rest] === key) kind = lastKind[rest] ?? null;
+      else {
+        let byKey = kinds.get(rest);
+        if (byKey === undefined) {
+          byKey = new Map();
+          kinds.set(rest, byKey);
+        }
+        kind = byKey.get(key);
+        if (kind === undefined) {
+          const s = table.state(row);
+          kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, table, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
+          byKey.set(key, kind);
+          kindCount += 1;
+        }
+        lastKey[rest] = key;
+        lastKind[rest] = kind;
+      }
+      const n = c.phone[row] ?? 0;
+      const found = sources.byNumber(n);
+      const at = typeof found === 'number' ? found : -1;
+      const source = typeof found === 'number' ? undefined : found;
+      if (kind === null) {
+        const s = table.state(row);
+        if (s !== undefined) out.text(general(contactRow(s.phone, s, at >= 0 ? listedSource(listed, at) : source, replies.get(s.phone))));
+      } else {
+        const phone = phoneText ? `+${n}` : '';
+        const { texts, fields } = kind;
+        out.bytes(texts[0] as Uint8Array);
+        for (let i = 0; i < fields.length; i++) {
+          const field = fields[i] ?? Field.Phone;
+          if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
+          else putField(out, field, c, row, n, source, phone, replies, armOf);
+          out.bytes(texts[i + 1] as Uint8Array);
+        }
+      }
+    }
+    count();
+    if (out.ready()) yield out.take();
+  }
+  for (const s of table.others) {
+    out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
+    count();
+  }
+  for (const r of pending) {
+    out.text(general(r));
+    count();
+    if (out.ready()) yield out.take();
+  }
+  yield out.take();
+}
+
+/** The id of a `rest` text among those that differ in what the report reads (its UNREAD fields left out). */
+function readId(ids: Map<string, number>, text: string): number {
+  let read = text;
+  if (text !== '{}') {
+    const fields = JSON.parse(text) as Record<string, unknown>;
+    let dropped = false;
+    for (const key of UNREAD) {
+      if (Object.hasOwn(fields, key)) {
+        delete fields[key];
+        dropped = true;
+      }
+    }
+    if (dropped) read = JSON.stringify(fields);
+  }
+  let id = ids.get(read);
+  if (id === undefined) {
+    id = ids.size;
+    ids.set(read, id);
+  }
+  return id;
+}
+
+/**
+ * A kind's text from one of its rows (`cells`: its row made the general way with no list row and no
+ * reply): which columns each row fills in from the columns, the list and the replies, the rest fixed.
+ */
+function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readonly string[], cells: readonly string[], delimiter: string): Kind {
+  const { has: HAS, deliveryAt } = table.codes;
+  const c = table.columns;
+  const has = c.has[row] ?? 0;
+  const status = table.codes.statuses[c.status[row] ?? 255];
+  const delivery = status === 'sent' ? (c.delivery[row] ?? 0) : 0;
+  const own = (column: string): Field | undefined => {
+    switch (column) {
+      case 'phone':
+        return Field.Phone;
+      case 'conversation_id':
+        return has & HAS.conversationId ? Field.ConversationId : undefined;
+      case 'client_id':
+        return has & HAS.clientId ? Field.ClientId : undefined;
+      case 'message_id':
+        return status === 'sent' && has & HAS.messageId ? Field.MessageId : undefined;
+      case 'attempts':
+        return has & HAS.attempts ? Field.Attempts : undefined;
+      case 'line':
+        return has & HAS.line ? Field.Line : undefined;
+      case 'updated_at':
+        return has & HAS.updatedAt ? Field.UpdatedAt : undefined;
+      case 'sent_at':
+        return status === 'sent' && has & HAS.sentAt ? Field.Time2 : undefined;
+      case 'not_before':
+        return status === 'deferred' && has & HAS.notBefore ? Field.Time2 : undefined;
+      case 'http_status':
+        return status === 'failed' && has & HAS.httpStatus ? Field.HttpStatus : undefined;
+      case 'delivered_at':
+        return delivery & deliveryAt.deliveredAt ? Field.DeliveredAt : undefined;
+      case 'read_at':
+        return delivery & deliveryAt.readAt ? Field.ReadAt : undefined;
+      case 'replied_at':
+        return Field.RepliedAt;
+      case 'name':
+        return Field.Name;
+      case 'phone_as_written':
+        return Field.PhoneAsWritten;
+      case 'source_file':
+        return Field.SourceFile;
+      case 'source_line':
+        return Field.SourceLine;
+      case 'variant':
+        return s.variant === undefined ? Field.Variant : undefined;
+      case 'arm':
+        return Field.Arm;
+      default:
+        return undefined;
+    }
+  };
+  const texts: Uint8Array[] = [];
+  const fields: Field[] = [];
+  let fixed = '';
+  columns.forEach((column, i) => {
+    if (i > 0) fixed += delimiter;
+    const field = own(column);
+    if (field === undefined) {
+      fixed += csvCell(cells[i] ?? '', delimiter);
+      return;
+    }
+    texts.push(Buffer.from(fixed));
+    fields.push(field);
+    fixed = '';
+  });
+  texts.push(Buffer.from(`${fixed}\n`));
+  return { texts, fields };
+}
+
+function putField(
+  out: CsvBytes,
+  field: Field,
+  c: Readonly<Columns>,
+  row: number,
+  n: number,
+  source: RowSource | undefined,
+  phone: string,
+  replies: ReadonlyMap<string, string>,
+  armOf: (phone: string) => string | undefined,
+): void {
+  switch (field) {
+    case Field.Phone:
+      out.byte(43);
+      out.uint(n);
+      return;
+    // The ids are plain decimal numbers in their columns (state-columns' idNumber): safe as they are.
+    case Field.ConversationId:
+      return out.uint(c.conversationId[row] ?? 0);
+    case Field.ClientId:
+      return out.uint(c.clientId[row] ?? 0);
+    case Field.MessageId:
+      return out.uint(c.messageId[row] ?? 0);
+    case Field.Attempts:
+      return out.uint(c.attempts[row] ?? 0);
+    case Field.Line:
+      return out.uint(c.line[row] ?? 0);
+    case Field.HttpStatus:
+      return out.uint(c.httpStatus[row] ?? 0);
+    case Field.UpdatedAt:
+      return out.iso(c.updatedAt[row] ?? 0);
+    case Field.Time2:
+      return out.iso(c.time2[row] ?? 0);
+    case Field.DeliveredAt:
+      return out.iso(c.deliveredAt[row] ?? 0);
+    case Field.ReadAt:
+      return out.iso(c.readAt[row] ?? 0);
+    case Field.RepliedAt:
+      return replies.size === 0 ? undefined : out.cell(replies.get(phone));
+    case Field.Name:
+      return out.cell(source?.name);
+    case Field.PhoneAsWritten:
+      return out.cell(source?.phoneAsWritten);
+    case Field.SourceFile:
+      return out.cell(source?.file);
+    case Field.SourceLine:
+      return source?.line === undefined ? undefined : out.text(String(source.line));
+    case Field.Variant:
+      return out.cell(source?.variant);
+    case Field.Arm:
+      return out.cell(armOf(phone));
+  }
+}
+
+/** The listing's flags (listing.ts). */
+const HAS_NAME = 1;
+const HAS_WRITTEN = 2;
+const NONE = 0xffff;
+
+/** The list's row at position `at`, as ContactListing.at gives it. */
+function listedSource(listed: ListingColumns, at: number): RowSource {
+  const text = listed.texts.toString('utf8', listed.textStart[at] ?? 0, listed.textStart[at + 1] ?? 0);
+  const nul = text.indexOf('\u0000');
+  const flags = listed.flags[at] ?? 0;
+  const file = listed.fileOf[at] ?? NONE;
+  const variant = listed.variantOf[at] ?? NONE;
+  return {
+    line: listed.lines[at] ?? 0,
+    ...(file !== NONE && { file: listed.files[file] }),
+    ...(flags & HAS_NAME && { name: nul === -1 ? text : text.slice(0, nul) }),
+    ...(flags & HAS_WRITTEN && { phoneAsWritten: nul === -1 ? '' : text.slice(nul + 1) }),
+    ...(variant !== NONE && { variant: listed.variants[variant] }),
+  };
+}
+
+const CHUNK = 1 << 18;
+const DAY_MS = 86_400_000;
+
+/**
+ * CSV bytes written into one buffer at a time (a new one when it is handed on): numbers and ISO times
+ * as their digits, a text cell as it is unless it needs the formula guard or quotes.
+ */
+class CsvBytes {
+  private buf = Buffer.allocUnsafe(CHUNK);
+  private pos = 0;
+  private readonly full: Buffer[] = [];
+  private readonly delimiter: number;
+  private lastDay = Number.NaN;
+  private readonly datePart = Buffer.alloc(11);
+  private lastCell = '';
+  private lastCellBytes: Uint8Array = Buffer.alloc(0);
+
+  constructor(private readonly delimiterText: string) {
+    this.delimiter = delimiterText.charCodeAt(0);
+  }
+
+  /** Whether a piece is ready to hand on. */
+  ready(): boolean {
+    return this.full.length > 0 || this.pos >= CHUNK - 4096;
+  }
+
+  /** What is written so far, in one piece, valid until the next write (the buffer is reused). */
+  take(): Buffer {
+    const piece = this.full.length === 0 ? this.buf.subarray(0, this.pos) : Buffer.concat([...this.full, this.buf.subarray(0, this.pos)]);
+    this.full.length = 0;
+    this.pos = 0;
+    return piece;
+  }
+
+  private room(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    this.full.push(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+    this.pos = 0;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.pos++] = b;
+  }
+
+  bytes(b: Uint8Array): void {
+    const length = b.length;
+    this.room(length);
+    if (length > 32) {
+      this.buf.set(b, this.pos);
+      this.pos += length;
+      return;
+    }
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < length; i++) buf[pos++] = b[i] ?? 0;
+    this.pos = pos;
+  }
+
+  text(s: string): void {
+    this.room(s.length * 3);
+    this.pos += this.buf.write(s, this.pos);
+  }
+
+  /** A whole number from 0 to 2^53 as its decimal digits (what String gives). */
+  uint(n: number): void {
+    if (!(n >= 0 && n <= Number.MAX_SAFE_INTEGER && Number.isInteger(n))) return this.text(String(n));
+    if (n < 1e8) return this.small(n, 0);
+    // Two parts of at most 8 digits each handled as small integers.
+    const high = Math.floor(n / 1e8);
+    this.uint(high);
+    this.small(n - high * 1e8, 8);
+  }
+
+  /** A whole number below 10^8, padded with zeros to `width` digits. */
+  private small(n: number, width: number): void {
+    let digits = n < 10_000 ? (n < 100 ? (n < 10 ? 1 : 2) : n < 1000 ? 3 : 4) : n < 1_000_000 ? (n < 100_000 ? 5 : 6) : n < 10_000_000 ? 7 : 8;
+    if (digits < width) digits = width;
+    this.room(digits);
+    const buf = this.buf;
+    let at = this.pos + digits;
+    this.pos = at;
+    let m = n | 0;
+    for (let i = 0; i < digits; i++) {
+      const q = (m / 10) | 0;
+      buf[--at] = 48 + (m - q * 10);
+      m = q;
+    }
+  }
+
+  /** `new Date(ms).toISOString()`, the date part kept from the last day written. */
+  iso(ms: number): void {
+    if (!Number.isInteger(ms) || ms < 0 || ms >= 253_402_300_800_000) return this.text(new Date(ms).toISOString());
+    const day = Math.floor(ms / DAY_MS);
+    if (day !== this.lastDay) {
+      this.lastDay = day;
+      this.datePart.write(new Date(day * DAY_MS).toISOString().slice(0, 11), 'latin1');
+    }
+    let rest = ms - day * DAY_MS;
+    const hour = Math.floor(rest / 3_600_000);
+    rest -= hour * 3_600_000;
+    const minute = Math.floor(rest / 60_000);
+    rest -= minute * 60_000;
+    const second = Math.floor(rest / 1000);
+    const milli = rest - second * 1000;
+    this.room(24);
+    this.bytes(this.datePart);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = 48 + Math.floor(hour / 10);
+    buf[p++] = 48 + (hour % 10);
+    buf[p++] = 58;
+    buf[p++] = 48 + Math.floor(minute / 10);
+    buf[p++] = 48 + (minute % 10);
+    buf[p++] = 58;
+    buf[p++] = 48 + Math.floor(second / 10);
+    buf[p++] = 48 + (second % 10);
+    buf[p++] = 46;
+    buf[p++] = 48 + Math.floor(milli / 100);
+    buf[p++] = 48 + (Math.floor(milli / 10) % 10);
+    buf[p++] = 48 + (milli % 10);
+    buf[p++] = 90;
+    this.pos = p;
+  }
+
+  /** A cell of the list's row at position `at`, from the listing's arrays (its texts' UTF-8 copied when they need no guard nor quotes). */
+  listed(listed: ListingColumns, at: number, field: Field): void {
+    switch (field) {
+      case Field.Name:
+      case Field.PhoneAsWritten: {
+        const flags = listed.flags[at] ?? 0;
+        if ((flags & (field === Field.Name ? HAS_NAME : HAS_WRITTEN)) === 0) return;
+        const texts = listed.texts;
+        const start = listed.textStart[at] ?? 0;
+        const end = listed.textStart[at + 1] ?? 0;
+        let nul = start;
+        while (nul < end && texts[nul] !== 0) nul += 1;
+        const from = field === Field.Name ? start : Math.min(nul + 1, end);
+        const to = field === Field.Name ? nul : end;
+        if (to <= from) return;
+        if (plainBytes(texts, from, to, this.delimiter)) {
+          this.room(to - from);
+          if (to - from > 32) this.pos += texts.copy(this.buf, this.pos, from, to);
+          else {
+            const buf = this.buf;
+            let pos = this.pos;
+            for (let i = from; i < to; i++) buf[pos++] = texts[i] ?? 0;
+            this.pos = pos;
+          }
+        } else this.cell(texts.toString('utf8', from, to));
+        return;
+      }
+      case Field.SourceFile: {
+        const file = listed.fileOf[at] ?? NONE;
+        if (file !== NONE) this.cell(listed.files[file]);
+        return;
+      }
+      case Field.SourceLine:
+        return this.uint(listed.lines[at] ?? 0);
+      case Field.Variant: {
+        const variant = listed.variantOf[at] ?? NONE;
+        if (variant !== NONE) this.cell(listed.variants[variant]);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** A text's cell (csv-safe's guard, csvCell's quotes), as it is when it needs neither; a repeated one (a file's name) kept. */
+  cell(value: string | undefined): void {
+    if (value === undefined || value === '') return;
+    if (value === this.lastCell) return this.bytes(this.lastCellBytes);
+    if (value.length < 16 && plain(value, this.delimiter)) return this.text(value);
+    const text = plain(value, this.delimiter) ? value : csvCell(cell(value), this.delimiterText);
+    this.lastCell = value;
+    this.lastCellBytes = Buffer.from(text);
+    this.bytes(this.lastCellBytes);
+  }
+}
+
+/** Whether a text is its own cell: no formula guard (csv-safe.ts), no quotes (csvCell). */
+function plain(value: string, delimiter: number): boolean {
+  const first = value.charCodeAt(0);
+  if (first === 61 || first === 45 || first === 64 || first === 9 || first === 13) return false;
+  // `+` is guarded unless only digits follow (an E.164 phone as written).
+  if (first === 43) {
+    if (value.length < 2) return false;
+    for (let i = 1; i < value.length; i++) {
+      const ch = value.charCodeAt(i);
+      if (ch < 48 || ch > 57) return false;
+    }
+    return true;
+  }
+  for (let i = 0; i < value.length; i++) {
+    const ch = value.charCodeAt(i);
+    if (ch === delimiter || ch === 34 || ch === 10 || ch === 13) return false;
+  }
+  return true;
+}
+
+/** `plain` for a text's UTF-8 bytes (the characters it looks at are ASCII, so bytes tell them). */
+function plainBytes(b: Buffer, from: number, to: number, delimiter: number): boolean {
+  const first = b[from] ?? 0;
+  if (first === 61 || first === 45 || first === 64 || first === 9 || first === 13) return false;
+  if (first === 43) {
+    if (to - from < 2) return false;
+    for (let i = from + 1; i < to; i++) {
+      const ch = b[i] ?? 0;
+      if (ch < 48 || ch > 57) return false;
+    }
+    return true;
+  }
+  for (let i = from; i < to; i++) {
+    const ch = b[i] ?? 0;
+    if (ch === delimiter || ch === 34 || ch === 10 || ch === 13) return false;
+  }
+  return true;
+}
