@@ -36,16 +36,7 @@ export async function foldJournal(
     out.endLine += 1;
     if (end > start && !isBlank(buf, start, end)) take(parseEvent(buf.toString('utf8', start, end)));
   };
-  const take = (event: CheckpointEvent | undefined) => {
-    if (event === undefined) out.tornLineNumbers.push(out.endLine);
-    else if (event.t === 'header') {
-      if (event.v !== 1) throw new JournalVersionError(file, event.v);
-      onHeader(event);
-    } else {
-      out.events += 1;
-      onEvent(event);
-    }
-  };
+  const take = eventTaker(file, out, onEvent, onHeader);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
@@ -84,16 +75,7 @@ export function foldJournalSync(file: string, onEvent: (event: ContactEvent) => 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
     throw err;
   }
-  const take = (event: CheckpointEvent | undefined) => {
-    if (event === undefined) out.tornLineNumbers.push(out.endLine);
-    else if (event.t === 'header') {
-      if (event.v !== 1) throw new JournalVersionError(file, event.v);
-      onHeader(event);
-    } else {
-      out.events += 1;
-      onEvent(event);
-    }
-  };
+  const take = eventTaker(file, out, onEvent, onHeader);
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer | undefined;
@@ -129,4 +111,18 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
     if (b !== 0x20 && b !== 0x0d && b !== 0x09) return false;
   }
   return true;
+}
+
+/** Takes one parsed line into `out`: a torn line noted by its number, the header checked and passed on, an event counted and folded. */
+function eventTaker(file: string, out: FoldResult, onEvent: (event: ContactEvent) => void, onHeader: (event: HeaderEvent) => void) {
+  return (event: CheckpointEvent | undefined): void => {
+    if (event === undefined) out.tornLineNumbers.push(out.endLine);
+    else if (event.t === 'header') {
+      if (event.v !== 1) throw new JournalVersionError(file, event.v);
+      onHeader(event);
+    } else {
+      out.events += 1;
+      onEvent(event);
+    }
+  };
 }
