@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jobReport } from '../../src/app/index.js';
-import { ContactListing, createFileStore, StateTable, type CheckpointEvent } from '../../src/checkpoint/index.js';
+import { ContactListing, createFileStore, StateTable } from '../../src/checkpoint/index.js';
 import { reportRowsOf, writeReport } from '../../src/report/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
+import { outcomeJournal } from '../helpers/outcome-journal.js';
 
 const AT = '2025-01-15T10:00:00.000Z';
 const made: Campaign[] = [];
@@ -13,24 +14,6 @@ afterEach(async () => {
   for (const c of made.splice(0)) await c.cleanup();
 });
 
-/** Every kind of outcome, in list order: sent (read, with a failed tag), failed, deferred, skipped, in doubt. */
-function events(phones: readonly string[]): CheckpointEvent[] {
-  const out: CheckpointEvent[] = [{ t: 'header', v: 1, job: 'cli-test', fingerprint: 'f', content: {}, at: AT }];
-  phones.forEach((phone, i) => {
-    const base = { phone, via: 'start', action: 'template' } as const;
-    out.push({ t: 'attempt', ...base, line: i + 2, at: AT });
-    const kind = i % 8;
-    if (kind < 4) {
-      out.push({ t: 'sent', ...base, conversation_id: `${100 + i}`, client_id: `${500 + i}`, message_id: `${900 + i}`, at: AT });
-      if (kind === 1) out.push({ t: 'delivery', phone, status: 'read', delivered_at: AT, read_at: AT, at: AT });
-      if (kind === 2) out.push({ t: 'followup', phone, step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
-    } else if (kind === 4) out.push({ t: 'failed', ...base, status: 400, retryable: false, error: '=(#131026) "undeliverable", again', error_class: 'undeliverable', at: AT });
-    else if (kind === 5) out.push({ t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-16T0${i % 9}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT });
-    else if (kind === 6) out.push({ t: 'skipped', phone, reason: 'opted_out', at: AT });
-  });
-  return out;
-}
-
 describe('report of a job whose states come in the list\'s order', () => {
   it('finds each row of the listing by walking it beside the states (no lookup by phone, no index of the states) and writes the same bytes as a lookup of each', async () => {
     const rows = 3_000;
@@ -38,7 +21,7 @@ describe('report of a job whose states come in the list\'s order', () => {
     made.push(c);
     const store = createFileStore(c.stateDir);
     const job = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
-    await Promise.all(events(c.phones.slice(0, rows - 200)).map((e) => job.record(e)));
+    await Promise.all(outcomeJournal(c.phones.slice(0, rows - 200), { failedError: '=(#131026) "undeliverable", again' }).map((e) => job.record(e)));
     await job.close();
     // The first report reads the list and keeps its listing.
     await jobReport(c.jobFile, { store, out: path.join(c.dir, 'first.csv') });

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
 import { digestStates } from '../../src/app/states-digest.js';
-import { createFileStore, type CheckpointEvent, type ContactStates, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type ContactStates, type StateStore } from '../../src/checkpoint/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
+import { outcomeJournal } from '../helpers/outcome-journal.js';
 import { cli } from '../helpers/in-process.js';
 import { inbound } from '../checkpoint/helpers.js';
 
@@ -33,30 +34,12 @@ function countersOnly(store: StateStore): StateStore {
   });
 }
 
-/** Outcomes of a job of `n` contacts: sent (some read, some with a failed tag), failed in two classes, deferred, skipped, in doubt. */
-function events(phones: readonly string[]): CheckpointEvent[] {
-  const out: CheckpointEvent[] = [{ t: 'header', v: 1, job: 'cli-test', fingerprint: 'f', content: {}, at: AT }];
-  phones.forEach((phone, i) => {
-    const base = { phone, via: 'start', action: 'template' } as const;
-    out.push({ t: 'attempt', ...base, line: i + 2, at: AT });
-    const kind = i % 8;
-    if (kind < 4) {
-      out.push({ t: 'sent', ...base, conversation_id: `conv-${i}`, client_id: `client-${i}`, message_id: `m-${i}`, at: AT });
-      if (kind === 1) out.push({ t: 'delivery', phone, status: 'read', delivered_at: AT, read_at: AT, at: AT });
-      if (kind === 2) out.push({ t: 'followup', phone, step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
-    } else if (kind === 4) out.push({ t: 'failed', ...base, status: 400, retryable: false, error: '(#131026) undeliverable', error_class: 'undeliverable', at: AT });
-    else if (kind === 5) out.push({ t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-16T0${i % 9}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT });
-    else if (kind === 6) out.push({ t: 'skipped', phone, reason: 'opted_out', at: AT });
-  });
-  return out;
-}
-
 describe('status of a big job', () => {
   it('counts from the counters kept with the snapshot, without reading each state, the same numbers as a full read (and status --json says them)', async () => {
     const c = await campaign({ rows: 4_400 });
     made.push(c);
     const store = createFileStore(c.stateDir);
-    const all = events(c.phones);
+    const all = outcomeJournal(c.phones, { ids: 'text' });
     const job = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
     await Promise.all(all.slice(0, -200).map((e) => job.record(e)));
     await job.close();

@@ -2,8 +2,9 @@ import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
 import { digestStates } from '../../src/app/states-digest.js';
-import { createFileStore, type CheckpointEvent } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
+import { outcomeJournal } from '../helpers/outcome-journal.js';
 
 /** Bytes read by path (the store's binary files are read with readSync on a descriptor). */
 const reads = vi.hoisted(() => ({ byPath: new Map<string, number>(), pathOf: new Map<number, string>() }));
@@ -29,31 +30,13 @@ afterEach(async () => {
   for (const c of made.splice(0)) await c.cleanup();
 });
 
-/** Every kind of outcome: sent (read, with a failed tag), failed, deferred, skipped, in doubt. */
-function events(phones: readonly string[]): CheckpointEvent[] {
-  const out: CheckpointEvent[] = [{ t: 'header', v: 1, job: 'cli-test', fingerprint: 'f', content: {}, at: AT }];
-  phones.forEach((phone, i) => {
-    const base = { phone, via: 'start', action: 'template' } as const;
-    out.push({ t: 'attempt', ...base, line: i + 2, at: AT });
-    const kind = i % 8;
-    if (kind < 4) {
-      out.push({ t: 'sent', ...base, conversation_id: `${100 + i}`, client_id: `${500 + i}`, message_id: `${900 + i}`, at: AT });
-      if (kind === 1) out.push({ t: 'delivery', phone, status: 'read', delivered_at: AT, read_at: AT, at: AT });
-      if (kind === 2) out.push({ t: 'followup', phone, step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
-    } else if (kind === 4) out.push({ t: 'failed', ...base, status: 400, retryable: false, error: '(#131026) undeliverable', error_class: 'undeliverable', at: AT });
-    else if (kind === 5) out.push({ t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-16T0${i % 9}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT });
-    else if (kind === 6) out.push({ t: 'skipped', phone, reason: 'opted_out', at: AT });
-  });
-  return out;
-}
-
 describe('status of a job with a snapshot', () => {
   it('reads the snapshot\'s head, its phones and the rows the tail touched, never its other columns, and counts the same as a full read', async () => {
     const rows = 8_000;
     const c = await campaign({ rows });
     made.push(c);
     const store = createFileStore(c.stateDir);
-    const all = events(c.phones.slice(0, rows - 1_000));
+    const all = outcomeJournal(c.phones.slice(0, rows - 1_000));
     const job = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
     await Promise.all(all.slice(0, -150).map((e) => job.record(e)));
     await job.close();
