@@ -9,6 +9,7 @@ import { formatStamp } from '../../src/cli/format/time.js';
 import { rendezvousNumber } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimChannel } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
+import { watchStarts, type Leaving } from '../helpers/leaving.js';
 import { sync } from '../../src/webhook/index.js';
 
 /** Two more numbers of the company beside the seed's 10 (wba) and 11 (whatsapp). */
@@ -49,22 +50,8 @@ async function refusal(jobFile: string): Promise<AppError> {
   return err as AppError;
 }
 
-/** Each start-whatsapp as it leaves this process: its number and the time (the limiter's clock). */
-const leaving: Array<{ channel: number; at: number }> = [];
-
-/** The client, telling `leaving` of each start-whatsapp the moment it is called. */
-function watched(api: ApiClient): ApiClient {
-  return new Proxy(api, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (key !== 'startWhatsapp' || typeof value !== 'function') return value;
-      return (body: { channel_id: number }, ...rest: unknown[]) => {
-        leaving.push({ channel: body.channel_id, at: Date.now() });
-        return (value as (...args: unknown[]) => unknown).call(target, body, ...rest);
-      };
-    },
-  });
-}
+const leaving: Leaving[] = [];
+const watched = (api: ApiClient): ApiClient => watchStarts(api, leaving);
 
 export async function runPool(camp: Campaign, command: 'run' | 'resume' = 'run'): Promise<RunOutcome> {
   const prepared = await prepare(camp.jobFile, { api: client() });

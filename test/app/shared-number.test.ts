@@ -11,6 +11,7 @@ import { outcomeExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { maxInWindow } from '../../src/sim/request-log.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
+import { watchStarts, type Leaving } from '../helpers/leaving.js';
 import { schemaUrl } from '../helpers/pg-cluster.js';
 
 const pgUrl = inject('pgUrl');
@@ -36,21 +37,8 @@ function client(s: RunningSimulator): ApiClient {
   return api;
 }
 
-/** Each start-whatsapp as it leaves its run (right after the run's last pacing gate): its number and the wall time. */
-const leaving: Array<{ channel: number; at: number }> = [];
-
-function watched(api: ApiClient): ApiClient {
-  return new Proxy(api, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (key !== 'startWhatsapp' || typeof value !== 'function') return value;
-      return (body: { channel_id: number }, ...rest: unknown[]) => {
-        leaving.push({ channel: body.channel_id, at: Date.now() });
-        return (value as (...args: unknown[]) => unknown).call(target, body, ...rest);
-      };
-    },
-  });
-}
+const leaving: Leaving[] = [];
+const watched = (api: ApiClient): ApiClient => watchStarts(api, leaving);
 
 describe.each(backends)('two processes sending from one number, on $name', ({ pg }) => {
   it('never together above the number\'s rate in any second, each taking a share while both run', async () => {
