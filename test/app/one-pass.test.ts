@@ -1,20 +1,17 @@
-import fs from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, parseCsv, phoneOf, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
+import { countReadsOf, stopCountingReads } from '../helpers/read-count.js';
 
 const START = 'POST /chat/conversations/start-whatsapp';
 let sim: RunningSimulator;
 let c: Campaign;
-const realCreateReadStream = fs.createReadStream;
 
 afterEach(async () => {
-  fs.createReadStream = realCreateReadStream;
-  syncBuiltinESMExports();
+  stopCountingReads();
   await sim?.close();
   await c?.cleanup();
 });
@@ -25,17 +22,6 @@ async function rmSnapshot(dir: string): Promise<void> {
 
 function env() {
   return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
-}
-
-/** Counts the streams opened on `file` from now on (every read of a contact list streams it). */
-function countReadsOf(file: string): () => number {
-  let reads = 0;
-  fs.createReadStream = ((...args: Parameters<typeof fs.createReadStream>) => {
-    if (path.resolve(String(args[0])) === path.resolve(file)) reads += 1;
-    return realCreateReadStream(...args);
-  }) as typeof fs.createReadStream;
-  syncBuiltinESMExports();
-  return () => reads;
 }
 
 describe('run reads the contact list once', () => {

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import { appendFile, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, parseCsv, phoneOf, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
+import { countReadsOf, stopCountingReads } from '../helpers/read-count.js';
 
 const START = 'POST /chat/conversations/start-whatsapp';
 /** The list's modification time, set again after an edit of the same size: the listing still takes it for the list it read. */
@@ -16,11 +15,9 @@ const DONE = 20;
 
 let sims: RunningSimulator[] = [];
 let c: Campaign;
-const realCreateReadStream = fs.createReadStream;
 
 afterEach(async () => {
-  fs.createReadStream = realCreateReadStream;
-  syncBuiltinESMExports();
+  stopCountingReads();
   await Promise.all(sims.map((s) => s.close()));
   sims = [];
   await c?.cleanup();
@@ -34,17 +31,6 @@ async function simulator(): Promise<RunningSimulator> {
 
 function env(sim: RunningSimulator) {
   return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
-}
-
-/** Counts the streams opened on `file` from now on (a whole read of a contact list streams it). */
-function countReadsOf(file: string): () => number {
-  let reads = 0;
-  fs.createReadStream = ((...args: Parameters<typeof fs.createReadStream>) => {
-    if (path.resolve(String(args[0])) === path.resolve(file)) reads += 1;
-    return realCreateReadStream(...args);
-  }) as typeof fs.createReadStream;
-  syncBuiltinESMExports();
-  return () => reads;
 }
 
 function startsTo(sim: RunningSimulator): string[] {

@@ -8,19 +8,8 @@ import { replay } from '../../src/checkpoint/replay.js';
 import { StateTable } from '../../src/checkpoint/state-table.js';
 import type { StateTally } from '../../src/checkpoint/state-tally.js';
 import type { CheckpointEvent, ContactEvent, ContactState } from '../../src/checkpoint/types.js';
+import { seededRandom } from '../../src/sim/random.js';
 import { tempDir } from './helpers.js';
-
-/** A seeded generator (mulberry32): the same journal every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A journal with every kind of event in every shape the reducer reads (ids that are numbers and ids
@@ -29,7 +18,7 @@ function random(seed: number): () => number {
  * outcome, delivery reads) with other events mixed in, the contacts' events interleaved.
  */
 function journal(seed: number, phones: number): ContactEvent[] {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const maybe = <T extends object>(p: number, x: T): T | object => (r() < p ? x : {});
   let clock = Date.parse('2026-11-21T10:00:00.000Z');
