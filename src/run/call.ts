@@ -24,14 +24,18 @@ export async function callOnce<T>(
   call: (signal: AbortSignal) => Promise<T>,
   before?: () => Promise<void>,
 ): Promise<CallResult<T>> {
+  const asked = ctx.clock();
   try {
     await ctx.limiter.acquire(ctx.stopSignal);
   } catch {
     throw new Interrupted();
   }
+  const granted = ctx.clock();
   await before?.();
+  const pacing = ctx.clock();
   await ctx.limiter.pace();
   const leftAt = ctx.clock();
+  ctx.wire?.waited?.(granted - asked + (leftAt - pacing));
   ctx.wire?.sent();
   try {
     const value = await call(ctx.requestSignal);

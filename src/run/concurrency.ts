@@ -17,6 +17,9 @@ import { createLatencyWindow } from './latency-window.js';
  *
  * The latency to feed is the request's own (from leaving to its answer), not the wait for a permit of
  * the rate limiter: permits above the target only wait at the limiter, so they do not slow the platform.
+ * A worker also spends time of its own on each request, off the wire: the write-ahead record before it,
+ * the outcome's record after it, the ledger. Fed with `observeOwn`, the mean of that time is added to
+ * the answer time in the target, so the workers are enough for the rate when those writes take long.
  */
 
 export type SampleKind = 'ok' | 'timeout' | 'rate_limited' | 'server_error';
@@ -68,6 +71,8 @@ export interface Observation {
   kind: SampleKind;
   p90LatencyMs: number | undefined;
   samples: number;
+  /** The mean time a worker spends on a request off the wire (its durable writes), added to the answer time in the target. */
+  ownMs?: number;
 }
 
 /** rate × p90 × HEADROOM, rounded up, within [min, max]. */
@@ -87,7 +92,7 @@ export function nextLimit(state: ConcurrencyState, seen: Observation, now: numbe
     }
     case 'ok': {
       if (now - state.lastAdjust < ADJUST_EVERY_MS || seen.p90LatencyMs === undefined || seen.samples < 1) return state;
-      const target = targetLimit(settings, seen.p90LatencyMs);
+      const target = targetLimit(settings, seen.p90LatencyMs + (seen.ownMs ?? 0));
       let limit = state.limit;
       if (target > limit && now >= state.holdUntil) limit = overloaded(state) ? Math.min(target, limit + growthAfterOverload(state, now)) : target;
       else if (target < limit && seen.samples >= MIN_SAMPLES) limit = Math.max(target, limit - Math.max(1, Math.floor(state.limit * STEP)));
@@ -147,8 +152,17 @@ export function concurrencyBoundMessage(bound: ConcurrencyBound, rate: number, h
   return `concurrency-bound: ${bound.achievablePerSecond}/s of ${rate}/s asked; ${hint}`;
 }
 
+/** A worker's own time on one request, off the wire and outside the limiter's waits (run/executor.ts measures it per contact). */
+export interface OwnTimeSample {
+  ms: number;
+  /** In a pool, the number the requests went from. */
+  channelId?: number;
+}
+
 export interface ConcurrencyController {
   observe(sample: ConcurrencySample): void;
+  /** The worker's own time per request besides the wire: it adds to the answer time in the target. */
+  observeOwn?(sample: OwnTimeSample): void;
   /** Requests that may be in flight now. */
   limit(): number;
   /** The p90 answer time of the window now, for messages; undefined before any answer. */
@@ -172,6 +186,7 @@ export function createConcurrencyController(options: ConcurrencyOptions): Concur
   const settings: ConcurrencySettings = { rate: options.rate, min, max: Math.max(min, Math.floor(options.max)) };
   const { clock } = options;
   const window = createLatencyWindow(WINDOW_MS, WINDOW_MAX_SAMPLES);
+  const own = createLatencyWindow(WINDOW_MS, WINDOW_MAX_SAMPLES);
   let state: ConcurrencyState = {
     limit: clamp(Math.floor(options.initial ?? 4), settings),
     holdUntil: Number.NEGATIVE_INFINITY,
@@ -190,7 +205,10 @@ export function createConcurrencyController(options: ConcurrencyOptions): Concur
       }
       window.add(now, sample.latencyMs);
       if (now - state.lastAdjust < ADJUST_EVERY_MS) return; // nextLimit would not move: spare the sort
-      state = nextLimit(state, { kind: 'ok', p90LatencyMs: window.p90(now), samples: window.size(now) }, now, settings);
+      state = nextLimit(state, { kind: 'ok', p90LatencyMs: window.p90(now), samples: window.size(now), ownMs: own.mean(now) ?? 0 }, now, settings);
+    },
+    observeOwn(sample) {
+      own.add(clock(), sample.ms);
     },
     limit: () => state.limit,
     p90LatencyMs: () => window.p90(clock()),

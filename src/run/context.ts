@@ -41,9 +41,10 @@ export interface SendContext {
   /**
    * Told when a request leaves (after its permit and its write-ahead record) and when it ends, with its
    * own time on the wire and what kind of answer it got (undefined when the run cut it): what sizes
-   * the adaptive concurrency.
+   * the adaptive concurrency; and, before it leaves, how long it waited for the limiter (a permit, the
+   * pacing gate), which is not the worker's own time (run/own-time.ts).
    */
-  wire?: { sent(): void; ended(sample: ConcurrencySample | undefined): void };
+  wire?: { sent(): void; ended(sample: ConcurrencySample | undefined): void; waited?(ms: number): void };
 }
 
 /** Why the provider's answer stops a whole run: a template refused for everyone, or the sending number or account blocked. */

@@ -8,6 +8,7 @@ import type { ConcurrencyController } from './concurrency.js';
 import { abortableSleep, type ProviderStopReason, type SendContext } from './context.js';
 import type { RateLimiter } from './limiter.js';
 import type { SenderPool } from './sender-pool.js';
+import { ownTimeMeter } from './own-time.js';
 import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
 import { emptyStats, failureRatio, failureRatioExceeded, tally, type RunStats } from './stats.js';
 
@@ -126,6 +127,8 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   const iterator = options.contacts[Symbol.asyncIterator]();
   const pool = workerPool(() => (controller ? Math.min(options.concurrency, controller.limit()) : options.concurrency));
   const worker = async (leave: () => boolean) => {
+    // Under "auto" each worker measures its own time per request off the wire (run/own-time.ts): it sizes the workers too.
+    const meter = controller?.observeOwn ? ownTimeMeter(ctx) : undefined;
     while (!stop.signal.aborted && !leave()) {
       const next = await iterator.next();
       if (next.done) {
@@ -133,10 +136,13 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
         return;
       }
       const contact = next.value;
-      const result = await sendContact(ctx, contact, options.prior(contact.phone), options.mode);
+      meter?.start();
+      const result = await sendContact(meter?.ctx ?? ctx, contact, options.prior(contact.phone), options.mode);
       tally(stats, result);
       if (result.kind === 'rejected') options.onReject?.(result.reject, contact);
       options.onResult?.(contact, result, stats);
+      const own = meter?.end();
+      if (own) controller?.observeOwn?.(own);
       if (failureRatioExceeded(stats, options.job.limits.max_failure_ratio)) {
         const { bad, done } = failureRatio(stats);
         halt('failure_ratio', `stopped: ${bad} of ${done} contacts failed, more than limits.max_failure_ratio ${options.job.limits.max_failure_ratio}`);

@@ -25,6 +25,10 @@ export function poolController(numbers: readonly NumberController[], ceiling: nu
       const own = sample.channelId === undefined ? undefined : byId.get(sample.channelId);
       (own ?? first.controller).observe(sample);
     },
+    observeOwn(sample) {
+      const own = sample.channelId === undefined ? undefined : byId.get(sample.channelId);
+      (own ?? first.controller).observeOwn?.(sample);
+    },
     limit() {
       let sum = 0;
       for (const n of numbers) if (live(n.id)) sum += n.controller.limit();

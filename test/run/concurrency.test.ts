@@ -202,6 +202,20 @@ describe('the first answers of a run', () => {
     expect(ctrl.limit()).toBe(195);
   });
 
+  it("add the workers' own time per request off the wire (their durable writes) to the answer time", () => {
+    let now = 0;
+    const ctrl = createConcurrencyController({ rate: 300, max: 1000, initial: 8, clock: () => now });
+    now = 100;
+    ctrl.observe({ latencyMs: 40, kind: 'ok' });
+    // 300/s × 40 ms × 1.3 = 15.6 → 16
+    expect(ctrl.limit()).toBe(16);
+    for (let i = 0; i < 10; i++) ctrl.observeOwn?.({ ms: 60 });
+    now = 200;
+    ctrl.observe({ latencyMs: 40, kind: 'ok' });
+    // 300/s × (40 + 60) ms × 1.3 = 39
+    expect(ctrl.limit()).toBe(39);
+  });
+
   it('move a controller on an injected clock to 520 on the first 2,000 ms answer at 200/s', () => {
     let now = 0;
     const ctrl = createConcurrencyController({ rate: 200, max: 1000, initial: 8, clock: () => now });
@@ -227,6 +241,10 @@ describe('nextLimit', () => {
 
   it('falls toward the target by at most a quarter of the limit', () => {
     expect(nextLimit({ ...fresh, limit: 100 }, ok(10), 0, settings).limit).toBe(75);
+  });
+
+  it('sizes the target from the answer time plus the own time per request', () => {
+    expect(nextLimit(fresh, { ...ok(1_000), ownMs: 500 }, 0, settings).limit).toBe(390);
   });
 
   it('stops at the target', () => {

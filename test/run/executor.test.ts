@@ -503,6 +503,22 @@ describe('execute following the adaptive concurrency', () => {
     expect(pastEnd).toBeLessThanOrEqual(100);
   });
 
+  it("tells the controller each worker's own time per request: its durable records count, the wire and the limiter's waits do not", async () => {
+    await setup();
+    const clock = { now: 1_000_000 };
+    const own: number[] = [];
+    const controller = { observe: () => undefined, observeOwn: (s: { ms: number }) => void own.push(s.ms), limit: () => 1, p90LatencyMs: () => undefined, meanLatencyMs: () => undefined };
+    // One worker (the clock is shared); each record takes 25 ms of the run's clock; the clock stands still on the wire.
+    const record = async (e: Parameters<ExecuteOptions['record']>[0]) => {
+      clock.now += 25;
+      await state.checkpoint.record(e);
+    };
+    const result = await run(testJob(), testContacts(12), RUN, WBA, { controller, record, clock: () => clock.now, concurrency: 1 });
+    expect(result.stats.sent).toBe(12);
+    // One request a contact, written ahead (attempt) and after (sent): 50 ms of its own.
+    expect(own).toEqual(Array(12).fill(50));
+  });
+
   it("feeds each answer to the controller with the number it went from, so a pool's numbers are sized apart", async () => {
     sim = await startSimulator({ seed: 7, channels: [{ id: 14, name: 'Sales 2', type: 'wba', status: 1 }] });
     api = createApiClient({ baseUrl: sim.url, token: sim.token, connections: 8 });

@@ -26,6 +26,17 @@ describe('runConcurrency for a pool of numbers', () => {
     expect(c.controller.limit()).toBe(65 + 6 + AUTO_INITIAL);
   });
 
+  it("adds a worker's own time per request to its own number's sizing only", () => {
+    const clock = { now: 1_000_000 };
+    const c = runConcurrency(testJob({ rate: { per_second: 100 } }).rate, () => clock.now, { ids: [10, 14] });
+    for (let i = 0; i < 5; i++) c.controller.observeOwn?.({ ms: 460, channelId: 10 });
+    answers(c, clock, 10, 40);
+    answers(c, clock, 14, 40);
+    // 100/s × (40 + 460) ms × 1.3 = 65 for number 10; 100/s × 40 ms × 1.3 = 5.2 → 6 for 14.
+    expect(c.numberLimit?.(10)).toBe(65);
+    expect(c.numberLimit?.(14)).toBe(6);
+  });
+
   it("cuts only the number that signalled overload (a 429 on one number leaves the others' sizing alone)", () => {
     const clock = { now: 1_000_000 };
     const c = runConcurrency(testJob({ rate: { per_second: 100 } }).rate, () => clock.now, { ids: [10, 14] });

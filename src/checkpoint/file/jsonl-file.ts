@@ -40,6 +40,8 @@ export function jsonlFile(file: string, what: string): JsonlFile {
   let reads: Promise<void> = Promise.resolve();
   let queue: Waiter[] = [];
   let writing: Promise<void> | undefined;
+  /** The file's size right after our last write, which ended with a newline: at that size no read of the last byte is needed. */
+  let leftAt = -1;
 
   async function readNew(onLine: (line: string) => void, onReset?: () => void): Promise<void> {
     let size: number;
@@ -67,12 +69,12 @@ export function jsonlFile(file: string, what: string): JsonlFile {
       const batch = queue;
       queue = [];
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        const handle = await open(file, 'a+');
+        const handle = await openForAppend(file);
         try {
           const { size } = await handle.stat();
-          let text = batch.map((w) => w.text).join('');
-          if (size > 0) {
+          let text = batch.length === 1 && batch[0] ? batch[0].text : batch.map((w) => w.text).join('');
+          // Another process may have appended since our last write: its last line may be torn (it crashed mid-write).
+          if (size > 0 && size !== leftAt) {
             const last = Buffer.alloc(1);
             await handle.read(last, 0, 1, size - 1);
             if (last[0] !== 0x0a) text = `\n${text}`;
@@ -80,6 +82,7 @@ export function jsonlFile(file: string, what: string): JsonlFile {
           const bytes = Buffer.from(text, 'utf8');
           for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
           await handle.datasync();
+          leftAt = size + bytes.length;
           if (size === 0) await fsyncDir(path.dirname(file));
         } finally {
           await handle.close();
@@ -119,6 +122,17 @@ export function jsonlFile(file: string, what: string): JsonlFile {
       });
     },
   };
+}
+
+/** Opens the file to append, making its folder only when it is missing (the first write of a new state folder). */
+async function openForAppend(file: string) {
+  try {
+    return await open(file, 'a+');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(path.dirname(file), { recursive: true });
+    return await open(file, 'a+');
+  }
 }
 
 export { parseLine } from '../json-line.js';
