@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { util, type Dispatcher } from 'undici';
 import { onAbort } from './abort-listeners.js';
 import type { ResponseHeaders } from './errors.js';
 
@@ -20,10 +20,12 @@ export class ExchangeFailure {
 /**
  * One request through `dispatcher.dispatch`, read into a string: no per-request AbortController,
  * interceptor, response stream or async resource (what undici's `request()` builds around the same
- * dispatch). `onStart` is called when the request is handed to a socket to be written, not when it is
- * aborted at that point (until then it certainly has not left). `signal` aborts it: a queued request
- * is aborted as it reaches its socket (before any byte is written), one under way is cut. Rejects
- * with an ExchangeFailure.
+ * dispatch). The handler speaks the dispatcher's own callbacks (onConnect, onHeaders, onData,
+ * onComplete, onError), so undici wraps it in no adapter and parses no header list per request: the
+ * answer's headers are parsed when read (only an error reads them). `onStart` is called when the
+ * request is handed to a socket to be written, not when it is aborted at that point (until then it
+ * certainly has not left). `signal` aborts it: a queued request is aborted as it reaches its socket
+ * (before any byte is written), one under way is cut. Rejects with an ExchangeFailure.
  */
 export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortSignal | undefined, onStart: () => void): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
@@ -31,18 +33,36 @@ export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOpt
     try {
       dispatcher.dispatch(options, handler);
     } catch (err) {
-      handler.onResponseError(undefined, err as Error);
+      handler.onError(err as Error);
     }
   });
 }
 
+/** An answer whose header list is parsed (as undici's handlers get it) only when read. */
+class Answered implements Exchanged {
+  private parsed: ResponseHeaders | undefined;
+
+  constructor(
+    readonly statusCode: number,
+    private readonly rawHeaders: RawHeaders,
+    readonly text: string,
+  ) {}
+
+  get headers(): ResponseHeaders {
+    this.parsed ??= this.rawHeaders === undefined ? {} : (util.parseHeaders(this.rawHeaders) as ResponseHeaders);
+    return this.parsed;
+  }
+}
+
+type RawHeaders = Buffer[] | string[] | undefined;
+
 class ExchangeHandler implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
+  private abortRequest: ((err?: Error) => void) | undefined;
   /** Set when the signal aborted before the request reached a socket. */
   private reason: unknown;
   private aborted = false;
   private statusCode = 0;
-  private headers: ResponseHeaders = {};
+  private rawHeaders: RawHeaders;
   private readonly chunks: Buffer[] = [];
   private answering = false;
   private settled = false;
@@ -58,38 +78,40 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   }
 
   private abort(reason: unknown): void {
-    if (this.controller) this.controller.abort(reason as Error);
+    if (this.abortRequest) this.abortRequest(reason as Error);
     else {
       this.aborted = true;
       this.reason = reason;
     }
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.aborted) controller.abort(this.reason as Error);
-    else if (!controller.aborted) this.onStart();
+  onConnect(abort: (err?: Error) => void): void {
+    this.abortRequest = abort;
+    if (this.aborted) abort(this.reason as Error);
+    else this.onStart();
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
-    if (statusCode < 200) return; // 1xx: informational, the answer is still to come
+  onHeaders(statusCode: number, headers: Buffer[], _resume: () => void, _statusText: string): boolean {
+    if (statusCode < 200) return true; // 1xx: informational, the answer is still to come
     this.statusCode = statusCode;
-    this.headers = headers;
+    this.rawHeaders = headers;
     this.answering = true;
+    return true;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     this.chunks.push(chunk);
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(_trailers: string[] | null): void {
     if (this.settled) return;
     this.settled = true;
     this.forget();
-    this.resolve({ statusCode: this.statusCode, headers: this.headers, text: utf8(this.chunks) });
+    this.resolve(new Answered(this.statusCode, this.rawHeaders, utf8(this.chunks)));
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+  onError(error: Error): void {
     if (this.settled) return;
     this.settled = true;
     this.forget();

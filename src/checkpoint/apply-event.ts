@@ -24,6 +24,9 @@ export function applyEvent(state: Map<string, ContactState>, event: CheckpointEv
 
 /** The state after `event`, from the state before it (undefined for a phone not seen yet). Pure. */
 export function nextState(prior: ContactState | undefined, event: ContactEvent): ContactState {
+  // The two events of every contact a run sends, built field by field: the same state, in the same key order, as below.
+  if (event.t === 'attempt' && prior === undefined) return firstAttempt(event);
+  if (event.t === 'sent' && prior !== undefined && prior.status !== 'sent') return sentFrom(prior, event);
   const before: ContactState = prior ?? { phone: event.phone, status: 'pending', attempts: 0, followups: {} };
   const base = { ...common(before), updatedAt: event.at, ...marketingLimitsAfter(before, event) };
   if (before.status === 'sent') return sentAfter(before, event, base);
@@ -111,6 +114,54 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
       throw new Error(`unknown checkpoint event ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/**
+ * `nextState(undefined, event)` for an attempt, without the spreads of the general case (a run folds
+ * one per contact as it records it): phone, attempts, followups, updatedAt, the event's line, conversation,
+ * variant and number when it has them, then status, via, action, error and attemptAt.
+ */
+function firstAttempt(event: Extract<ContactEvent, { t: 'attempt' }>): ContactState {
+  const s: Record<string, unknown> = { phone: event.phone, attempts: 1, followups: {}, updatedAt: event.at };
+  if (event.line !== undefined) s.line = event.line;
+  if (event.conversation_id !== undefined) s.conversationId = event.conversation_id;
+  if (event.variant !== undefined) s.variant = event.variant;
+  if (event.channel_id !== undefined) s.channelId = event.channel_id;
+  s.status = 'in_doubt';
+  s.via = event.via;
+  s.action = event.action;
+  s.error = NO_ANSWER;
+  s.attemptAt = event.at;
+  return s as unknown as ContactState;
+}
+
+/**
+ * `nextState(before, event)` for a `sent` after any state but sent, without the spreads of the general
+ * case: `common(before)`, updatedAt (the marketing-limit count is common's own: a sent adds none), then
+ * the sent's fields, the client id and variant known before kept when the event has none.
+ */
+function sentFrom(before: Exclude<ContactState, SentState>, event: Extract<ContactEvent, { t: 'sent' }>): ContactState {
+  const s: Record<string, unknown> = { phone: before.phone, attempts: before.attempts, followups: before.followups };
+  if (before.line !== undefined) s.line = before.line;
+  if (before.followupErrors !== undefined) s.followupErrors = before.followupErrors;
+  if (before.followupsInDoubt !== undefined) s.followupsInDoubt = before.followupsInDoubt;
+  if (before.marketingLimits !== undefined) s.marketingLimits = before.marketingLimits;
+  if (before.channelId !== undefined) s.channelId = before.channelId;
+  s.updatedAt = event.at;
+  s.status = 'sent';
+  s.via = event.via;
+  s.action = event.action;
+  s.conversationId = event.conversation_id;
+  const clientId = event.client_id !== undefined ? event.client_id : before.clientId;
+  if (clientId !== undefined) s.clientId = clientId;
+  s.messageId = event.message_id;
+  s.sentAt = event.at;
+  if (event.media_left_out !== undefined) s.mediaLeftOut = event.media_left_out;
+  if (event.media_owed !== undefined) s.mediaOwed = event.media_owed;
+  const variant = event.variant !== undefined ? event.variant : before.variant;
+  if (variant !== undefined) s.variant = variant;
+  if (event.channel_id !== undefined) s.channelId = event.channel_id;
+  return s as unknown as ContactState;
 }
 
 /** A sent contact: only attempts (counted), line and follow-ups still change. */

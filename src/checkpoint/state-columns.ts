@@ -154,89 +154,105 @@ export class RestTable {
   }
 }
 
-/** Writes `s` into row `row` (its phone already encoded by the caller). */
+/** The HAS bit of each field a column may take: the field is out of `rest` exactly when its bit is set. */
+const KEY_BITS = new Map<string, number>([
+  ['attempts', HAS.attempts],
+  ['line', HAS.line],
+  ['updatedAt', HAS.updatedAt],
+  ['via', HAS.via],
+  ['action', HAS.action],
+  ['conversationId', HAS.conversationId],
+  ['clientId', HAS.clientId],
+  ['messageId', HAS.messageId],
+  ['sentAt', HAS.sentAt],
+  ['notBefore', HAS.notBefore],
+  ['httpStatus', HAS.httpStatus],
+  ['retryable', HAS.retryable],
+  ['mediaLeftOut', HAS.mediaLeftOut],
+  ['mediaOwed', HAS.mediaOwed],
+  ['followups', HAS.noFollowups],
+]);
+
+/**
+ * Writes `s` into row `row` (its phone already encoded by the caller). What no column takes goes to
+ * `rest` as JSON, in the state's own key order; no copy of the state is made when every field fits.
+ */
 export function encodeRow(c: Columns, row: number, s: ContactState, rest: RestTable): void {
-  const left: Record<string, unknown> = { ...s };
-  delete left.phone;
+  const fields = s as unknown as Record<string, unknown>;
   let has = 0;
   let bools = 0;
 
   const code = STATUSES.indexOf(s.status);
   c.status[row] = code >= 0 ? code : STATUS_IN_REST;
-  if (code >= 0) delete left.status;
 
   if (isUint(s.attempts, 0xffff_ffff)) {
     c.attempts[row] = s.attempts;
     has |= HAS.attempts;
-    delete left.attempts;
   }
   if (isUint(s.line, 0x7fff_ffff)) {
     c.line[row] = s.line;
     has |= HAS.line;
-    delete left.line;
   }
   const updated = isoMs(s.updatedAt);
   if (updated !== undefined) {
     c.updatedAt[row] = updated;
     has |= HAS.updatedAt;
-    delete left.updatedAt;
   }
-  const via = VIAS.indexOf(left.via as (typeof VIAS)[number]);
+  const via = VIAS.indexOf(fields.via as (typeof VIAS)[number]);
   if (via >= 0) {
     c.via[row] = via;
     has |= HAS.via;
-    delete left.via;
   }
-  const action = ACTIONS.indexOf(left.action as (typeof ACTIONS)[number]);
+  const action = ACTIONS.indexOf(fields.action as (typeof ACTIONS)[number]);
   if (action >= 0) {
     c.action[row] = action;
     has |= HAS.action;
-    delete left.action;
   }
   for (const key of ['conversationId', 'clientId', 'messageId'] as const) {
-    const n = idNumber(left[key]);
+    const n = idNumber(fields[key]);
     if (n !== undefined) {
       c[key][row] = n;
       has |= HAS[key];
-      delete left[key];
     }
   }
   for (const key of ['sentAt', 'notBefore'] as const) {
-    const ms = isoMs(left[key]);
+    const ms = isoMs(fields[key]);
     if (ms !== undefined && (has & (HAS.sentAt | HAS.notBefore)) === 0) {
       c.time2[row] = ms;
       has |= HAS[key];
-      delete left[key];
     }
   }
-  if (isUint(left.httpStatus, 0xffff)) {
-    c.httpStatus[row] = left.httpStatus;
+  if (isUint(fields.httpStatus, 0xffff)) {
+    c.httpStatus[row] = fields.httpStatus;
     has |= HAS.httpStatus;
-    delete left.httpStatus;
   }
   for (const key of ['retryable', 'mediaLeftOut', 'mediaOwed'] as const) {
-    const value = left[key];
+    const value = fields[key];
     if (typeof value !== 'boolean') continue;
     has |= HAS[key];
     if (value) bools |= TRUE[key];
-    delete left[key];
   }
   c.delivery[row] = 0;
-  const delivery = deliveryCode(left.delivery);
+  const delivery = deliveryCode(fields.delivery);
   if (delivery) {
     c.delivery[row] = delivery.code;
     c.deliveredAt[row] = delivery.deliveredAt ?? 0;
     c.readAt[row] = delivery.readAt ?? 0;
-    delete left.delivery;
   }
-  if (isEmptyRecord(left.followups)) {
-    has |= HAS.noFollowups;
-    delete left.followups;
-  }
+  if (isEmptyRecord(fields.followups)) has |= HAS.noFollowups;
 
   c.has[row] = has;
   c.bools[row] = bools;
-  c.rest[row] = rest.intern(JSON.stringify(left));
+  // The fields left over, in the state's order (as a copy with the taken ones deleted would hold them).
+  let left: Array<[string, unknown]> | undefined;
+  for (const key of Object.keys(fields)) {
+    if (key === 'phone' || (key === 'status' && code >= 0) || (key === 'delivery' && delivery)) continue;
+    const bit = KEY_BITS.get(key);
+    if (bit !== undefined && (has & bit) !== 0) continue;
+    (left ??= []).push([key, fields[key]]);
+  }
+  // fromEntries defines keys as data properties: a "__proto__" field stays a field, as in a spread copy.
+  c.rest[row] = rest.intern(left === undefined ? '{}' : JSON.stringify(Object.fromEntries(left)));
 }
 
 /** The state of row `row`: a new object each call. */

@@ -1,4 +1,4 @@
-import type { ActionKind, ContactState, Via } from '../checkpoint/index.js';
+import type { ActionKind, CheckpointEvent, ContactState, Via } from '../checkpoint/index.js';
 import { MARKETING_LIMIT_REASON } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
@@ -8,7 +8,7 @@ import { runFollowups } from './followups.js';
 import { NO_TRIES, nextStep, type Note, type Step } from './next-step.js';
 import { marketingLimitNotBefore } from './provider-classes.js';
 import { routeContact, type ContactResult, type RetryMode } from './send-contact.js';
-import { contentOf, planOf, requestFor, switchToTemplate } from './send-plan.js';
+import { contentOf, planOf, requestFor, switchToTemplate, type Plan } from './send-plan.js';
 import { applyEffect, waitMs } from './step-effects.js';
 
 /**
@@ -44,20 +44,7 @@ export async function deliver(
     }
     const via: Via = conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
     const kind: ActionKind = plan.payload.kind;
-    const result = await callOnce(ctx, requestFor(ctx, contact, plan, conversationId), () =>
-      ctx.record({
-        t: 'attempt',
-        phone,
-        via,
-        action: kind,
-        line: contact.line,
-        ...(conversationId ? { conversation_id: conversationId } : {}),
-        ...(action.variant !== undefined && { variant: action.variant }),
-        ...(ctx.pool !== undefined && { channel_id: ctx.channel.id }),
-        content: contentOf(plan.payload),
-        at: isoAt(ctx.clock()),
-      }),
-    );
+    const result = await callOnce(ctx, requestFor(ctx, contact, plan, conversationId), () => ctx.record(attemptEvent(ctx, contact, plan, via, kind, conversationId, action.variant)));
 
     if (result.ok) {
       const sent = result.value;
@@ -71,20 +58,7 @@ export async function deliver(
       }
       // A text that went through the messages endpoint could not carry inline media: it follows.
       const media = plan.media ?? (via !== 'start' && plan.payload.kind === 'text' ? plan.payload.inlineMedia : undefined);
-      await ctx.record({
-        t: 'sent',
-        phone,
-        via,
-        action: kind,
-        conversation_id: conversationId,
-        ...(clientId !== undefined && { client_id: clientId }),
-        message_id: String(sent.messageId),
-        ...(plan.mediaLeftOut ? { media_left_out: true } : {}),
-        ...(media ? { media_owed: true } : {}),
-        ...(action.variant !== undefined && { variant: action.variant }),
-        ...(ctx.pool !== undefined && { channel_id: ctx.channel.id }),
-        at: isoAt(ctx.clock()),
-      });
+      await ctx.record(sentEvent(ctx, phone, via, kind, conversationId, clientId, String(sent.messageId), Boolean(plan.mediaLeftOut), Boolean(media), action.variant));
       ctx.pool?.tally(ctx.channel.id, 'sent', ctx.clock());
       const warnings = await runFollowups(ctx, {
         contact,
@@ -138,6 +112,48 @@ export async function deliver(
       }
     }
   }
+}
+
+type AttemptEvent = Extract<CheckpointEvent, { t: 'attempt' }>;
+type SentEvent = Extract<CheckpointEvent, { t: 'sent' }>;
+
+/**
+ * The journal's line before a request leaves, built field by field (one per request; the journal's
+ * bytes depend on the key order): t, phone, via, action, line, then the conversation, variant and
+ * number when there are, then the content and the time.
+ */
+function attemptEvent(ctx: SendContext, contact: Contact, plan: Plan, via: Via, kind: ActionKind, conversationId: string | undefined, variant: string | undefined): AttemptEvent {
+  const e: AttemptEvent = { t: 'attempt', phone: contact.phone, via, action: kind, line: contact.line } as AttemptEvent;
+  if (conversationId) e.conversation_id = conversationId;
+  if (variant !== undefined) e.variant = variant;
+  if (ctx.pool !== undefined) e.channel_id = ctx.channel.id;
+  e.content = contentOf(plan.payload);
+  e.at = isoAt(ctx.clock());
+  return e;
+}
+
+/** The journal's line of an accepted message, field by field in the journal's order (see attemptEvent). */
+function sentEvent(
+  ctx: SendContext,
+  phone: string,
+  via: Via,
+  kind: ActionKind,
+  conversationId: string,
+  clientId: string | undefined,
+  messageId: string,
+  mediaLeftOut: boolean,
+  mediaOwed: boolean,
+  variant: string | undefined,
+): SentEvent {
+  const e = { t: 'sent', phone, via, action: kind, conversation_id: conversationId } as SentEvent;
+  if (clientId !== undefined) e.client_id = clientId;
+  e.message_id = messageId;
+  if (mediaLeftOut) e.media_left_out = true;
+  if (mediaOwed) e.media_owed = true;
+  if (variant !== undefined) e.variant = variant;
+  if (ctx.pool !== undefined) e.channel_id = ctx.channel.id;
+  e.at = isoAt(ctx.clock());
+  return e;
 }
 
 interface Sending {

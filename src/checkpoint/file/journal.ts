@@ -106,9 +106,26 @@ export async function openJournal(file: string, options: JournalOptions = {}): P
     } catch (err) {
       return Promise.reject(err as Error);
     }
+    return queued(text, events.length);
+  }
+
+  /** One event (a run's every record): as enqueue([event]), without the array. */
+  function enqueueOne(event: CheckpointEvent): Promise<void> {
+    if (broken) return Promise.reject(broken);
+    if (closing) return Promise.reject(new Error(`the checkpoint ${file} is closed`));
+    let text: string;
+    try {
+      text = JSON.stringify(event) + '\n';
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    return queued(text, 1);
+  }
+
+  function queued(text: string, count: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       queue.push(text);
-      waiters.push({ count: events.length, resolve, reject });
+      waiters.push({ count, resolve, reject });
       // Started on a microtask, so the appends of the current tick share the first flush too.
       flushing ??= Promise.resolve().then(drain);
     });
@@ -116,7 +133,7 @@ export async function openJournal(file: string, options: JournalOptions = {}): P
 
   return {
     file,
-    append: (event) => enqueue([event]),
+    append: enqueueOne,
     appendMany: (events) => enqueue(events),
     stats: () => ({ ...stats }),
     bytes: () => stats.bytes,
