@@ -1,5 +1,6 @@
 import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
 import { csvCell, csvRecord } from './csv-chunks.js';
+import { ISO_BYTES, IsoWriter, isoFits } from './iso-bytes.js';
 import { csvOptions, reportColumns, type ReportLayout } from './report-layout.js';
 import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
 import { cell, csvLayout, REPORT_COLUMNS } from './report.js';
@@ -169,24 +170,29 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
 
 /** The id of a `rest` text among those that differ in what the report reads (its UNREAD fields left out). */
 function readId(ids: Map<string, number>, text: string): number {
-  let read = text;
-  if (text !== '{}') {
-    const fields = JSON.parse(text) as Record<string, unknown>;
-    let dropped = false;
-    for (const key of UNREAD) {
-      if (Object.hasOwn(fields, key)) {
-        delete fields[key];
-        dropped = true;
-      }
-    }
-    if (dropped) read = JSON.stringify(fields);
-  }
+  const read = text === '{}' || !UNREAD_KEYS.some((key) => text.includes(key)) ? text : readText(text);
   let id = ids.get(read);
   if (id === undefined) {
     id = ids.size;
     ids.set(read, id);
   }
   return id;
+}
+
+/** UNREAD's keys as JSON writes them: a text holding none has none of the fields. */
+const UNREAD_KEYS = UNREAD.map((key) => JSON.stringify(key));
+
+/** A `rest` text with its UNREAD fields left out (its other fields in their order). */
+function readText(text: string): string {
+  const fields = JSON.parse(text) as Record<string, unknown>;
+  let dropped = false;
+  for (const key of UNREAD) {
+    if (Object.hasOwn(fields, key)) {
+      delete fields[key];
+      dropped = true;
+    }
+  }
+  return dropped ? JSON.stringify(fields) : text;
 }
 
 /**
@@ -291,13 +297,13 @@ function putField(
     case Field.HttpStatus:
       return out.uint(c.httpStatus[row] ?? 0);
     case Field.UpdatedAt:
-      return out.iso(c.updatedAt[row] ?? 0);
+      return out.iso(c.updatedAt[row] ?? 0, out.updatedAt);
     case Field.Time2:
-      return out.iso(c.time2[row] ?? 0);
+      return out.iso(c.time2[row] ?? 0, out.time2);
     case Field.DeliveredAt:
-      return out.iso(c.deliveredAt[row] ?? 0);
+      return out.iso(c.deliveredAt[row] ?? 0, out.deliveredAt);
     case Field.ReadAt:
-      return out.iso(c.readAt[row] ?? 0);
+      return out.iso(c.readAt[row] ?? 0, out.readAt);
     case Field.RepliedAt:
       return replies.size === 0 ? undefined : out.cell(replies.get(phone));
     case Field.Name:
@@ -337,7 +343,6 @@ function listedSource(listed: ListingColumns, at: number): RowSource {
 }
 
 const CHUNK = 1 << 18;
-const DAY_MS = 86_400_000;
 
 /**
  * CSV bytes written into one buffer at a time (a new one when it is handed on): numbers and ISO times
@@ -348,8 +353,11 @@ class CsvBytes {
   private pos = 0;
   private readonly full: Buffer[] = [];
   private readonly delimiter: number;
-  private lastDay = Number.NaN;
-  private readonly datePart = Buffer.alloc(11);
+  /** The time columns' writers: updated_at, sent_at or not_before, delivered_at, read_at. */
+  readonly updatedAt = new IsoWriter();
+  readonly time2 = new IsoWriter();
+  readonly deliveredAt = new IsoWriter();
+  readonly readAt = new IsoWriter();
   private lastCell = '';
   private lastCellBytes: Uint8Array = Buffer.alloc(0);
 
@@ -427,39 +435,11 @@ class CsvBytes {
     }
   }
 
-  /** `new Date(ms).toISOString()`, the date part kept from the last day written. */
-  iso(ms: number): void {
-    if (!Number.isInteger(ms) || ms < 0 || ms >= 253_402_300_800_000) return this.text(new Date(ms).toISOString());
-    const day = Math.floor(ms / DAY_MS);
-    if (day !== this.lastDay) {
-      this.lastDay = day;
-      this.datePart.write(new Date(day * DAY_MS).toISOString().slice(0, 11), 'latin1');
-    }
-    let rest = ms - day * DAY_MS;
-    const hour = Math.floor(rest / 3_600_000);
-    rest -= hour * 3_600_000;
-    const minute = Math.floor(rest / 60_000);
-    rest -= minute * 60_000;
-    const second = Math.floor(rest / 1000);
-    const milli = rest - second * 1000;
-    this.room(24);
-    this.bytes(this.datePart);
-    const buf = this.buf;
-    let p = this.pos;
-    buf[p++] = 48 + Math.floor(hour / 10);
-    buf[p++] = 48 + (hour % 10);
-    buf[p++] = 58;
-    buf[p++] = 48 + Math.floor(minute / 10);
-    buf[p++] = 48 + (minute % 10);
-    buf[p++] = 58;
-    buf[p++] = 48 + Math.floor(second / 10);
-    buf[p++] = 48 + (second % 10);
-    buf[p++] = 46;
-    buf[p++] = 48 + Math.floor(milli / 100);
-    buf[p++] = 48 + (Math.floor(milli / 10) % 10);
-    buf[p++] = 48 + (milli % 10);
-    buf[p++] = 90;
-    this.pos = p;
+  /** `new Date(ms).toISOString()`, by `writer` (one per column: its text to the second kept from its row before). */
+  iso(ms: number, writer: IsoWriter): void {
+    if (!isoFits(ms)) return this.text(new Date(ms).toISOString());
+    this.room(ISO_BYTES);
+    this.pos = writer.write(ms, this.buf, this.pos);
   }
 
   /** A cell of the list's row at position `at`, from the listing's arrays (its texts' UTF-8 copied when they need no guard nor quotes). */
