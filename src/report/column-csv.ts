@@ -1,5 +1,6 @@
 import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
 import { csvCell, csvRecord } from './csv-chunks.js';
+import { byteWords, copyWords, putWords, type ByteWords } from './byte-words.js';
 import { ISO_BYTES, IsoWriter, isoFits } from './iso-bytes.js';
 import { csvOptions, reportColumns, type ReportLayout } from './report-layout.js';
 import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
@@ -48,7 +49,7 @@ const MAX_KINDS = 4096;
 
 /** A kind's row: its fixed text between the fields a row fills in (`texts` has one more entry than `fields`). */
 interface Kind {
-  texts: Uint8Array[];
+  texts: ByteWords[];
   fields: Field[];
 }
 
@@ -144,12 +145,12 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
       } else {
         const phone = phoneText ? `+${n}` : '';
         const { texts, fields } = kind;
-        out.bytes(texts[0] as Uint8Array);
+        out.words(texts[0] as ByteWords);
         for (let i = 0; i < fields.length; i++) {
           const field = fields[i] ?? Field.Phone;
           if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
           else putField(out, field, c, row, n, source, phone, replies, armOf);
-          out.bytes(texts[i + 1] as Uint8Array);
+          out.words(texts[i + 1] as ByteWords);
         }
       }
     }
@@ -249,7 +250,7 @@ function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readon
         return undefined;
     }
   };
-  const texts: Uint8Array[] = [];
+  const texts: ByteWords[] = [];
   const fields: Field[] = [];
   let fixed = '';
   columns.forEach((column, i) => {
@@ -259,11 +260,11 @@ function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readon
       fixed += csvCell(cells[i] ?? '', delimiter);
       return;
     }
-    texts.push(Buffer.from(fixed));
+    texts.push(byteWords(Buffer.from(fixed)));
     fields.push(field);
     fixed = '';
   });
-  texts.push(Buffer.from(`${fixed}\n`));
+  texts.push(byteWords(Buffer.from(`${fixed}\n`)));
   return { texts, fields };
 }
 
@@ -350,6 +351,7 @@ const CHUNK = 1 << 18;
  */
 class CsvBytes {
   private buf = Buffer.allocUnsafe(CHUNK);
+  private view = viewOf(this.buf);
   private pos = 0;
   private readonly full: Buffer[] = [];
   private readonly delimiter: number;
@@ -363,6 +365,18 @@ class CsvBytes {
 
   constructor(private readonly delimiterText: string) {
     this.delimiter = delimiterText.charCodeAt(0);
+  }
+
+  private lastTexts: Uint8Array | undefined;
+  private lastTextsView: DataView | undefined;
+
+  /** A DataView of the listing's texts, made once. */
+  private textsView(texts: Uint8Array): DataView {
+    if (this.lastTexts !== texts || this.lastTextsView === undefined) {
+      this.lastTexts = texts;
+      this.lastTextsView = viewOf(texts);
+    }
+    return this.lastTextsView;
   }
 
   /** Whether a piece is ready to hand on. */
@@ -382,6 +396,7 @@ class CsvBytes {
     if (this.pos + bytes <= this.buf.length) return;
     this.full.push(this.buf.subarray(0, this.pos));
     this.buf = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+    this.view = viewOf(this.buf);
     this.pos = 0;
   }
 
@@ -402,6 +417,12 @@ class CsvBytes {
     let pos = this.pos;
     for (let i = 0; i < length; i++) buf[pos++] = b[i] ?? 0;
     this.pos = pos;
+  }
+
+  /** A kind's fixed text, 4 bytes at a time. */
+  words(text: ByteWords): void {
+    this.room(text.length + 3);
+    this.pos = putWords(this.view, this.pos, text);
   }
 
   text(s: string): void {
@@ -439,7 +460,7 @@ class CsvBytes {
   iso(ms: number, writer: IsoWriter): void {
     if (!isoFits(ms)) return this.text(new Date(ms).toISOString());
     this.room(ISO_BYTES);
-    this.pos = writer.write(ms, this.buf, this.pos);
+    this.pos = writer.write(ms, this.view, this.pos);
   }
 
   /** A cell of the list's row at position `at`, from the listing's arrays (its texts' UTF-8 copied when they need no guard nor quotes). */
@@ -460,12 +481,7 @@ class CsvBytes {
         if (plainBytes(texts, from, to, this.delimiter)) {
           this.room(to - from);
           if (to - from > 32) this.pos += texts.copy(this.buf, this.pos, from, to);
-          else {
-            const buf = this.buf;
-            let pos = this.pos;
-            for (let i = from; i < to; i++) buf[pos++] = texts[i] ?? 0;
-            this.pos = pos;
-          }
+          else this.pos = copyWords(this.textsView(texts), texts, from, to, this.view, this.pos);
         } else this.cell(texts.toString('utf8', from, to));
         return;
       }
@@ -496,6 +512,10 @@ class CsvBytes {
     this.lastCellBytes = Buffer.from(text);
     this.bytes(this.lastCellBytes);
   }
+}
+
+function viewOf(b: Uint8Array): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Whether a text is its own cell: no formula guard (csv-safe.ts), no quotes (csvCell). */

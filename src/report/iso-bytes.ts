@@ -26,24 +26,45 @@ export function writeIso(ms: number, buf: Uint8Array, pos: number): number {
 
 /**
  * `writeIso` for a series of times mostly in the same second as the one before (a column of the state
- * in row order): the text up to the second is kept from the last time and only its milliseconds written.
+ * in row order), through a DataView: the text up to the second is kept from the last time as 5 words,
+ * the milliseconds and `Z` are one word of a table.
  */
 export class IsoWriter {
   private second = -1;
   private readonly head = new Uint8Array(SECOND_BYTES);
+  private readonly headView = new DataView(this.head.buffer);
+  private readonly words = new Uint32Array(SECOND_BYTES / 4);
 
-  /** Writes the time (one `isoFits`) into `buf` at `pos`; returns the position after it. */
-  write(ms: number, buf: Uint8Array, pos: number): number {
+  /** Writes the time (one `isoFits`) at `pos` of `view`; returns the position after it. */
+  write(ms: number, view: DataView, pos: number): number {
     const second = Math.floor(ms / 1000);
-    const head = this.head;
+    const words = this.words;
     if (second !== this.second) {
       this.second = second;
-      writeSecond(second, head, 0);
+      writeSecond(second, this.head, 0);
+      for (let i = 0; i < words.length; i++) words[i] = this.headView.getUint32(i * 4, true);
     }
-    for (let i = 0; i < SECOND_BYTES; i++) buf[pos + i] = head[i] ?? 0;
-    return writeMilli(ms - second * 1000, buf, pos + SECOND_BYTES);
+    view.setUint32(pos, words[0] ?? 0, true);
+    view.setUint32(pos + 4, words[1] ?? 0, true);
+    view.setUint32(pos + 8, words[2] ?? 0, true);
+    view.setUint32(pos + 12, words[3] ?? 0, true);
+    view.setUint32(pos + 16, words[4] ?? 0, true);
+    view.setUint32(pos + 20, MILLI_WORDS[ms - second * 1000] ?? 0, true);
+    return pos + ISO_BYTES;
   }
 }
+
+/** `sssZ` of each millisecond 0–999 as a little-endian word. */
+const MILLI_WORDS = (() => {
+  const words = new Uint32Array(1000);
+  const bytes = new Uint8Array(4);
+  const view = new DataView(bytes.buffer);
+  for (let milli = 0; milli < 1000; milli++) {
+    writeMilli(milli, bytes, 0);
+    words[milli] = view.getUint32(0, true);
+  }
+  return words;
+})();
 
 /** `YYYY-MM-DDTHH:mm:ss.` of the second `second` (since 1970), 20 bytes at `pos`. */
 function writeSecond(second: number, buf: Uint8Array, pos: number): void {
