@@ -168,11 +168,16 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   const headers = withColumns && (await listHeaders(withColumns));
   const replies = await repliesOf(store, view.states);
   const experiment = await experimentView(store, job, view.states, replies);
+  let listOnlyPending: number | undefined;
   return {
     job,
     view,
     listing,
-    listOnlyPending: countPending(listing, view.states),
+    // Counted when first read: report.csv, written from the columns, does not read it.
+    get listOnlyPending(): number {
+      listOnlyPending ??= countPending(listing, view.states);
+      return listOnlyPending;
+    },
     replies,
     ...(experiment && { experiment }),
     ...(loaded.followUp && { followUp: loaded.followUp }),
