@@ -9,6 +9,7 @@ import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
 import { contactListOf, listedOf } from './listed.js';
+import { unseenTest } from './job-report-unseen.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
@@ -86,9 +87,10 @@ function listingCursor(listing: ContactListing) {
       return listing.get(`+${n}`);
     },
     *pending(states: ReadonlyMap<string, ContactState>, unseen: ReadonlySet<number>): Generator<ListedContact> {
+      const isUnseen = unseenTest(unseen);
       for (let i = 0; i < phones.length; i++) {
         const odd = listing.isOdd(i);
-        if (odd ? false : !unseen.has(phones[i] ?? 0)) continue;
+        if (odd ? false : !isUnseen(phones[i] ?? 0)) continue;
         const contact = listing.at(i);
         if (odd && states.has(contact.phone)) continue;
         last = contact;
