@@ -171,7 +171,7 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
 
 /** The id of a `rest` text among those that differ in what the report reads (its UNREAD fields left out). */
 function readId(ids: Map<string, number>, text: string): number {
-  const read = text === '{}' || !UNREAD_KEYS.some((key) => text.includes(key)) ? text : readText(text);
+  const read = text === '{}' || !UNREAD_KEYS.some((key) => text.includes(key)) ? text : (withoutLastAttemptAt(text) ?? readText(text));
   let id = ids.get(read);
   if (id === undefined) {
     id = ids.size;
@@ -182,6 +182,17 @@ function readId(ids: Map<string, number>, text: string): number {
 
 /** UNREAD's keys as JSON writes them: a text holding none has none of the fields. */
 const UNREAD_KEYS = UNREAD.map((key) => JSON.stringify(key));
+
+/** An in-doubt row's last field, its own attempt's time, as JSON writes it: `,"attemptAt":"…"}` at the end (a quote in a value is escaped, so this is the object's own field). */
+const LAST_ATTEMPT_AT = /,"attemptAt":"[^"\\]*"\}$/;
+
+/** A `rest` text whose only UNREAD field is its last, `attemptAt`, without it (undefined for any other). */
+function withoutLastAttemptAt(text: string): string | undefined {
+  const found = LAST_ATTEMPT_AT.exec(text);
+  if (found === null) return undefined;
+  const read = `${text.slice(0, found.index)}}`;
+  return UNREAD_KEYS.some((key) => read.includes(key)) ? undefined : read;
+}
 
 /** A `rest` text with its UNREAD fields left out (its other fields in their order). */
 function readText(text: string): string {
@@ -372,6 +383,21 @@ class CsvBytes {
   private lastTexts: Uint8Array | undefined;
   private lastTextsView: DataView | undefined;
 
+  private nulTexts: Uint8Array | undefined;
+  private nulAt = -1;
+  private nul = 0;
+
+  /** Where the list row `at`'s name ends (its NUL, or `end`): found once for its name and its phone as written. */
+  private nulOf(texts: Uint8Array, at: number, start: number, end: number): number {
+    if (at === this.nulAt && texts === this.nulTexts) return this.nul;
+    let nul = start;
+    while (nul < end && texts[nul] !== 0) nul += 1;
+    this.nulTexts = texts;
+    this.nulAt = at;
+    this.nul = nul;
+    return nul;
+  }
+
   /** A DataView of the listing's texts, made once. */
   private textsView(texts: Uint8Array): DataView {
     if (this.lastTexts !== texts || this.lastTextsView === undefined) {
@@ -479,8 +505,7 @@ class CsvBytes {
         const texts = listed.texts;
         const start = listed.textStart[at] ?? 0;
         const end = listed.textStart[at + 1] ?? 0;
-        let nul = start;
-        while (nul < end && texts[nul] !== 0) nul += 1;
+        const nul = this.nulOf(texts, at, start, end);
         const from = field === Field.Name ? start : Math.min(nul + 1, end);
         const to = field === Field.Name ? nul : end;
         if (to <= from) return;
