@@ -148,7 +148,13 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
         out.words(texts[0] as ByteWords);
         for (let i = 0; i < fields.length; i++) {
           const field = fields[i] ?? Field.Phone;
-          if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
+          // The columns' numbers and times, the most of a row's own cells, without a call per cell.
+          if (field === Field.ConversationId) out.uint(c.conversationId[row] ?? 0);
+          else if (field === Field.ClientId) out.uint(c.clientId[row] ?? 0);
+          else if (field === Field.MessageId) out.uint(c.messageId[row] ?? 0);
+          else if (field === Field.UpdatedAt) out.iso(c.updatedAt[row] ?? 0, out.updatedAt);
+          else if (field === Field.Time2) out.iso(c.time2[row] ?? 0, out.time2);
+          else if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
           else putField(out, field, c, row, n, source, phone, replies, armOf);
           out.words(texts[i + 1] as ByteWords);
         }
