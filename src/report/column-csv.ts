@@ -380,7 +380,7 @@ class CsvBytes {
   readonly deliveredAt = new IsoWriter();
   readonly readAt = new IsoWriter();
   private lastCell = '';
-  private lastCellBytes: Uint8Array = Buffer.alloc(0);
+  private lastCellWords: ByteWords = byteWords(new Uint8Array(0));
 
   constructor(private readonly delimiterText: string) {
     this.delimiter = delimiterText.charCodeAt(0);
@@ -542,12 +542,12 @@ class CsvBytes {
   /** A text's cell (csv-safe's guard, csvCell's quotes), as it is when it needs neither; a repeated one (a file's name) kept. */
   cell(value: string | undefined): void {
     if (value === undefined || value === '') return;
-    if (value === this.lastCell) return this.bytes(this.lastCellBytes);
+    if (value === this.lastCell) return this.words(this.lastCellWords);
     if (value.length < 16 && plain(value, this.delimiter)) return this.text(value);
     const text = plain(value, this.delimiter) ? value : csvCell(cell(value), this.delimiterText);
     this.lastCell = value;
-    this.lastCellBytes = Buffer.from(text);
-    this.bytes(this.lastCellBytes);
+    this.lastCellWords = byteWords(Buffer.from(text));
+    this.words(this.lastCellWords);
   }
 }
 
