@@ -439,20 +439,6 @@ class CsvBytes {
     this.buf[this.pos++] = b;
   }
 
-  bytes(b: Uint8Array): void {
-    const length = b.length;
-    this.room(length);
-    if (length > 32) {
-      this.buf.set(b, this.pos);
-      this.pos += length;
-      return;
-    }
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < length; i++) buf[pos++] = b[i] ?? 0;
-    this.pos = pos;
-  }
-
   /** A kind's fixed text, 4 bytes at a time. */
   words(text: ByteWords): void {
     this.room(text.length + 3);
