@@ -9,6 +9,7 @@ import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
 import { contactListOf, listedOf } from './listed.js';
+import { unseenTest } from './job-report-unseen.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
@@ -86,9 +87,10 @@ function listingCursor(listing: ContactListing) {
       return listing.get(`+${n}`);
     },
     *pending(states: ReadonlyMap<string, ContactState>, unseen: ReadonlySet<number>): Generator<ListedContact> {
+      const isUnseen = unseenTest(unseen);
       for (let i = 0; i < phones.length; i++) {
         const odd = listing.isOdd(i);
-        if (odd ? false : !unseen.has(phones[i] ?? 0)) continue;
+        if (odd ? false : !isUnseen(phones[i] ?? 0)) continue;
         const contact = listing.at(i);
         if (odd && states.has(contact.phone)) continue;
         last = contact;
@@ -168,11 +170,16 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   const headers = withColumns && (await listHeaders(withColumns));
   const replies = await repliesOf(store, view.states);
   const experiment = await experimentView(store, job, view.states, replies);
+  let listOnlyPending: number | undefined;
   return {
     job,
     view,
     listing,
-    listOnlyPending: countPending(listing, view.states),
+    // Counted when first read: report.csv, written from the columns, does not read it.
+    get listOnlyPending(): number {
+      listOnlyPending ??= countPending(listing, view.states);
+      return listOnlyPending;
+    },
     replies,
     ...(experiment && { experiment }),
     ...(loaded.followUp && { followUp: loaded.followUp }),

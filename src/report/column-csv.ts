@@ -1,5 +1,7 @@
 import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
 import { csvCell, csvRecord } from './csv-chunks.js';
+import { byteWords, copyWords, putWords, type ByteWords } from './byte-words.js';
+import { ISO_BYTES, IsoWriter, isoFits } from './iso-bytes.js';
 import { csvOptions, reportColumns, type ReportLayout } from './report-layout.js';
 import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
 import { cell, csvLayout, REPORT_COLUMNS } from './report.js';
@@ -47,7 +49,7 @@ const MAX_KINDS = 4096;
 
 /** A kind's row: its fixed text between the fields a row fills in (`texts` has one more entry than `fields`). */
 interface Kind {
-  texts: Uint8Array[];
+  texts: ByteWords[];
   fields: Field[];
 }
 
@@ -143,12 +145,18 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
       } else {
         const phone = phoneText ? `+${n}` : '';
         const { texts, fields } = kind;
-        out.bytes(texts[0] as Uint8Array);
+        out.words(texts[0] as ByteWords);
         for (let i = 0; i < fields.length; i++) {
           const field = fields[i] ?? Field.Phone;
-          if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
+          // The columns' numbers and times, the most of a row's own cells, without a call per cell.
+          if (field === Field.ConversationId) out.uint(c.conversationId[row] ?? 0);
+          else if (field === Field.ClientId) out.uint(c.clientId[row] ?? 0);
+          else if (field === Field.MessageId) out.uint(c.messageId[row] ?? 0);
+          else if (field === Field.UpdatedAt) out.iso(c.updatedAt[row] ?? 0, out.updatedAt);
+          else if (field === Field.Time2) out.iso(c.time2[row] ?? 0, out.time2);
+          else if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
           else putField(out, field, c, row, n, source, phone, replies, armOf);
-          out.bytes(texts[i + 1] as Uint8Array);
+          out.words(texts[i + 1] as ByteWords);
         }
       }
     }
@@ -169,24 +177,40 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
 
 /** The id of a `rest` text among those that differ in what the report reads (its UNREAD fields left out). */
 function readId(ids: Map<string, number>, text: string): number {
-  let read = text;
-  if (text !== '{}') {
-    const fields = JSON.parse(text) as Record<string, unknown>;
-    let dropped = false;
-    for (const key of UNREAD) {
-      if (Object.hasOwn(fields, key)) {
-        delete fields[key];
-        dropped = true;
-      }
-    }
-    if (dropped) read = JSON.stringify(fields);
-  }
+  const read = text === '{}' || !UNREAD_KEYS.some((key) => text.includes(key)) ? text : (withoutLastAttemptAt(text) ?? readText(text));
   let id = ids.get(read);
   if (id === undefined) {
     id = ids.size;
     ids.set(read, id);
   }
   return id;
+}
+
+/** UNREAD's keys as JSON writes them: a text holding none has none of the fields. */
+const UNREAD_KEYS = UNREAD.map((key) => JSON.stringify(key));
+
+/** An in-doubt row's last field, its own attempt's time, as JSON writes it: `,"attemptAt":"…"}` at the end (a quote in a value is escaped, so this is the object's own field). */
+const LAST_ATTEMPT_AT = /,"attemptAt":"[^"\\]*"\}$/;
+
+/** A `rest` text whose only UNREAD field is its last, `attemptAt`, without it (undefined for any other). */
+function withoutLastAttemptAt(text: string): string | undefined {
+  const found = LAST_ATTEMPT_AT.exec(text);
+  if (found === null) return undefined;
+  const read = `${text.slice(0, found.index)}}`;
+  return UNREAD_KEYS.some((key) => read.includes(key)) ? undefined : read;
+}
+
+/** A `rest` text with its UNREAD fields left out (its other fields in their order). */
+function readText(text: string): string {
+  const fields = JSON.parse(text) as Record<string, unknown>;
+  let dropped = false;
+  for (const key of UNREAD) {
+    if (Object.hasOwn(fields, key)) {
+      delete fields[key];
+      dropped = true;
+    }
+  }
+  return dropped ? JSON.stringify(fields) : text;
 }
 
 /**
@@ -243,7 +267,7 @@ function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readon
         return undefined;
     }
   };
-  const texts: Uint8Array[] = [];
+  const texts: ByteWords[] = [];
   const fields: Field[] = [];
   let fixed = '';
   columns.forEach((column, i) => {
@@ -253,11 +277,11 @@ function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readon
       fixed += csvCell(cells[i] ?? '', delimiter);
       return;
     }
-    texts.push(Buffer.from(fixed));
+    texts.push(byteWords(Buffer.from(fixed)));
     fields.push(field);
     fixed = '';
   });
-  texts.push(Buffer.from(`${fixed}\n`));
+  texts.push(byteWords(Buffer.from(`${fixed}\n`)));
   return { texts, fields };
 }
 
@@ -291,13 +315,13 @@ function putField(
     case Field.HttpStatus:
       return out.uint(c.httpStatus[row] ?? 0);
     case Field.UpdatedAt:
-      return out.iso(c.updatedAt[row] ?? 0);
+      return out.iso(c.updatedAt[row] ?? 0, out.updatedAt);
     case Field.Time2:
-      return out.iso(c.time2[row] ?? 0);
+      return out.iso(c.time2[row] ?? 0, out.time2);
     case Field.DeliveredAt:
-      return out.iso(c.deliveredAt[row] ?? 0);
+      return out.iso(c.deliveredAt[row] ?? 0, out.deliveredAt);
     case Field.ReadAt:
-      return out.iso(c.readAt[row] ?? 0);
+      return out.iso(c.readAt[row] ?? 0, out.readAt);
     case Field.RepliedAt:
       return replies.size === 0 ? undefined : out.cell(replies.get(phone));
     case Field.Name:
@@ -337,7 +361,8 @@ function listedSource(listed: ListingColumns, at: number): RowSource {
 }
 
 const CHUNK = 1 << 18;
-const DAY_MS = 86_400_000;
+/** `00` to `99` as little-endian 16-bit words of their two ASCII digits. */
+const DIGIT_PAIRS = Uint16Array.from({ length: 100 }, (_, n) => (48 + Math.floor(n / 10)) | ((48 + (n % 10)) << 8));
 
 /**
  * CSV bytes written into one buffer at a time (a new one when it is handed on): numbers and ISO times
@@ -345,16 +370,47 @@ const DAY_MS = 86_400_000;
  */
 class CsvBytes {
   private buf = Buffer.allocUnsafe(CHUNK);
+  private view = viewOf(this.buf);
   private pos = 0;
   private readonly full: Buffer[] = [];
   private readonly delimiter: number;
-  private lastDay = Number.NaN;
-  private readonly datePart = Buffer.alloc(11);
+  /** The time columns' writers: updated_at, sent_at or not_before, delivered_at, read_at. */
+  readonly updatedAt = new IsoWriter();
+  readonly time2 = new IsoWriter();
+  readonly deliveredAt = new IsoWriter();
+  readonly readAt = new IsoWriter();
   private lastCell = '';
-  private lastCellBytes: Uint8Array = Buffer.alloc(0);
+  private lastCellWords: ByteWords = byteWords(new Uint8Array(0));
 
   constructor(private readonly delimiterText: string) {
     this.delimiter = delimiterText.charCodeAt(0);
+  }
+
+  private lastTexts: Uint8Array | undefined;
+  private lastTextsView: DataView | undefined;
+
+  private nulTexts: Uint8Array | undefined;
+  private nulAt = -1;
+  private nul = 0;
+
+  /** Where the list row `at`'s name ends (its NUL, or `end`): found once for its name and its phone as written. */
+  private nulOf(texts: Uint8Array, at: number, start: number, end: number): number {
+    if (at === this.nulAt && texts === this.nulTexts) return this.nul;
+    let nul = start;
+    while (nul < end && texts[nul] !== 0) nul += 1;
+    this.nulTexts = texts;
+    this.nulAt = at;
+    this.nul = nul;
+    return nul;
+  }
+
+  /** A DataView of the listing's texts, made once. */
+  private textsView(texts: Uint8Array): DataView {
+    if (this.lastTexts !== texts || this.lastTextsView === undefined) {
+      this.lastTexts = texts;
+      this.lastTextsView = viewOf(texts);
+    }
+    return this.lastTextsView;
   }
 
   /** Whether a piece is ready to hand on. */
@@ -374,6 +430,7 @@ class CsvBytes {
     if (this.pos + bytes <= this.buf.length) return;
     this.full.push(this.buf.subarray(0, this.pos));
     this.buf = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+    this.view = viewOf(this.buf);
     this.pos = 0;
   }
 
@@ -382,18 +439,10 @@ class CsvBytes {
     this.buf[this.pos++] = b;
   }
 
-  bytes(b: Uint8Array): void {
-    const length = b.length;
-    this.room(length);
-    if (length > 32) {
-      this.buf.set(b, this.pos);
-      this.pos += length;
-      return;
-    }
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < length; i++) buf[pos++] = b[i] ?? 0;
-    this.pos = pos;
+  /** A kind's fixed text, 4 bytes at a time. */
+  words(text: ByteWords): void {
+    this.room(text.length + 3);
+    this.pos = putWords(this.view, this.pos, text);
   }
 
   text(s: string): void {
@@ -416,50 +465,26 @@ class CsvBytes {
     let digits = n < 10_000 ? (n < 100 ? (n < 10 ? 1 : 2) : n < 1000 ? 3 : 4) : n < 1_000_000 ? (n < 100_000 ? 5 : 6) : n < 10_000_000 ? 7 : 8;
     if (digits < width) digits = width;
     this.room(digits);
-    const buf = this.buf;
+    const view = this.view;
     let at = this.pos + digits;
     this.pos = at;
     let m = n | 0;
-    for (let i = 0; i < digits; i++) {
-      const q = (m / 10) | 0;
-      buf[--at] = 48 + (m - q * 10);
+    let left = digits;
+    // Two digits at a time from the end, from a table of the pairs.
+    for (; left >= 2; left -= 2) {
+      const q = (m / 100) | 0;
+      at -= 2;
+      view.setUint16(at, DIGIT_PAIRS[m - q * 100] ?? 0, true);
       m = q;
     }
+    if (left === 1) this.buf[at - 1] = 48 + m;
   }
 
-  /** `new Date(ms).toISOString()`, the date part kept from the last day written. */
-  iso(ms: number): void {
-    if (!Number.isInteger(ms) || ms < 0 || ms >= 253_402_300_800_000) return this.text(new Date(ms).toISOString());
-    const day = Math.floor(ms / DAY_MS);
-    if (day !== this.lastDay) {
-      this.lastDay = day;
-      this.datePart.write(new Date(day * DAY_MS).toISOString().slice(0, 11), 'latin1');
-    }
-    let rest = ms - day * DAY_MS;
-    const hour = Math.floor(rest / 3_600_000);
-    rest -= hour * 3_600_000;
-    const minute = Math.floor(rest / 60_000);
-    rest -= minute * 60_000;
-    const second = Math.floor(rest / 1000);
-    const milli = rest - second * 1000;
-    this.room(24);
-    this.bytes(this.datePart);
-    const buf = this.buf;
-    let p = this.pos;
-    buf[p++] = 48 + Math.floor(hour / 10);
-    buf[p++] = 48 + (hour % 10);
-    buf[p++] = 58;
-    buf[p++] = 48 + Math.floor(minute / 10);
-    buf[p++] = 48 + (minute % 10);
-    buf[p++] = 58;
-    buf[p++] = 48 + Math.floor(second / 10);
-    buf[p++] = 48 + (second % 10);
-    buf[p++] = 46;
-    buf[p++] = 48 + Math.floor(milli / 100);
-    buf[p++] = 48 + (Math.floor(milli / 10) % 10);
-    buf[p++] = 48 + (milli % 10);
-    buf[p++] = 90;
-    this.pos = p;
+  /** `new Date(ms).toISOString()`, by `writer` (one per column: its text to the second kept from its row before). */
+  iso(ms: number, writer: IsoWriter): void {
+    if (!isoFits(ms)) return this.text(new Date(ms).toISOString());
+    this.room(ISO_BYTES);
+    this.pos = writer.write(ms, this.view, this.pos);
   }
 
   /** A cell of the list's row at position `at`, from the listing's arrays (its texts' UTF-8 copied when they need no guard nor quotes). */
@@ -472,20 +497,14 @@ class CsvBytes {
         const texts = listed.texts;
         const start = listed.textStart[at] ?? 0;
         const end = listed.textStart[at + 1] ?? 0;
-        let nul = start;
-        while (nul < end && texts[nul] !== 0) nul += 1;
+        const nul = this.nulOf(texts, at, start, end);
         const from = field === Field.Name ? start : Math.min(nul + 1, end);
         const to = field === Field.Name ? nul : end;
         if (to <= from) return;
         if (plainBytes(texts, from, to, this.delimiter)) {
           this.room(to - from);
           if (to - from > 32) this.pos += texts.copy(this.buf, this.pos, from, to);
-          else {
-            const buf = this.buf;
-            let pos = this.pos;
-            for (let i = from; i < to; i++) buf[pos++] = texts[i] ?? 0;
-            this.pos = pos;
-          }
+          else this.pos = copyWords(this.textsView(texts), texts, from, to, this.view, this.pos);
         } else this.cell(texts.toString('utf8', from, to));
         return;
       }
@@ -509,13 +528,17 @@ class CsvBytes {
   /** A text's cell (csv-safe's guard, csvCell's quotes), as it is when it needs neither; a repeated one (a file's name) kept. */
   cell(value: string | undefined): void {
     if (value === undefined || value === '') return;
-    if (value === this.lastCell) return this.bytes(this.lastCellBytes);
+    if (value === this.lastCell) return this.words(this.lastCellWords);
     if (value.length < 16 && plain(value, this.delimiter)) return this.text(value);
     const text = plain(value, this.delimiter) ? value : csvCell(cell(value), this.delimiterText);
     this.lastCell = value;
-    this.lastCellBytes = Buffer.from(text);
-    this.bytes(this.lastCellBytes);
+    this.lastCellWords = byteWords(Buffer.from(text));
+    this.words(this.lastCellWords);
   }
+}
+
+function viewOf(b: Uint8Array): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Whether a text is its own cell: no formula guard (csv-safe.ts), no quotes (csvCell). */

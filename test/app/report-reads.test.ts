@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jobReport } from '../../src/app/index.js';
+import { jobReport, jobStatus } from '../../src/app/index.js';
 import { ContactListing, createFileStore, StateTable } from '../../src/checkpoint/index.js';
 import { reportRowsOf, writeReport } from '../../src/report/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
@@ -45,5 +45,29 @@ describe('report of a job whose states come in the list\'s order', () => {
     const bytes = await readFile(out);
     expect(bytes.equals(await readFile(reference))).toBe(true);
     expect(bytes.toString('utf8').split('\n').length).toBe(rows + 2);
+  });
+
+  it('writes report.csv without counting the list\'s contacts the state has not seen (the rows are the count), as status still counts them', async () => {
+    const rows = 300;
+    const c = await campaign({ rows });
+    made.push(c);
+    const store = createFileStore(c.stateDir);
+    const job = await store.openJob('cli-test', { pid: process.pid, startedAt: AT, command: 'run' });
+    await Promise.all(outcomeJournal(c.phones.slice(0, rows - 20)).map((e) => job.record(e)));
+    await job.close();
+    await jobReport(c.jobFile, { store, out: path.join(c.dir, 'first.csv') });
+
+    const states = (await store.readJob('cli-test'))?.states;
+    const proto = states === undefined ? undefined : (Object.getPrototypeOf(states) as { countUnseen?: unknown });
+    expect(typeof proto?.countUnseen).toBe('function');
+    const countUnseen = vi.spyOn(proto as { countUnseen: () => number }, 'countUnseen');
+    const result = await jobReport(c.jobFile, { store, out: path.join(c.dir, 'report.csv') });
+    expect(result.contacts).toBe(rows);
+    expect((await readFile(path.join(c.dir, 'report.csv'))).equals(await readFile(path.join(c.dir, 'first.csv')))).toBe(true);
+    expect(countUnseen).not.toHaveBeenCalled();
+
+    const status = await jobStatus(c.jobFile, { store });
+    expect(countUnseen).toHaveBeenCalledTimes(1);
+    expect(status.summary.byStatus.pending).toBe(20);
   });
 });
