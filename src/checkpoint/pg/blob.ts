@@ -3,7 +3,7 @@
  * times, and node-postgres reads a bytea as hex text, twice its size), and read in parts, so that a
  * value of a million contacts is never one string of hundreds of megabytes. The columns are stored as
  * they are given (STORAGE EXTERNAL: the server does not compress them again), so the server reads
- * each part alone. Deflating and inflating run off the event loop.
+ * each part alone, and each part is sent as base64 text (node-postgres would read a bytea as hex). Deflating and inflating run off the event loop.
  */
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
@@ -29,10 +29,11 @@ const PART_BYTES = 32 << 20;
 export async function readBytes(c: Queryable, table: string, job: string, size: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   for (let from = 0; from < size; from += PART_BYTES) {
-    const { rows } = await c.query<{ part: Buffer }>(`SELECT substring(data FROM $2 FOR $3) AS part FROM ${table} WHERE job = $1`, [job, from + 1, PART_BYTES]);
-    const part = rows[0]?.part;
-    if (!part) break;
-    parts.push(part);
+    // As base64 text: a third of the bytes more, where node-postgres's bytea is hex text (twice as many), and decoded faster.
+    const { rows } = await c.query<{ part: string | null }>(`SELECT encode(substring(data FROM $2 FOR $3), 'base64') AS part FROM ${table} WHERE job = $1`, [job, from + 1, PART_BYTES]);
+    const text = rows[0]?.part;
+    if (!text) break;
+    parts.push(Buffer.from(text, 'base64'));
   }
   return parts.length === 1 ? (parts[0] ?? Buffer.alloc(0)) : Buffer.concat(parts);
 }
