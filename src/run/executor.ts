@@ -127,7 +127,7 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   const iterator = options.contacts[Symbol.asyncIterator]();
   const pool = workerPool(() => (controller ? Math.min(options.concurrency, controller.limit()) : options.concurrency));
   const worker = async (leave: () => boolean) => {
-    // Under "auto" each worker measures its own time per request off the wire (run/own-time.ts): it sizes the workers too.
+    // Each worker measures its own time per request off the wire (run/own-time.ts): under "auto" it sizes the workers too.
     const meter = controller?.observeOwn ? ownTimeMeter(ctx) : undefined;
     while (!stop.signal.aborted && !leave()) {
       const next = await iterator.next();
