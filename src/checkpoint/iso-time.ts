@@ -2,6 +2,7 @@
  * ISO times as the journal writes them (`toISOString`: `YYYY-MM-DDTHH:mm:ss.sssZ`) to epoch ms and
  * back, without a Date object: replaying a million contacts reads and writes two of them per event.
  */
+import { civilFromDays } from '../time/civil-date.js';
 
 /** The epoch ms of `text` when `isoText` of it gives `text` back exactly; undefined otherwise. */
 export function isoMs(text: unknown): number | undefined {
@@ -42,16 +43,7 @@ export function isoText(ms: number): string {
   rest -= minute * 60_000;
   const second = Math.floor(rest / 1000);
   const milli = rest - second * 1000;
-  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const { year, month, day } = civilFromDays(days);
   return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
 

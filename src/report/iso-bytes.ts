@@ -4,6 +4,7 @@
  * times from 1970 (the journal's times are read only from then on) to 9999; `isoFits` says which a
  * caller may write this way.
  */
+import { civilFromDays } from '../time/civil-date.js';
 
 /** The bytes of one time. */
 export const ISO_BYTES = 24;
@@ -74,16 +75,7 @@ function writeSecond(second: number, buf: Uint8Array, pos: number): void {
   rest -= hour * 3600;
   const minute = Math.floor(rest / 60);
   const sec = rest - minute * 60;
-  // The civil date of days since 1970-01-01 (Howard Hinnant's days_from_civil, inverted).
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const { year, month, day } = civilFromDays(days);
   buf[pos] = 48 + Math.floor(year / 1000);
   buf[pos + 1] = 48 + (Math.floor(year / 100) % 10);
   buf[pos + 2] = 48 + (Math.floor(year / 10) % 10);
