@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { StateStore } from '../checkpoint/index.js';
+import { reloadingMap } from './reloading-map.js';
 
 export interface KnownConversations {
   /** The number when known now, without reading the store. */
@@ -15,31 +16,7 @@ export interface KnownConversations {
   load(): Promise<void>;
 }
 
-/** How often at most the jobs' states are read again for an unknown conversation. */
-const RELOAD_MS = 30_000;
-
 export function knownConversations(store: StateStore, logger?: Logger, clock: () => number = Date.now): KnownConversations {
-  let numbers = new Map<string, number>();
-  let loadedAt = -Infinity;
-  let loading: Promise<void> | undefined;
-  const load = async (): Promise<void> => {
-    loadedAt = clock();
-    try {
-      numbers = await store.knownConversations();
-    } catch (err) {
-      logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'job states not readable for the numbers of conversations');
-    }
-  };
-  const reload = () => (loading ??= load().finally(() => (loading = undefined)));
-  return {
-    load: reload,
-    get: (conversationId) => numbers.get(conversationId),
-    async resolve(conversationId) {
-      const known = numbers.get(conversationId);
-      if (known !== undefined) return known;
-      if (loading) await loading;
-      else if (clock() - loadedAt > RELOAD_MS) await reload();
-      return numbers.get(conversationId);
-    },
-  };
+  const numbers = reloadingMap(() => store.knownConversations(), 'the numbers of conversations', logger, clock);
+  return { get: (id) => numbers.get(id), resolve: (id) => numbers.resolve(id), load: () => numbers.load() };
 }
