@@ -174,30 +174,13 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
 
     async knownPhones(): Promise<Map<string, string>> {
       const phones = new Map<string, string>();
-      let jobs: string[];
-      try {
-        jobs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
-      } catch {
-        return phones;
-      }
-      for (const job of jobs) {
-        const view = await this.readJob(job).catch(() => undefined);
-        for (const s of view?.states.values() ?? []) if (s.clientId) phones.set(s.clientId, s.phone);
-      }
+      for await (const view of everyJob(dir, (job) => this.readJob(job))) for (const s of view.states.values()) if (s.clientId) phones.set(s.clientId, s.phone);
       return phones;
     },
 
     async knownConversations(): Promise<Map<string, number>> {
       const conversations = new Map<string, number>();
-      let jobs: string[];
-      try {
-        jobs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
-      } catch {
-        return conversations;
-      }
-      for (const job of jobs) {
-        const view = await this.readJob(job).catch(() => undefined);
-        if (view === undefined) continue;
+      for await (const view of everyJob(dir, (job) => this.readJob(job))) {
         const single = jobChannel(view.header);
         for (const s of view.states.values()) {
           const conversationId = 'conversationId' in s ? s.conversationId : undefined;
@@ -208,6 +191,20 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       return conversations;
     },
   };
+}
+
+/** The view of every job folder of the state folder that can be read (none when the folder cannot be listed). */
+async function* everyJob(dir: string, readJob: (job: string) => Promise<JobView | undefined>): AsyncGenerator<JobView> {
+  let jobs: string[];
+  try {
+    jobs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return;
+  }
+  for (const job of jobs) {
+    const view = await readJob(job).catch(() => undefined);
+    if (view !== undefined) yield view;
+  }
 }
 
 /** A job's notes file as an object; none when it does not exist. */
