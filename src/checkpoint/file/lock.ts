@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { link, open, readdir, unlink } from 'node:fs/promises';
+import { makePrivateDir, openPrivate } from '../../files/private.js';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -84,7 +85,7 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
   const job = path.basename(path.dirname(lockFile));
   const owner: LockOwner = { pid: info.pid, host: info.host ?? hostname(), startedAt: info.startedAt, command: info.command };
   const content = JSON.stringify(owner) + '\n';
-  await mkdir(path.dirname(lockFile), { recursive: true });
+  await makePrivateDir(path.dirname(lockFile));
   const deadline = Date.now() + PATIENCE_MS;
   let tookOverFrom: number | undefined;
 
@@ -177,7 +178,7 @@ async function place(file: string, content: string, write: LockIo['writeFile'], 
 }
 
 async function writeNewFile(file: string, data: string): Promise<void> {
-  const handle = await open(file, 'wx');
+  const handle = await openPrivate(file, 'wx');
   try {
     await handle.writeFile(data);
     await handle.sync();

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { makePrivateDir } from '../../files/private.js';
 import { jobFilesIn } from '../job-files.js';
 import path from 'node:path';
 
@@ -65,7 +65,7 @@ export function globalStatePaths(stateDir: string): GlobalStatePaths {
   };
 }
 
-/** Creates the folder (and its parents) when missing. */
+/** Creates the folder (and its parents) when missing, private (0700). */
 export async function ensureDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
 }

@@ -14,8 +14,9 @@
  * which sends a template instead of free text: the safe side.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { makePrivateDir, openPrivate } from '../../files/private.js';
 import { fsyncDir } from './fsync-dir.js';
 import { storeWriteError } from './state-file-error.js';
 import { laterInbound, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
@@ -181,11 +182,11 @@ export class WindowFileError extends Error {
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   try {
-    handle = await open(temp, 'w');
+    handle = await openPrivate(temp, 'w');
     await handle.writeFile(text, 'utf8');
     await handle.sync();
     await handle.close();
