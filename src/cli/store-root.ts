@@ -1,6 +1,7 @@
 import { createFileStore, createPgStore, isPgUrl, maskUrl, migratePgStore, parsePgUrl, pgStoreImporter, type MigrateOutcome, type StateStore, type StoreImporter } from '../checkpoint/index.js';
 import { resolveStateDir } from './context.js';
 import { CliError } from './exit.js';
+import { urlInFile, warnOfPassword } from './store-url.js';
 
 /**
  * The composition root of the store: the one place that decides where the state is kept and opens
@@ -19,18 +20,29 @@ export type StoreWhere = { kind: 'folder'; path: string } | { kind: 'postgres'; 
 /** The flags of a command that say where its store is. */
 export interface StoreFlags {
   stateDir?: string;
-  /** A database store's URL (`--store`); else OUTREACH_STORE; neither: the state folder. */
+  /** A database store's URL (`--store`); else a file holding it (`--store-file`), else OUTREACH_STORE, else OUTREACH_STORE_FILE; none: the state folder. */
   store?: string;
+  storeFile?: string;
 }
 
 /** The `--store` option, the same on every command that reads or writes state. */
-export const STORE_OPTION = ['--store <url>', 'keep the state in this PostgreSQL database, postgres://user:password@host:5432/db (default $OUTREACH_STORE; neither: the state folder)'] as const;
+export const STORE_OPTION = ['--store <url>', 'keep the state in this PostgreSQL database, postgres://user@host:5432/db (default $OUTREACH_STORE; none: the state folder); a password on the command line shows in ps, so give it in --store-file, PGPASSFILE or PGPASSWORD'] as const;
+/** `--store-file`: the URL read from a file (a systemd credential, a mounted Kubernetes secret), so the password is never on a command line. */
+export const STORE_FILE_OPTION = ['--store-file <file>', "read the database store's URL from this file, password included (default $OUTREACH_STORE_FILE)"] as const;
 
 /** The store URL given, and where it came from (for the sentence that refuses it); undefined when none. */
 function givenUrl(flags: StoreFlags, env: NodeJS.ProcessEnv): { url: string; from: string } | undefined {
-  if (flags.store !== undefined && flags.store !== '') return { url: flags.store, from: '--store' };
-  const fromEnv = env.OUTREACH_STORE;
-  return fromEnv !== undefined && fromEnv !== '' ? { url: fromEnv, from: 'OUTREACH_STORE' } : undefined;
+  const set = (v: string | undefined): v is string => v !== undefined && v !== '';
+  if (set(flags.store) && set(flags.storeFile)) throw new CliError('give the store with --store or with --store-file, not both');
+  if (set(flags.store)) {
+    warnOfPassword(flags.store);
+    return { url: flags.store, from: '--store' };
+  }
+  if (set(flags.storeFile)) return { url: urlInFile(flags.storeFile, '--store-file'), from: `--store-file ${flags.storeFile}` };
+  if (set(env.OUTREACH_STORE) && set(env.OUTREACH_STORE_FILE)) throw new CliError('OUTREACH_STORE and OUTREACH_STORE_FILE are both set; keep one (OUTREACH_STORE_FILE keeps the password out of the environment)');
+  if (set(env.OUTREACH_STORE)) return { url: env.OUTREACH_STORE, from: 'OUTREACH_STORE' };
+  if (set(env.OUTREACH_STORE_FILE)) return { url: urlInFile(env.OUTREACH_STORE_FILE, 'OUTREACH_STORE_FILE'), from: `OUTREACH_STORE_FILE ${env.OUTREACH_STORE_FILE}` };
+  return undefined;
 }
 
 /**
@@ -47,7 +59,7 @@ export function storeWhere(flags: StoreFlags, env: NodeJS.ProcessEnv = process.e
   if (!isPgUrl(given.url)) {
     const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(given.url)?.[1];
     const shown = scheme === undefined ? 'the value given is not a URL' : `"${scheme}://" is not a store outreach can use`;
-    throw new CliError(`${given.from}: ${shown}; give a PostgreSQL URL such as postgres://user:password@host:5432/database, or leave it unset to keep the state in the folder`);
+    throw new CliError(`${given.from}: ${shown}; give a PostgreSQL URL such as postgres://user@host:5432/database, or leave it unset to keep the state in the folder`);
   }
   parsePgUrl(given.url); // a URL that cannot be read is refused here, before anything else is done
   const leaseSeconds = leaseOf(env);

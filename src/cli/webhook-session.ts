@@ -14,6 +14,7 @@ export interface WebhookFlags {
   host: string;
   stateDir?: string;
   store?: string;
+  storeFile?: string;
   baseUrl?: string;
   tokenFile?: string;
 }
@@ -44,7 +45,7 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
   if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
   if (!namesState(flags, env)) {
     throw new CliError(
-      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
+      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store-file, OUTREACH_STORE_FILE, --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
     );
   }
   const token = flags.tokenFile ? await resolveToken(flags.tokenFile, env) : env.OUTREACH_TOKEN?.trim() || undefined;
@@ -63,7 +64,7 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
  * from another folder must not record, silently, into that folder's `.outreach/`, where no run looks.
  */
 function namesState(flags: WebhookFlags, env: NodeJS.ProcessEnv): boolean {
-  return [flags.stateDir, env.OUTREACH_STATE_DIR, flags.store, env.OUTREACH_STORE].some((v) => v !== undefined && v !== '');
+  return [flags.stateDir, env.OUTREACH_STATE_DIR, flags.store, flags.storeFile, env.OUTREACH_STORE, env.OUTREACH_STORE_FILE].some((v) => v !== undefined && v !== '');
 }
 
 /** Runs the receiver until `stop` aborts; prints where it listens and, at the end, what it did. */

@@ -22,7 +22,7 @@ describe('the webhook receiver as a service records into the state it is told', 
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(ExitCode.invalid);
     expect((err as CliError).message).toBe(
-      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
+      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store-file, OUTREACH_STORE_FILE, --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
     );
   });
 

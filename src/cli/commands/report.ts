@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { jobReport } from '../../app/index.js';
 import { CliError } from '../exit.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 interface ReportFlags {
   stateDir?: string;
@@ -26,6 +26,7 @@ export function registerReport(program: Command): void {
     .option('--columns [names]', "add the contact list's own columns: all, or these (comma-separated headers)")
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(TZ_OPTION[0], 'time zone of the times report.html shows (IANA name, e.g. America/Sao_Paulo; default: this machine\'s); the CSV and JSON keep ISO 8601')
     .action(async (jobPath: string, flags: ReportFlags) => {
       const zone = zoneOption(flags.tz);

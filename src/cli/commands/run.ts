@@ -5,7 +5,7 @@ import { CliError } from '../exit.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION, storeFor, usingStore } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 
 interface RunFlags {
@@ -30,6 +30,7 @@ function sendOptions(cmd: Command): Command {
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { showContact } from '../../app/index.js';
 import { formatStory } from '../format/show.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 export function registerShow(program: Command): void {
   program
@@ -13,6 +13,7 @@ export function registerShow(program: Command): void {
     .option('--json', 'print the story as one JSON object')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(...TZ_OPTION)
     .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string; store?: string; tz?: string }) => {
       const zone = zoneOption(flags.tz);

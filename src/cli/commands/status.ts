@@ -8,7 +8,7 @@ import { experimentJson, formatExperiment } from '../format/experiment.js';
 import { followUpJson, formatFollowUp } from '../format/follow-up.js';
 import { formatNumbers, numbersJson } from '../format/pool.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 interface StatusFlags {
   stateDir?: string;
@@ -24,6 +24,7 @@ export function registerStatus(program: Command): void {
     .argument('<job>', 'job file (JSON)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--json', 'print the counts as one JSON object')
     .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {

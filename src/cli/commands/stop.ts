@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { stopJobFile, type StopOutcome } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION, storeFor, usingStore } from '../store-root.js';
 
 interface StopFlags {
   stateDir?: string;
@@ -17,6 +17,7 @@ export function registerStop(program: Command): void {
     .argument('<job>', 'job file (JSON)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (jobPath: string, flags: StopFlags) => {
       const { job, outcome } = await usingStore(storeFor(flags, jobPath), (store) => stopJobFile(jobPath, { store, host: hostname(), signal: terminate }));
       process.stdout.write(`${stopText(job, outcome)}\n`);

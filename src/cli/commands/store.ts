@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { importStateFolder } from '../../app/index.js';
 import { CliError } from '../exit.js';
 import { formatImport, formatMigrated, refusalSentence } from '../format/store.js';
-import { migrateStore, storeImporter, storeWhere } from '../store-root.js';
+import { migrateStore, STORE_FILE_OPTION, storeImporter, storeWhere, type StoreFlags } from '../store-root.js';
 
-const STORE = ['--store <url>', 'the database store, postgres://user:password@host:5432/db (default $OUTREACH_STORE)'] as const;
+const STORE = ['--store <url>', 'the database store, postgres://user@host:5432/db (default $OUTREACH_STORE); a password on the command line shows in ps, so give it in --store-file, PGPASSFILE or PGPASSWORD'] as const;
 
 export function registerStore(program: Command): void {
   const store = program.command('store').description('The database store: create or upgrade its tables, move a state folder into it');
@@ -13,7 +13,8 @@ export function registerStore(program: Command): void {
     .command('migrate')
     .description("Create or upgrade the database store's tables, and nothing else (for runners whose database role may not create tables)")
     .option(...STORE)
-    .action(async (flags: { store?: string }) => {
+    .option(...STORE_FILE_OPTION)
+    .action(async (flags: StoreFlags) => {
       const { location, outcome } = await migrateStore(storeWhere(flags));
       process.stdout.write(formatMigrated(location, outcome));
     });
@@ -23,7 +24,8 @@ export function registerStore(program: Command): void {
     .description("Move a state folder into the database store: each job's state, the suppression list, the send ledger, the windows, the webhook's events, the sync bookmark; again changes nothing")
     .argument('<state-folder>', 'the state folder to import (such as jobs/.outreach)')
     .option(...STORE)
-    .action(async (folder: string, flags: { store?: string }) => {
+    .option(...STORE_FILE_OPTION)
+    .action(async (folder: string, flags: StoreFlags) => {
       const importer = storeImporter(storeWhere(flags), folder);
       let outcome;
       try {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { importSuppressions, listSuppressions, suppressPhones, unsuppressPhones } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
 import { formatAdded, formatImported, formatList, formatRemoved } from '../format/suppress.js';
-import { STORE_OPTION, suppressionStore as listStore, usingStore } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION, suppressionStore as listStore, usingStore } from '../store-root.js';
 
 interface SuppressFlags {
   stateDir?: string;
@@ -30,6 +30,7 @@ export function registerSuppress(program: Command): void {
     .option(...COUNTRY)
     .option(...STATE_DIR)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
       const store = listStore(flags);
@@ -44,6 +45,7 @@ export function registerSuppress(program: Command): void {
     .option(...COUNTRY)
     .option(...STATE_DIR)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
       const result = await usingStore(listStore(flags), (store) => unsuppressPhones(store, phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
@@ -58,6 +60,7 @@ export function registerSuppress(program: Command): void {
     .option('--reason <text>', 'why, kept with each entry (default "imported from <file>")')
     .option(...STATE_DIR)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(...JOB)
     .action(async (file: string, flags: SuppressFlags) => {
       const outcome = await usingStore(listStore(flags), (store) =>
@@ -76,6 +79,7 @@ export function registerSuppress(program: Command): void {
     .option('--json', 'print the entries as one JSON array')
     .option(...STATE_DIR)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(...JOB)
     .action(async (flags: SuppressFlags) => {
       const store = listStore(flags);

@@ -7,12 +7,13 @@ import { resolveBaseUrl, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { consoleLogger, flushLogger } from '../logger.js';
-import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
+import { openStore, STORE_OPTION, STORE_FILE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
 
 interface SyncFlags {
   since?: string;
   stateDir?: string;
   store?: string;
+  storeFile?: string;
   baseUrl?: string;
   tokenFile?: string;
   json?: boolean;
@@ -88,6 +89,7 @@ export function registerSync(program: Command): void {
     .option('--since <iso>', 'list conversations changed since this date-time instead of since the last sync')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN)')
     .option('--json', 'print the result as one JSON object')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { untilStopped } from '../api-command.js';
-import { STORE_OPTION } from '../store-root.js';
+import { STORE_OPTION, STORE_FILE_OPTION } from '../store-root.js';
 import { consoleLogger, flushLogger } from '../logger.js';
 import { DEFAULT_WEBHOOK_PORT, runWebhook, webhookSettings, type WebhookFlags } from '../webhook-session.js';
 
@@ -12,12 +12,13 @@ export function registerWebhook(program: Command): void {
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--state-dir <dir>', "the runs' state folder to record into (default $OUTREACH_STATE_DIR); this, or a database store, is needed")
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--base-url <url>', 'platform address for phone look-ups (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN); without one, no phone look-ups')
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
     .addHelpText(
       'after',
-      '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET; each delivery is checked against its header\nX-Service-Signature: sha256=<hex>. It records into the runs\' state, named with --state-dir,\nOUTREACH_STATE_DIR, --store or OUTREACH_STORE. Put a reverse proxy with TLS in front and register\nhttps://<its public name>/ as the webhook URL under Integrations; run `outreach sync` now and then\nfor anything it missed.',
+      '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET; each delivery is checked against its header\nX-Service-Signature: sha256=<hex>. It records into the runs\' state, named with --state-dir,\nOUTREACH_STATE_DIR, --store-file, OUTREACH_STORE_FILE, --store or OUTREACH_STORE. Put a reverse proxy with TLS in front and register\nhttps://<its public name>/ as the webhook URL under Integrations; run `outreach sync` now and then\nfor anything it missed.',
     )
     .action(async (flags: WebhookFlags & { logFile?: string }) => {
       const settings = await webhookSettings(flags);
