@@ -107,7 +107,7 @@ export function pgBudgetHolder(db: Db): Promise<BudgetHolder> {
 /** The places every holder of the store holds now and has not used (lapsed holds left out), for status. */
 export async function pgPlacesHeld(db: Db): Promise<number> {
   const { rows } = await db.query<{ held: number }>(`SELECT coalesce(sum(held), 0)::int AS held FROM ${db.s}.budget_holds WHERE expires_at > now()`).catch((err: unknown) => {
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   });
   return rows[0]?.held ?? 0;
 }

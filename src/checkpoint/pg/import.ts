@@ -43,7 +43,7 @@ export function pgStoreImporter(store: PgStateStore, folder: string): StoreImpor
   const global = globalStatePaths(from);
   const guarded = <T>(work: () => Promise<T>): Promise<T> =>
     work().catch((err: unknown) => {
-      throw (err as { userError?: unknown }).userError === true ? err : unavailable(err, db.url.place);
+      throw (err as { userError?: unknown }).userError === true ? err : unavailable(err, db.url);
     });
   const parts: Record<StorePart, () => Promise<PartImport>> = {
     suppressions: () => importSuppressions(db, global.suppressions),

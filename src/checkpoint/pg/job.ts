@@ -20,7 +20,7 @@ export type { LeaseOptions } from './lease.js';
 function readFailed(db: Db) {
   return (err: unknown): never => {
     if (err instanceof JobVersionError) throw err;
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   };
 }
 

@@ -159,7 +159,7 @@ export async function takeLease(db: Db, job: string, owner: JobOwner, options: L
     });
   } catch (err) {
     if (err instanceof JobLeasedError) throw err;
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   }
   const lease = new JobLease(db, job, taken.token, seconds, options.renewEverySeconds ?? seconds / 3, clock, at, taken.tookOverFrom);
   lease.start();
