@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/pg-global-setup.ts'],
+    // A home of its own for every test file: the account's store is never the real user's (test/setup-home.ts).
+    setupFiles: ['test/setup-home.ts'],
     // A safety net against a hang, not a speed goal (speed lives in `npm run bench`): on a shared machine with a
     // load of 13 on 2 cores the demo's run of 270 contacts took 30.5 s against 21 s on a quiet one, so the
     // half-minute of before failed a fresh clone's CI. No test asserts how long it takes.

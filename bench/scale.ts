@@ -278,7 +278,7 @@ function jobInput() {
 }
 
 function pin(job: Parameters<typeof checkContent>[0], jobFile: string): { fingerprint: string; content: Record<string, unknown> } {
-  const { fingerprint, content } = checkContent(job, jobFile, undefined, false);
+  const { fingerprint, content } = checkContent(job, { file: jobFile }, undefined, false);
   return { fingerprint, content };
 }
 

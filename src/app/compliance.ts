@@ -17,6 +17,13 @@ export const REFRESH_EVERY_MS = 100;
 
 export interface ComplianceLookups {
   job: Pick<Job, 'name' | 'limits' | 'require_opt_in' | 'window'>;
+  /**
+   * The job's own state in this store: whether it has one, and its id (its header's `state`). A first message
+   * of this job's name sent from another state (the job's state started again, a copy taken in from another
+   * folder) counts as another job's for `already_sent`; one of this state's own never does. Without it, none
+   * of this job's name counts.
+   */
+  own?: OwnState;
   suppressions: SuppressionList;
   ledger: Ledger;
   /** Recipients decided (outside their window) whose first message the ledger does not have yet. */
@@ -31,11 +38,12 @@ export interface ComplianceLookups {
 }
 
 /** `refreshEveryMs`: how often at most `refresh` reads the store again (0: every time it is called). */
-export async function complianceLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs = REFRESH_EVERY_MS): Promise<ComplianceLookups> {
+export async function complianceLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs = REFRESH_EVERY_MS, own?: OwnState): Promise<ComplianceLookups> {
   const [suppressions, ledger] = await Promise.all([store.suppressions(), store.ledger()]);
   let readAt = performance.now();
   return {
     job,
+    ...(own && { own }),
     suppressions,
     ledger,
     reservations: new Reservations(),
@@ -57,12 +65,41 @@ export function complianceContext(c: ComplianceLookups, contact: Contact, now: n
   const entry = c.suppressions.get(contact.phone);
   const lastMessagedAt = c.job.limits.min_hours_between_messages > 0 ? c.ledger.lastMessagedAt(contact.phone, { exceptJob: c.job.name }) : undefined;
   const limit = c.job.limits.daily_unique_recipients;
+  const sentBefore = c.job.limits.repeat_message ? [] : sentByOthers(c, contact.phone);
   return {
+    ...(sentBefore.length > 0 && { sentBefore }),
     ...(entry && { suppressed: { reason: entry.reason, source: entry.source } }),
     ...(c.job.require_opt_in && { optedIn: isClearYes(contact.optIn, now) }),
     ...(lastMessagedAt !== undefined && { lastMessagedAt }),
     ...(limit !== undefined && { budget: c.reservations.budget(c.ledger, contact.phone, now, limit, c.holder?.held) }),
   };
+}
+
+/** The job's own state, as `ComplianceLookups.own` reads it. */
+export interface OwnState {
+  /** The job has a state in this store (a header). */
+  exists: boolean;
+  /** Its id, when its header has one. */
+  state?: string;
+}
+
+/** The first messages the ledger knows the message of, sent to the phone by another job (or by another state of this one). */
+function sentByOthers(c: ComplianceLookups, phone: string): Array<{ job: string; at: number; message: string }> {
+  const sent = c.ledger.sentTo(phone);
+  if (sent.length === 0) return [];
+  const out: Array<{ job: string; at: number; message: string }> = [];
+  for (const m of sent) if (m.message !== undefined && (m.job !== c.job.name || fromAnotherState(m.state, c.own))) out.push({ job: m.job, at: m.at, message: m.message });
+  return out;
+}
+
+/**
+ * Whether a first message of this job's name came from another state of it: any, when this job has no state
+ * here (it was started again, or taken in beside another one); one that names another state id, when it has.
+ */
+function fromAnotherState(state: string | undefined, own: OwnState | undefined): boolean {
+  if (own === undefined) return false;
+  if (!own.exists) return true;
+  return state !== undefined && own.state !== undefined && state !== own.state;
 }
 
 /** Whether a message to the contact now would go outside its 24-hour window (and so take room in the limit). */

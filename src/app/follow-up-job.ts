@@ -31,11 +31,13 @@ export type AudienceJob = LoadedJob & { only?: ReadonlySet<string>; followUp?: F
  * earlier job's file, as its state names it) and the phones it follows up, from the store at `now`.
  * A follow-up whose earlier job is unknown, or never tracked while `who` needs it, is an AppError.
  */
-export async function loadJobIn(jobPath: string, store: StateStore | undefined, now: number): Promise<AudienceJob> {
+export async function loadJobIn(jobPath: string, whole: StateStore | undefined, now: number): Promise<AudienceJob> {
   const loaded = await loadJob(jobPath);
   const followUp = loaded.job.follow_up;
   if (followUp === undefined) return loaded;
   const where = `${jobPath}: follow_up.job`;
+  // The earlier job is the same company's.
+  const store = whole?.account(loaded.job.company_id);
   if (store === undefined) throw new AppError(`${where}: a follow-up reads the earlier job "${followUp.job}" from the store; run it with the store (not --offline without --state-dir)`);
   const view = await store.readJob(followUp.job);
   if (view === undefined) {

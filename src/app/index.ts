@@ -10,6 +10,7 @@ export { testSend, type TestSend, type TestSendOptions, type TestSendResult } fr
 export { estimateSend, requestsPerSend, type EstimateWarning, type SendEstimate } from './plan-estimate.js';
 export { percent, type PlanPass } from './plan-pass.js';
 export { runJob, type RunJobOptions, type RunOutcome } from './run-job.js';
+export { describePlace, type JobPlace } from './content-guard.js';
 export { clientSettings } from './client-settings.js';
 export { outcomeJson } from './summary-file.js';
 export { jobStatus, jobReport, contactsNotDone, type JobStatus, type JobReportOptions } from './job-report.js';
@@ -23,7 +24,17 @@ export { showContact, nextStep, type ContactStory } from './show-contact.js';
 export { funnelOf, ofSent, type Funnel, type FunnelFailure } from './funnel.js';
 export type { TrackPass } from './track.js';
 export type { ReportColumnsOption } from './report-output.js';
-export { suppressPhones, unsuppressPhones, importSuppressions, listSuppressions, type SuppressOptions, type SuppressOutcome, type ImportOutcome } from './suppression.js';
+export {
+  suppressPhones,
+  unsuppressPhones,
+  importSuppressions,
+  listSuppressions,
+  suppressionAccount,
+  type SuppressionAccount,
+  type SuppressOptions,
+  type SuppressOutcome,
+  type ImportOutcome,
+} from './suppression.js';
 export { messagingRoom, type MessagingRoom } from './messaging-room.js';
 export { messagedByOtherJobsJson, type MessagedByOtherJobs } from './other-jobs.js';
 export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';
@@ -33,3 +44,4 @@ export { earlierOutcome, selectFollowUp, type EarlierOutcome, type FollowUpSelec
 export { armFor, armTallies, decideExperiment, decisionTime, experimentView, type ArmTally, type ExperimentDecision, type ExperimentView } from './experiment.js';
 export { decideIfDue } from './experiment-decide.js';
 export { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from './experiment-stats.js';
+export { messageKey } from '../job/index.js';

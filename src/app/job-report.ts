@@ -3,6 +3,7 @@ import type { Job, LoadedJob } from '../job/index.js';
 import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeFileAtomic, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
+import { startedFrom, type JobPlace } from './content-guard.js';
 import { loadJobIn, type FollowUpView } from './follow-up-job.js';
 import { armFor, experimentDecision, experimentView, withArms, type ExperimentView } from './experiment.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
@@ -158,9 +159,10 @@ export interface JobReport {
 }
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
-export async function loadJobReport(jobPath: string, store: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport> {
-  const loaded = await loadJobIn(jobPath, store, options.now ?? Date.now());
+export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport & { store: StateStore }> {
+  const loaded = await loadJobIn(jobPath, whole, options.now ?? Date.now());
   const { job } = loaded;
+  const store = whole.account(job.company_id);
   const view = await store.readJob(job.name);
   if (!view) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
@@ -173,6 +175,7 @@ export async function loadJobReport(jobPath: string, store: StateStore, options:
   let listOnlyPending: number | undefined;
   return {
     job,
+    store,
     view,
     listing,
     // Counted when first read: report.csv, written from the columns, does not read it.
@@ -235,8 +238,10 @@ export interface JobStatus {
   listProblem?: string;
   /** Deferred contacts by reason, with when the first may go. */
   deferred: DeferredGroup[];
-  /** The messaging limit's room in the rolling 24 hours, across every job of the state folder. */
+  /** The messaging limit's room in the rolling 24 hours, across every job of the company. */
   messaging: MessagingRoom;
+  /** Where the job was started from (the job file's host and path, as its state recorded them; for people). */
+  startedFrom?: JobPlace;
   /** The run holding the job now, if one does: its requests without an answer yet are in flight (`summary.inFlight`), not in doubt. */
   running?: JobRunner;
   /** An experiment: its arms' counts and rates, and the decision once made. */
@@ -263,12 +268,12 @@ export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
-  const { job, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
-  const running = await options.store.runningBy(job.name);
+  const { job, store, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
+  const running = await store.runningBy(job.name);
   const replies = repliedAt.size;
   const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
   const sent = summary.byStatus.sent;
-  const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunNumbers(options.store.jobFiles(job.name).summary)) : undefined;
+  const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunNumbers(store.jobFiles(job.name).summary)) : undefined;
   return {
     job: job.name,
     summary,
@@ -277,7 +282,8 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
     notDone: contactsNotDone(summary),
     ...(listProblem !== undefined && { listProblem }),
     deferred,
-    messaging: await messagingRoom(options.store, job.limits.daily_unique_recipients, (options.clock ?? Date.now)()),
+    messaging: await messagingRoom(store, job.limits.daily_unique_recipients, (options.clock ?? Date.now)()),
+    ...(startedFrom(view.header) && { startedFrom: startedFrom(view.header) }),
     ...(running && { running }),
     ...(experiment && { experiment }),
     ...(followUp && { followUp }),
@@ -307,14 +313,14 @@ export async function jobReport(
 ): Promise<{ job: string; file: string; contacts: number; listProblem?: string; rejects?: { file: string; rows: number } }> {
   const format = options.format ?? 'csv';
   const report = await loadJobReport(jobPath, options.store, { columns: options.columns !== undefined && options.columns !== false, now: (options.clock ?? Date.now)() });
-  const { job, listProblem } = report;
-  const defaultFile = options.store.jobFiles(job.name).report;
+  const { job, listProblem, store } = report;
+  const defaultFile = store.jobFiles(job.name).report;
   // The spreadsheet form goes beside report.csv, which stays as the run wrote it.
   const excel = format === 'csv' && options.excel === true;
   const file = options.out ?? (format === 'csv' ? (excel ? excelName(defaultFile) : defaultFile) : defaultFile.replace(/\.csv$/, `.${format}`));
   let contacts = 0;
   if (format === 'html') {
-    await writeHtmlReport(file, report, options.store, (options.clock ?? Date.now)(), options.zone);
+    await writeHtmlReport(file, report, store, (options.clock ?? Date.now)(), options.zone);
     contacts = report.view.states.size + report.listOnlyPending;
   } else {
     const counted = async function* (rows: AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {
@@ -336,15 +342,15 @@ export async function jobReport(
     const text = format === 'csv' && !withColumns ? reportCsvFor(view.states, listing, replies, layout, { count: () => (contacts += 1), ...(armOf && { armOf }) }) : undefined;
     if (text) {
       await writeFileAtomic(file, text);
-      const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
+      const rejects = excel ? await excelRejects(store.jobFiles(job.name).rejects) : undefined;
       return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };
     }
-    const plain = withColumns ? counted(rowsWithColumns(withColumns, options.store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
+    const plain = withColumns ? counted(rowsWithColumns(withColumns, store, view.states, replies)) : countedSync(reportRowsFor(view.states, listing, replies));
     const { experiment } = job;
     const rows = experiment ? withArms(plain, { name: job.name, experiment }, report.experiment?.decision?.winner) : plain;
     await writeReport(file, rows, format, layout);
   }
-  const rejects = excel ? await excelRejects(options.store.jobFiles(job.name).rejects) : undefined;
+  const rejects = excel ? await excelRejects(store.jobFiles(job.name).rejects) : undefined;
   return { job: job.name, file, contacts, ...(listProblem !== undefined && { listProblem }), ...(rejects && { rejects }) };
 }
 

@@ -1,7 +1,7 @@
 import type { StateStore, WindowLookup } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { PlanContext } from '../plan/index.js';
-import { complianceContext, complianceLookups, type ComplianceLookups } from './compliance.js';
+import { complianceContext, complianceLookups, type ComplianceLookups, type OwnState } from './compliance.js';
 import { experimentFacts, type ExperimentLookup } from './experiment.js';
 
 /** What the store knows that the planner reads, gathered once per pass (or refreshed during a run). */
@@ -14,8 +14,8 @@ export interface PlanLookups {
 }
 
 /** The store's lookups for one job, read now; `refreshEveryMs` as in `complianceLookups`. */
-export async function planLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs?: number): Promise<PlanLookups> {
-  const [windows, compliance] = await Promise.all([store.windows(), complianceLookups(store, job, refreshEveryMs)]);
+export async function planLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs?: number, own?: OwnState): Promise<PlanLookups> {
+  const [windows, compliance] = await Promise.all([store.windows(), complianceLookups(store, job, refreshEveryMs, own)]);
   return { windows, compliance };
 }
 

@@ -1,10 +1,11 @@
 import type { ContactStatus, StateStore } from '../checkpoint/index.js';
 import type { ChannelInfo } from '../plan/index.js';
 import { summarise, writeRejects } from '../report/index.js';
-import { checkContent } from './content-guard.js';
+import { checkContent, type JobPlace } from './content-guard.js';
 import { planPass, plannerFor, rejectRatioProblem, type PlanPass } from './plan-pass.js';
 import { planLookups, rememberedNumber } from './plan-context.js';
-import { OtherJobsTally, protectionOffWarning, type MessagedByOtherJobs } from './other-jobs.js';
+import { ownState } from './job-state-id.js';
+import { OtherJobsTally, protectionOffWarning, repeatMessageWarning, type MessagedByOtherJobs } from './other-jobs.js';
 import type { Prepared } from './prepare.js';
 import { messagingRoom } from './messaging-room.js';
 import { estimateSend, type SendEstimate } from './plan-estimate.js';
@@ -30,6 +31,8 @@ export interface PlanResult extends PlanPass {
   already?: Record<ContactStatus, number>;
   /** What changed since the job's state started, when something did and `forceChanged` allowed the preview. */
   contentChanges?: string;
+  /** The job was started from another place (path or host) than this job file: this file continues it (the same name and message). */
+  continuedFrom?: JobPlace;
   /** When the plan was made (epoch ms): deferrals are told against it. */
   now: number;
   /** With a pool of numbers: the seconds the sends take at the pool's rates (the busiest number's contacts over rate.per_second). */
@@ -46,14 +49,15 @@ export interface PlanResult extends PlanPass {
  * state started is refused as `run` refuses it (AppError `invalid`), unless `forceChanged` asks for
  * a preview of the new content.
  */
-export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number; forceChanged?: boolean }): Promise<PlanResult> {
-  const { store } = options;
+export async function planJob(prepared: Prepared, options: { store: StateStore; clock?: () => number; forceChanged?: boolean; /** This machine's name, for the job's place. */ host?: string }): Promise<PlanResult> {
   const { job } = prepared;
+  // The job's company's part of the store: its jobs, its suppression list, its ledger and its windows.
+  const store = options.store.account(job.company_id);
   const view = await store.readJob(job.name);
-  const pinned = checkContent(job, prepared.jobFile, view?.header, options.forceChanged === true);
+  const pinned = checkContent(job, { file: prepared.jobFile, ...(options.host !== undefined && { host: options.host }) }, view?.header, options.forceChanged === true);
   const prior = (phone: string) => view?.states.get(phone);
   const now = (options.clock ?? Date.now)();
-  const lookups = await planLookups(store, job);
+  const lookups = await planLookups(store, job, undefined, ownState(view?.header));
   const experiment = await experimentLookup(store, job, view?.states);
   if (experiment) lookups.experiment = experiment;
   const ledger = lookups.compliance?.ledger;
@@ -61,7 +65,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   // A pool's contact goes from its own number (the ledger's, else the one its open window is on, else the stable choice), and is planned on it.
   const remembered = rememberedNumber(lookups, ledger && ((phone: string) => ledger.lastChannelOf(phone)));
   const { messagedByOtherJobs = tally.result(), ...pass } = await planPass(prepared, plannerFor(prepared, lookups, now, remembered), prior, { tally, now, remembered });
-  const off = protectionOffWarning(job);
+  const off = [protectionOffWarning(job), repeatMessageWarning(job)].filter((w): w is string => w !== undefined);
   const rejectsFile = await saveRejects(store, job.name, pass);
   const tooMany = rejectRatioProblem(job.limits.max_reject_ratio, pass, rejectsFile);
   const limit = job.limits.daily_unique_recipients;
@@ -81,13 +85,14 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
     channel: prepared.channel,
     ...(prepared.pool.length > 1 && { pool: prepared.pool }),
     files: prepared.files,
-    preflightWarnings: off === undefined ? prepared.warnings : [...prepared.warnings, off],
+    preflightWarnings: [...prepared.warnings, ...off],
     ...pass,
     messagedByOtherJobs,
     rejectsFile,
     ...(tooMany !== undefined && { tooManyRejects: tooMany }),
     ...(view && { already: summarise(view.states).byStatus }),
     ...(pinned.changes !== undefined && { contentChanges: pinned.changes }),
+    ...(pinned.continuedFrom && { continuedFrom: pinned.continuedFrom }),
     now,
     ...(pass.byNumber && { poolSeconds: Math.ceil(busiest / job.rate.per_second) }),
     estimate,

@@ -123,7 +123,7 @@ export async function planPass(
         if (window) zones.add(recipientZone(contact, window).zone);
       }
       // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
-      if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now);
+      if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now, action);
       const message = action ? rendered(action) : '';
       // Three examples, and one of each variant besides.
       const firstOfVariant = variant !== undefined && !pass.examples.some((e) => e.variant === variant);

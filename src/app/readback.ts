@@ -28,6 +28,8 @@ export interface ReadbackOptions {
 
 export interface Readback {
   loaded: LoadedJob;
+  /** The job's company's part of the store. */
+  store: StateStore;
   list: ContactList;
   state: JobStore;
   reads: PlatformReads;
@@ -47,11 +49,11 @@ export function readRate(job: Pick<LoadedJob['job'], 'track'>): LimiterOptions {
  * AppError that says to run it.
  */
 export async function withReadback<T>(jobPath: string, command: 'track' | 'reconcile', options: ReadbackOptions, use: (r: Readback) => Promise<T>): Promise<T> {
-  const { store } = options;
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? silentLogger();
-  const { loaded, ...list } = await loadList(jobPath, store, clock());
+  const { loaded, ...list } = await loadList(jobPath, options.store, clock());
   const { job } = loaded;
+  const store = options.store.account(job.company_id);
   if (!(await store.readJob(job.name))) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
   }
@@ -62,7 +64,7 @@ export async function withReadback<T>(jobPath: string, command: 'track' | 'recon
     const knownClients = new Map<string, string>();
     for (const s of state.states.values()) if (s.clientId !== undefined) knownClients.set(s.clientId, s.phone);
     const reads = platformReads(options.api, limiter, { knownClients, ...(options.signal && { signal: options.signal }) });
-    const result = await use({ loaded, list, state, reads, clock, logger });
+    const result = await use({ loaded, store, list, state, reads, clock, logger });
     const problem = await rewriteReport(store, loaded, state.states);
     if (problem !== undefined) logger.warn({ problem }, 'report.csv lists no pending contacts: the contact list could not be read');
     return result;

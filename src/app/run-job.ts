@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { StoreWriteError, type BudgetHolder, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import { StoreWriteError, type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
 import { shareNumbers } from './rate-shares.js';
 import { senderPoolFor, poolFigures, type PoolNumberFigures } from './sender-pool.js';
-import { checkContent } from './content-guard.js';
+import { checkContent, describePlace, type JobPlace } from './content-guard.js';
 import { AppError } from './errors.js';
 import { storeStopped } from './store-stopped.js';
 import { contactsNotDone, reportRowsFor } from './job-report.js';
@@ -17,6 +17,7 @@ import { noteFollowUp } from './follow-up-links.js';
 import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
 import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
 import { planContextFor, planLookups, rememberedNumber, type PlanLookups } from './plan-context.js';
+import { newStateId, ownState } from './job-state-id.js';
 import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
 import { countPending } from './listing.js';
@@ -96,6 +97,8 @@ export interface RunOutcome {
   messagedByOtherJobs: MessagedByOtherJobs;
   /** The owner whose hold had lapsed (its process gone, or its lease ended) when this run took the job over. */
   tookOverFrom?: { host: string; pid: number };
+  /** The job was started from another job file (another path or host): this run continued it. */
+  continuedFrom?: JobPlace;
   /** Contacts deferred for quiet hours again after their window opened and closed since the run that deferred them: the schedule misses the window. */
   missedWindows?: MissedWindows;
   /** A pool of numbers: per number, in the job's order, this run's first messages sent and failed, its rate, and when and why it was drained. */
@@ -107,16 +110,18 @@ export interface RunOutcome {
  * pins the content, and sends each contact that may go now through the rate limiter, every request
  * recorded before it leaves. Ends with the report and the summary written where the store says.
  */
-export async function runJob(prepared: Prepared, options: RunJobOptions): Promise<RunOutcome> {
-  const { store, command } = options;
+export async function runJob(prepared: Prepared, given: RunJobOptions): Promise<RunOutcome> {
   const { job } = prepared;
+  // The job's company's part of the store: its jobs by name, its suppression list, ledger, limit and windows.
+  const options = { ...given, store: given.store.account(job.company_id) };
+  const { store, command } = options;
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? silentLogger();
   // An experiment whose decision is due decides first (tracking the test when it is stale), so this run sends the winner.
   await decideIfDue(prepared, { store, api: options.api, owner: options.owner, clock, logger, ...(options.signal && { signal: options.signal }) });
-  const state = await store.openJob(job.name, { ...options.owner, startedAt: new Date(clock()).toISOString(), command });
+  const state = await store.openJob(job.name, { ...options.owner, jobFile: prepared.jobFile, startedAt: new Date(clock()).toISOString(), command });
   const limiter = options.limiter ?? createRateLimiter({ perSecond: job.rate.per_second, ...(job.rate.per_minute ? { perMinute: job.rate.per_minute } : {}) });
-  const lookups: PlanLookups = await planLookups(store, job, options.refreshEveryMs);
+  const lookups: PlanLookups = await planLookups(store, job, options.refreshEveryMs, ownState(state.header));
   let holder: BudgetHolder | undefined;
   const refresh = setInterval(() => {
     store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
@@ -155,7 +160,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   if (state.tookOverFrom !== undefined) logger.warn({ owner: state.tookOverFrom }, `took over the job from pid ${state.tookOverFrom.pid} on host ${state.tookOverFrom.host}, which is gone`);
   for (const notice of state.notices) logger[notice.level](notice.message);
 
-  const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
+  const pinned = checkContent(job, { file: prepared.jobFile, ...(options.owner.host !== undefined && { host: options.owner.host }) }, state.header, options.forceChanged === true);
+  if (pinned.continuedFrom) logger.info({ startedFrom: pinned.continuedFrom }, `continuing job ${job.name} started from ${describePlace(pinned.continuedFrom)}`);
   const experiment = await experimentLookup(store, job, state.states);
   if (experiment) run.lookups.experiment = experiment;
   if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
@@ -176,9 +182,22 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     throw new AppError(tooMany, 'invalid');
   }
   // The content is pinned only once sending starts: a run refused before it sent nothing.
-  if (state.header?.fingerprint !== pinned.fingerprint || state.header.job_file !== prepared.jobFile) {
-    const header = { t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, job_file: prepared.jobFile } as const;
+  // A header only when the content changes (or an earlier version's header has no state id yet): the path and host it was
+  // started from stay recorded (for people, never compared), and the state's id stays the one its first header minted.
+  if (state.header?.fingerprint !== pinned.fingerprint || state.header.state === undefined) {
+    const id = state.header?.state ?? newStateId();
+    const header = {
+      t: 'header',
+      v: 1,
+      job: job.name,
+      fingerprint: pinned.fingerprint,
+      content: pinned.content,
+      // The same content: where it was started stays as it was.
+      ...placeOf(state.header?.fingerprint === pinned.fingerprint ? state.header : undefined, { file: prepared.jobFile, ...(options.owner.host !== undefined && { host: options.owner.host }) }),
+      state: id,
+    } as const;
     await state.record({ ...header, at: new Date(clock()).toISOString() });
+    if (run.lookups.compliance) run.lookups.compliance.own = ownState(state.header);
   }
   for (const w of prepared.warnings) logger.warn(w);
   // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
@@ -306,6 +325,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     ...concurrencyOutcome(concurrency, result.peakInFlight, bound()),
     messagedByOtherJobs: otherJobs.result(),
     ...(state.tookOverFrom !== undefined && { tookOverFrom: state.tookOverFrom }),
+    ...(pinned.continuedFrom && { continuedFrom: pinned.continuedFrom }),
     ...missed.outcome(),
   };
   if (pool) {
@@ -316,6 +336,13 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   await writeSummary(state.files.summary, outcome);
   logger.info(outcome, 'finished');
   return outcome;
+}
+
+/** The place a new header records: the earlier header's (the same content, given a state id), else this job file's. */
+function placeOf(earlier: HeaderEvent | undefined, here: JobPlace): { job_file: string; host?: string } {
+  const file = earlier?.job_file ?? here.file ?? '';
+  const host = earlier !== undefined ? earlier.host : here.host;
+  return { job_file: file, ...(host !== undefined && { host }) };
 }
 
 /** Why the list stopped the run, if it did: too many rejects so far, or a row the loader could not read (the contacts before it were sent). */

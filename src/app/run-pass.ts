@@ -46,8 +46,9 @@ export async function openSendPass(
     planner: (contact) => {
       if (!mayBeSent(states, contact.phone, mode)) return undefined;
       const now = clock();
-      run.otherJobs?.note(contact.phone, now);
-      return decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+      const action = decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+      run.otherJobs?.note(contact.phone, now, action);
+      return action;
     },
     // What the executor would only count as untouched is counted here, without a trip through it.
     settled: (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode),

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { StoreWriteError, type CheckpointEvent, type LedgerEntry } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
+import { messageKey } from '../job/index.js';
 import type { Action, PlanContext } from '../plan/index.js';
 import { noteDecision, outsideWindow, type ComplianceLookups } from './compliance.js';
 import { storeStopped } from './store-stopped.js';
@@ -63,6 +64,10 @@ export function sendsLedger(c: ComplianceLookups): SendsLedger {
         outsideWindow: outside || earlier?.outsideWindow === true,
         id: randomUUID(),
         ...(event.channel_id !== undefined && { channelId: event.channel_id }),
+        // What it carried: the same message from another job of the company is not sent again (already_sent).
+        ...(event.content !== undefined && { message: messageKey(event.content) }),
+        // Which state of the job sent it: a first message of this job's name from another state is another job's for already_sent.
+        ...(c.own?.state !== undefined && { state: c.own.state }),
       };
       open.set(event.phone, entry);
       // A recipient decided on a place of the store's budget: its entry uses that place, in the same write.

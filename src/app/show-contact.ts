@@ -37,9 +37,9 @@ export interface ContactStory {
  * phone may be written as in the list; it is read like the list's (the job's default country).
  */
 export async function showContact(jobPath: string, phoneText: string, options: { store: StateStore }): Promise<ContactStory> {
-  const { store } = options;
-  const list = await loadList(jobPath, store, Date.now());
+  const list = await loadList(jobPath, options.store, Date.now());
   const { job } = list;
+  const store = options.store.account(job.company_id);
   const parsed = normalisePhone(phoneText, job.default_country);
   if (!parsed.ok) throw new AppError(`"${phoneText}" is not a phone number this job can read (${parsed.detail}); write it as in the list or as +<country><number>`);
   const phone = parsed.e164;

@@ -35,5 +35,5 @@ export async function stopJob(job: string, options: StopJobOptions): Promise<Sto
 /** `stopJob` for the job of a job file: its name, and what was done. */
 export async function stopJobFile(jobPath: string, options: StopJobOptions): Promise<{ job: string; outcome: StopOutcome }> {
   const { job } = await loadJob(jobPath);
-  return { job: job.name, outcome: await stopJob(job.name, options) };
+  return { job: job.name, outcome: await stopJob(job.name, { ...options, store: options.store.account(job.company_id) }) };
 }

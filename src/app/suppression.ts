@@ -10,6 +10,7 @@ import type { StateStore, SuppressionEntry, SuppressionSource } from '../checkpo
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { InputError, loadContacts, normalisePhone, type LoaderOptions } from '../contacts/index.js';
 import { AppError } from './errors.js';
+import { loadJob } from '../job/index.js';
 
 export interface SuppressOptions {
   reason?: string;
@@ -56,6 +57,36 @@ export async function importSuppressions(store: StateStore, file: string, option
   const read = first !== undefined && /\p{L}/u.test(first) ? await readCsv(file, first, cc) : await readLines(file, cc);
   const outcome = await add(store, read.phones, 'import', options.reason ?? `imported from ${file}`, options.clock);
   return { ...outcome, unreadable: read.unreadable };
+}
+
+/** Whose list a `suppress` command means: a company's part of the store, and the job's default country when a job said it. */
+export interface SuppressionAccount {
+  store: StateStore;
+  /** Undefined while the store holds no company's job: the list then counts for every company. */
+  company?: number;
+  /** The job's `default_country` (`--job`): numbers written without a country code are read as its. */
+  defaultCountry?: string;
+}
+
+/**
+ * The suppression list belongs to a company: the one `company` names (`--company`), else the job's
+ * (`--job`), else the store's only company. A store holding several companies' jobs needs one of the two
+ * (AppError, exit 2); a store holding none yet keeps a list that counts for every company.
+ */
+export async function suppressionAccount(store: StateStore, given: { company?: number; jobPath?: string }): Promise<SuppressionAccount> {
+  if (given.jobPath !== undefined) {
+    const { job } = await loadJob(given.jobPath);
+    if (given.company !== undefined && given.company !== job.company_id) {
+      throw new AppError(`--company ${given.company} is not the company of ${given.jobPath} (company_id ${job.company_id}); give one of the two`, 'invalid');
+    }
+    return { store: store.account(job.company_id), company: job.company_id, ...(job.default_country !== undefined && { defaultCountry: job.default_country }) };
+  }
+  if (given.company !== undefined) return { store: store.account(given.company), company: given.company };
+  const companies = await store.companies();
+  const [only] = companies;
+  if (companies.length === 1 && only !== undefined) return { store: store.account(only), company: only };
+  if (companies.length === 0) return { store };
+  throw new AppError(`the store ${store.location} holds the jobs of companies ${companies.join(', ')}: say whose suppression list this is with --company N (or --job FILE)`, 'invalid');
 }
 
 /** Every entry, oldest first. */

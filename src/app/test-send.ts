@@ -1,4 +1,4 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { makePrivateDir, writePrivateFile } from '../files/private.js';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
@@ -60,8 +60,8 @@ export async function testSend(prepared: Prepared, options: TestSendOptions): Pr
   });
   const rows = await firstMessages(prepared, phones.length, clock());
   if (rows.length === 0) throw new AppError(`the list of job "${job.name}" has no row its message can be rendered for; \`outreach plan\` says why`, 'invalid');
-  const file = options.store.jobFiles(job.name).testSends;
-  await mkdir(path.dirname(file), { recursive: true });
+  const file = options.store.account(job.company_id).jobFiles(job.name).testSends;
+  await makePrivateDir(path.dirname(file));
   const sends: TestSend[] = [];
   for (const [i, phone] of phones.entries()) {
     const { contact, action } = rows[i % rows.length] as { contact: Contact; action: Message };
@@ -82,7 +82,7 @@ export async function testSend(prepared: Prepared, options: TestSendOptions): Pr
       outcome: outcome.kind,
       ...(outcome.kind === 'sent' ? { conversation_id: outcome.conversationId, message_id: outcome.messageId } : { error: outcome.error }),
     };
-    await appendFile(file, `${JSON.stringify(line)}\n`);
+    await writePrivateFile(file, `${JSON.stringify(line)}\n`, 'a');
     logger.info({ test_send: line }, `test send to ${phone}: ${outcome.kind}`);
   }
   return { job: job.name, sends, file };

@@ -65,7 +65,7 @@ export interface TrackOutcome {
  * every `intervalMs` until no sent contact is left to watch, or the signal aborts.
  */
 export async function trackJob(jobPath: string, options: TrackJobOptions): Promise<TrackOutcome> {
-  return withReadback(jobPath, 'track', options, async ({ loaded, list, state, reads, clock, logger }) => {
+  return withReadback(jobPath, 'track', options, async ({ loaded, store, list, state, reads, clock, logger }) => {
     const { job } = loaded;
     const { signal } = options;
     const sleep = options.sleep ?? abortableSleep;
@@ -76,7 +76,7 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
     for (;;) {
       const n = totals.passes + 1;
       // A reply settles a contact: its message is not read again (read afresh each pass: the receiver records replies meanwhile).
-      const replied = await repliesOf(options.store, state.states);
+      const replied = await repliesOf(store, state.states);
       const pass = await trackPass({
         state,
         reads,
@@ -84,7 +84,7 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
         maxAgeMs: job.track.max_age_hours * 3_600_000,
         // Reads in flight: sized from the read rate, not the job's concurrency of messages (the limiter holds the rate).
         concurrency: Math.min(READS_IN_FLIGHT.max, Math.max(READS_IN_FLIGHT.min, Math.ceil(perSecond / 2))),
-        onOptedOut: (phone) => suppressOptedOut(options.store, [phone]),
+        onOptedOut: (phone) => suppressOptedOut(store, [phone]),
         replied,
         onStart: (due) => options.onPassStart?.({ job: job.name, pass: n, due, perSecond, estimatedMs: Math.round((due / perSecond) * 1000) }),
         ...(signal && { signal }),
@@ -109,8 +109,8 @@ export async function trackJob(jobPath: string, options: TrackJobOptions): Promi
       if (signal?.aborted) break;
     }
     // A follow-up tells what "not read" means from this; an experiment, whether its rates are fresh.
-    if (!signal?.aborted) await noteTracked(options.store, job.name, clock());
-    const funnel = funnelOf(state.states.values(), await repliesOf(options.store, state.states));
+    if (!signal?.aborted) await noteTracked(store, job.name, clock());
+    const funnel = funnelOf(state.states.values(), await repliesOf(store, state.states));
     const { firstError, ...counts } = totals;
     return {
       job: job.name,

@@ -100,7 +100,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
       const withLine = { ...base, ...(event.line !== undefined && { line: event.line }) };
       if (before.status === 'in_doubt') return { ...before, ...withLine };
       return event.t === 'skipped'
-        ? { ...withLine, ...known, status: 'skipped', reason: event.reason }
+        ? { ...withLine, ...known, status: 'skipped', reason: event.reason, ...(event.detail !== undefined && { detail: event.detail }) }
         : { ...withLine, ...known, status: 'deferred', reason: event.reason, notBefore: event.not_before, ...refusal(event), ...(event.zone !== undefined && { zone: event.zone }) };
     }
     case 'followup':

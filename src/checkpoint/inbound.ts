@@ -25,6 +25,11 @@ export interface RecordedEvent {
   phone?: string;
   /** The number of the business (channel id) the message's conversation is on, when known (a conversation a job of the store started). */
   channel_id?: number;
+  /**
+   * The company the message belongs to: the company of the job that started its conversation, else the store's
+   * only company, else the one the receiver was told (`--company`); absent when none tells (it then counts for every company).
+   */
+  company_id?: number;
 }
 
 /** The store's events, opened by a process that records them (the receiver, `sync`). */

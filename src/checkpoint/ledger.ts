@@ -25,6 +25,12 @@ export interface LedgerEntry {
    * millisecond); a take-back names it. Without one, the job, phone and time name the entry.
    */
   id?: string;
+  /** The filled message's key (`messageKey`): the same message from another job is not sent again. Absent in entries written before it was kept. */
+  message?: string;
+  /** The company whose ledger it is in; absent in entries written before companies were kept (they count for every company). Set by the store. */
+  company?: number;
+  /** The id of the job's state that sent it (its header's `state`); absent in entries written before it was kept. */
+  state?: string;
 }
 
 /** A first message of the phone still counted: its job and time. */
@@ -32,6 +38,12 @@ export interface LedgerMessage {
   job: string;
   /** Epoch ms. */
   at: number;
+}
+
+/** A first message of the phone still counted, with the key of what it carried and the job's state that sent it, when the entry says. */
+export interface SentMessage extends LedgerMessage {
+  message?: string;
+  state?: string;
 }
 
 export interface LedgerView {
@@ -50,6 +62,8 @@ export interface LedgerView {
   messagesSince(phone: string, since: number, options?: { exceptJob?: string }): LedgerMessage[];
   /** The number of a pool the phone's latest first message that names one went from (any job). */
   lastChannelOf(phone: string): number | undefined;
+  /** Every first message of the phone still counted (any job), oldest first, with its message's key when known. */
+  sentTo(phone: string): readonly SentMessage[];
 }
 
 /**
@@ -93,6 +107,8 @@ interface Counted {
   at: number;
   outside: boolean;
   channel?: number;
+  message?: string;
+  state?: string;
 }
 
 /** The name of an entry: its id, else its job, phone and time. */
@@ -125,7 +141,7 @@ export class LedgerIndex implements LedgerView {
     if (!Number.isFinite(entry.at)) return;
     if (this.takenBack.size > 0 && this.takenBack.has(keyOf(entry))) return;
     const entries = this.byPhone.get(entry.phone);
-    const counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow, ...(entry.channelId !== undefined && { channel: entry.channelId }) };
+    const counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow, ...(entry.channelId !== undefined && { channel: entry.channelId }), ...(entry.message !== undefined && { message: entry.message }), ...(entry.state !== undefined && { state: entry.state }) };
     if (entries === undefined) this.byPhone.set(entry.phone, [counted]);
     else if (entries.some((e) => isEntry(e, entry))) return;
     else entries.push(counted);
@@ -172,6 +188,12 @@ export class LedgerIndex implements LedgerView {
     return last?.channel;
   }
 
+  sentTo(phone: string): readonly SentMessage[] {
+    const entries = this.byPhone.get(phone);
+    if (entries === undefined) return [];
+    return entries.map((e) => ({ job: e.job, at: e.at, ...(e.message !== undefined && { message: e.message }), ...(e.state !== undefined && { state: e.state }) })).sort((a, b) => a.at - b.at);
+  }
+
   messagesSince(phone: string, since: number, options: { exceptJob?: string } = {}): LedgerMessage[] {
     const latest = new Map<string, number>();
     for (const e of this.byPhone.get(phone) ?? []) {
@@ -204,6 +226,7 @@ export function ledgerViewOf(index: LedgerIndex): LedgerView {
     lastMessagedAt: (phone, options) => index.lastMessagedAt(phone, options),
     messagesSince: (phone, since, options) => index.messagesSince(phone, since, options),
     lastChannelOf: (phone) => index.lastChannelOf(phone),
+    sentTo: (phone) => index.sentTo(phone),
   };
 }
 
@@ -233,22 +256,52 @@ function upperBound(sorted: readonly number[], x: number): number {
 
 /** A stored line read back: an entry, a take-back, or undefined when it is neither. */
 export function readLedgerLine(value: Record<string, unknown>): { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined {
-  const { phone, at, job, outside_window: outside, id, op, channel_id: channel } = value;
+  const { phone, at, job, outside_window: outside, id, op, channel_id: channel, message, company, state } = value;
   if (typeof phone !== 'string' || typeof at !== 'string' || typeof job !== 'string') return undefined;
   if (id !== undefined && typeof id !== 'string') return undefined;
   const ms = Date.parse(at);
   if (Number.isNaN(ms)) return undefined;
-  if (op === 'take_back') return { op, entry: { phone, at: ms, job, outsideWindow: outside === true, ...(id !== undefined && { id }) } };
+  const of = typeof company === 'number' && Number.isInteger(company) ? { company } : {};
+  if (op === 'take_back') return { op, entry: { phone, at: ms, job, outsideWindow: outside === true, ...(id !== undefined && { id }), ...of } };
   if (op !== undefined || typeof outside !== 'boolean') return undefined;
-  return { op: 'add', entry: { phone, at: ms, job, outsideWindow: outside, ...(id !== undefined && { id }), ...(typeof channel === 'number' && { channelId: channel }) } };
+  return {
+    op: 'add',
+    entry: {
+      phone,
+      at: ms,
+      job,
+      outsideWindow: outside,
+      ...(id !== undefined && { id }),
+      ...(typeof channel === 'number' && { channelId: channel }),
+      ...(typeof message === 'string' && { message }),
+      ...(typeof state === 'string' && { state }),
+      ...of,
+    },
+  };
+}
+
+/** Whether a stored entry counts in the ledger of `company` (undefined: the store seen whole, every entry): its own, or one of no company. */
+export function inCompany(entry: { company?: number }, company: number | undefined): boolean {
+  return company === undefined || entry.company === undefined || entry.company === company;
 }
 
 /** An entry as stored (snake_case, ISO time, so a person can read it). */
 export function ledgerRecord(entry: LedgerEntry): Record<string, unknown> {
-  return { v: 1, phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, outside_window: entry.outsideWindow, ...(entry.id !== undefined && { id: entry.id }), ...(entry.channelId !== undefined && { channel_id: entry.channelId }) };
+  return {
+    v: 1,
+    phone: entry.phone,
+    at: new Date(entry.at).toISOString(),
+    job: entry.job,
+    outside_window: entry.outsideWindow,
+    ...(entry.id !== undefined && { id: entry.id }),
+    ...(entry.channelId !== undefined && { channel_id: entry.channelId }),
+    ...(entry.message !== undefined && { message: entry.message }),
+    ...(entry.state !== undefined && { state: entry.state }),
+    ...(entry.company !== undefined && { company: entry.company }),
+  };
 }
 
 /** A take-back as stored: it names the entry by its id (and its phone, job and time, for people). */
 export function takeBackRecord(entry: LedgerEntry): Record<string, unknown> {
-  return { v: 1, op: 'take_back', phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, ...(entry.id !== undefined && { id: entry.id }) };
+  return { v: 1, op: 'take_back', phone: entry.phone, at: new Date(entry.at).toISOString(), job: entry.job, ...(entry.id !== undefined && { id: entry.id }), ...(entry.company !== undefined && { company: entry.company }) };
 }

@@ -3,6 +3,10 @@
  * own words for what each part found; a backend that can receive a folder implements
  * `StoreImporter`. Importing twice changes nothing: what is already there is counted, not copied.
  */
+import type { RequestContent } from './types.js';
+
+/** How an import names a filled message (the program's `messageKey`, given by the caller: the store does not know messages). */
+export type MessageKeyOf = (content: RequestContent) => string;
 
 /** What one store-wide part (the suppression list, the ledger, …) found: records copied, and records the store already had. */
 export interface PartImport {

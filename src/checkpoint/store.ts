@@ -26,6 +26,8 @@ export interface JobOwner {
   pid: number;
   startedAt: string;
   command: string;
+  /** The job file this owner runs it from (for people: `status` says where the job runs now; never compared). */
+  jobFile?: string;
 }
 
 /** A run holding a job now, as its lock records it. */
@@ -37,6 +39,8 @@ export interface JobRunner {
   since: string;
   /** The command that runs it (`run`, `resume`, `track`…); empty when the lock does not say. */
   command: string;
+  /** The job file it runs from, when the lock says (for people only). */
+  jobFile?: string;
 }
 
 /** Where a job's outputs for people go, as this store places them. */
@@ -104,9 +108,26 @@ export interface JobStore extends JobView {
   close(): Promise<void>;
 }
 
+/**
+ * A store, seen whole or as one company's part (`account`). The business's memory belongs to the
+ * company (`company_id`): a company's part holds its jobs, by name, and the lists every job of the
+ * company shares (the suppression list, the ledger of first messages with the messaging limit and
+ * the frequency cap, the reply windows), whatever folder or host a job file sits on; two companies of
+ * one store never see each other's. The store seen whole (what a backend's factory returns) reads
+ * every company's lists together and writes lists that belong to no company in particular (what a
+ * store written before companies were kept holds: they count for every company), and names a job by
+ * its stored name. Every use case that knows its job's company works on `account(company)`.
+ */
 export interface StateStore {
   /** Where the store is, for people (a folder for the file backend). */
   readonly location: string;
+  /** The company this view is scoped to; undefined for the store seen whole. */
+  readonly company?: number;
+  /** One company's part of the store: its jobs by name and its shared lists (the same object for the same company). */
+  account(company: number): StateStore;
+  /** The companies whose jobs the store holds (from the jobs' pinned content), ascending. */
+  companies(): Promise<number[]>;
+  /** Where the job's files for people go (after any other call about the job, the folder of the job as stored). */
   jobFiles(job: string): JobFiles;
   /** Takes the job (refusing, naming the holder's host and pid, while another owner holds it) and replays its state. */
   openJob(job: string, owner: JobOwner): Promise<JobStore>;
@@ -145,8 +166,8 @@ export interface StateStore {
   replies(sent: Iterable<readonly [string, SentContact]>): Promise<Map<string, string>>;
   /** Client id → phone, from every job's state (the webhook links inbound messages to phones with it). */
   knownPhones(): Promise<Map<string, string>>;
-  /** Conversation id → the number (channel id) it was started from, from every job's state (a pool's contact's number, else the job's one number). */
-  knownConversations(): Promise<Map<string, number>>;
+  /** Conversation id → the number (channel id) it was started from (a pool's contact's number, else the job's one number) and the company of the job that started it, from every job's state. */
+  knownConversations(): Promise<Map<string, KnownConversation>>;
   /** The suppression list every job of the store honours, read now (`refresh` reads later changes). */
   suppressions(): Promise<SuppressionList>;
   /** Puts phones (E.164) on the suppression list; durable when it resolves. */
@@ -168,6 +189,14 @@ export interface StateStore {
   leaveRate(channel: number, sender: string, now: number): Promise<void>;
   /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** What the store knows of a conversation one of its jobs started. */
+export interface KnownConversation {
+  /** The number it was started from, when the job's state says. */
+  channel?: number;
+  /** The company of the job that started it. */
+  company?: number;
 }
 
 /** What a job's notes are kept under: `tracked` (when `track` last read the job), `experiment` (its decision), `follow_ups` (the jobs following it up). */

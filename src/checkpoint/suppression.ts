@@ -55,9 +55,13 @@ export interface UnsuppressOptions {
 }
 
 /** One change of the list, as a backend stores it. */
-export type SuppressionChange =
+export type SuppressionChange = (
   | { op: 'add'; phone: string; reason: string; source: SuppressionSource; at: string }
-  | { op: 'remove'; phone: string; only_source?: SuppressionSource; at: string };
+  | { op: 'remove'; phone: string; only_source?: SuppressionSource; at: string }
+) & {
+  /** The company whose list it changes; absent in changes written before companies were kept (they count for every company). */
+  company?: number;
+};
 
 /** The fold of the changes: the entries in force, by phone. */
 export class SuppressionIndex {
@@ -118,17 +122,18 @@ export function suppressionListOf(index: SuppressionIndex, refresh: () => Promis
 
 /** A stored change read back, or undefined when it is not one (a torn or foreign record). */
 export function readSuppressionChange(value: Record<string, unknown>): SuppressionChange | undefined {
-  const { op, phone, at } = value;
+  const { op, phone, at, company } = value;
   if (typeof phone !== 'string' || typeof at !== 'string' || Number.isNaN(Date.parse(at))) return undefined;
+  const of = typeof company === 'number' && Number.isInteger(company) ? { company } : {};
   if (op === 'add') {
     const { reason, source } = value;
     if (typeof reason !== 'string' || !isSource(source)) return undefined;
-    return { op, phone, reason, source, at };
+    return { op, phone, reason, source, at, ...of };
   }
   if (op === 'remove') {
     const only = value.only_source;
     if (only !== undefined && !isSource(only)) return undefined;
-    return { op, phone, ...(only !== undefined && { only_source: only }), at };
+    return { op, phone, ...(only !== undefined && { only_source: only }), at, ...of };
   }
   return undefined;
 }

@@ -45,8 +45,16 @@ export type CheckpointEvent =
       fingerprint: string;
       /** The content the fingerprint was made from, to say what changed. */
       content: Record<string, unknown>;
-      /** The absolute path of the job file that started this state (absent in journals written before it was kept). */
+      /** The absolute path of the job file that started this state (absent in journals written before it was kept): for people, never compared. */
       job_file?: string;
+      /** The host that job file was on (absent in journals written before it was kept): for people, never compared. */
+      host?: string;
+      /**
+       * A random id of this job's state, minted with its first header and kept by every later one: the first
+       * messages sent from this state carry it in the ledger, so a first message of the same job name from
+       * another state (a copy taken in, a state started again) is told apart from its own.
+       */
+      state?: string;
       at: string;
     }
   | {
@@ -110,7 +118,15 @@ export type CheckpointEvent =
       error: string;
       at: string;
     }
-  | { t: 'skipped'; phone: string; reason: string; line?: number; at: string }
+  | {
+      t: 'skipped';
+      phone: string;
+      reason: string;
+      /** Why, for people, when the reason alone does not say it (`already_sent`: the job that sent the message, and when). */
+      detail?: string;
+      line?: number;
+      at: string;
+    }
   | {
       t: 'deferred';
       phone: string;
@@ -246,7 +262,7 @@ export type InDoubtState = StateBase &
     unresolved?: string;
   };
 
-export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string };
+export type SkippedState = StateBase & Known & { status: 'skipped'; reason: string; detail?: string };
 
 /** Not sent now, on purpose: it may go from `notBefore` (ISO) on. */
 export type DeferredState = StateBase & Known & ProviderRefusal & { status: 'deferred'; reason: string; notBefore: string; /** quiet_hours: the contact's zone. */ zone?: string };

@@ -17,8 +17,11 @@ export interface WindowLookup {
 
 /** The windows opened by a process that writes them (the receiver, `sync`). */
 export interface WindowStore extends WindowLookup {
-  /** An inbound message at `at` (epoch ms) from this client (and phone, when known), to the number `channelId` when known. */
-  noteInbound(inbound: { clientId: string; phone?: string; at: number; channelId?: number }): void;
+  /**
+   * An inbound message at `at` (epoch ms) from this client (and phone, when known), to the number `channelId` when known,
+   * for the company `company` when known (a company's window store notes its own).
+   */
+  noteInbound(inbound: { clientId: string; phone?: string; at: number; channelId?: number; company?: number }): void;
   /** The client's phone became known: the phone's window takes the client's. */
   linkPhone(clientId: string, phone: string): void;
   phoneOf(clientId: string): string | undefined;
@@ -28,10 +31,24 @@ export interface WindowStore extends WindowLookup {
   flush(): Promise<void>;
 }
 
-/** A window's last inbound message: its time (epoch ms) and the number it came to, when known. */
+/** A window's last inbound message: its time (epoch ms), the number it came to and the company it belongs to, when known. */
 export interface InboundMark {
   at: number;
   channel?: number;
+  company?: number;
+}
+
+/**
+ * The mark as `company` sees it (undefined: the store seen whole sees every mark): a window the person
+ * opened with another company is none of this one's. A mark of no company counts for every company.
+ */
+export function markFor(mark: InboundMark | undefined, company: number | undefined): InboundMark | undefined {
+  return mark === undefined || company === undefined || mark.company === undefined || mark.company === company ? mark : undefined;
+}
+
+/** An inbound mark of these parts, the absent ones left out. */
+export function inboundMark(at: number, channel: number | undefined, company: number | undefined): InboundMark {
+  return { at, ...(channel !== undefined && { channel }), ...(company !== undefined && { company }) };
 }
 
 /**
@@ -41,6 +58,8 @@ export interface InboundMark {
  */
 export function laterInbound(old: InboundMark | undefined, next: InboundMark): InboundMark {
   if (old === undefined || next.at > old.at) return next;
-  if (next.at === old.at && old.channel === undefined && next.channel !== undefined) return next;
+  if (next.at === old.at && ((old.channel === undefined && next.channel !== undefined) || (old.company === undefined && next.company !== undefined))) {
+    return { ...old, ...next };
+  }
   return old;
 }

@@ -1,16 +1,32 @@
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { CliError } from './exit.js';
 
 /**
- * Where state lives: --state-dir, else OUTREACH_STATE_DIR, else `.outreach` in the job file's own folder
- * (so the same job run from another directory, by cron or a teammate, finds its checkpoint), else, for
- * the commands without a job (webhook, sync), `.outreach` in the working directory.
+ * The account's store of this user on this machine, when nothing names another: `$STATE_DIRECTORY` (the
+ * first, when systemd's `StateDirectory=` gives several), else `$XDG_STATE_HOME/outreach` (an absolute
+ * path, as the XDG base directory specification wants), else `~/.local/state/outreach`. Every job file of
+ * the machine shares it, wherever it sits: the business's memory is one.
  */
-export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, jobFile?: string): string {
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  const systemd = env.STATE_DIRECTORY?.split(':')[0];
+  if (systemd !== undefined && systemd !== '') return path.resolve(systemd);
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'outreach');
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return path.join(home, '.local', 'state', 'outreach');
+}
+
+/** The state folder a flag or OUTREACH_STATE_DIR names, when one does. */
+export function explicitStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const chosen = flag ?? env.OUTREACH_STATE_DIR;
-  if (chosen !== undefined && chosen !== '') return path.resolve(chosen);
-  return jobFile !== undefined ? path.join(path.dirname(path.resolve(jobFile)), '.outreach') : path.resolve('.outreach');
+  return chosen !== undefined && chosen !== '' ? path.resolve(chosen) : undefined;
+}
+
+/** Where state lives: --state-dir, else OUTREACH_STATE_DIR, else the account's store of this machine (`defaultStateDir`). */
+export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return explicitStateDir(flag, env) ?? defaultStateDir(env);
 }
 
 /** The platform's base URL: --base-url, else OUTREACH_BASE_URL. */

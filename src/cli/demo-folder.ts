@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { makePrivateDir, writePrivateFile } from '../files/private.js';
 import { CliError } from './exit.js';
 
 /** A file that marks a folder as the demo's own, so it may be emptied at the next demo. */
@@ -14,7 +15,7 @@ export async function freshDemoFolder(dir: string): Promise<string> {
     }
     await rm(dir, { recursive: true, force: true });
   }
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, MARKER), 'made by `outreach demo`; emptied at the next demo\n');
+  await makePrivateDir(dir);
+  await writePrivateFile(path.join(dir, MARKER), 'made by `outreach demo`; emptied at the next demo\n');
   return dir;
 }

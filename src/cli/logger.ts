@@ -1,17 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import pino, { type Logger } from 'pino';
+import { FILE_MODE, preparePrivateFileSync } from '../files/private.js';
 import { stamped } from './stamp.js';
 
 /** Explicit redact paths (a wildcard costs far more); never built from user input. */
 export const REDACT_PATHS = ['token', 'authorization', 'headers.authorization', 'req.headers.authorization', 'options.token'];
 
-/** The job's run.log: pino JSON lines, token redacted. */
+/** The job's run.log: pino JSON lines, token redacted; a private file (0600). */
 export function fileLogger(file: string): Logger {
-  mkdirSync(path.dirname(file), { recursive: true });
+  preparePrivateFileSync(file);
   return pino(
     { level: process.env.OUTREACH_LOG_LEVEL ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } },
-    pino.destination({ dest: file, sync: false, mkdir: true }),
+    pino.destination({ dest: file, sync: false, mode: FILE_MODE }),
   );
 }
 
@@ -25,8 +24,8 @@ export function consoleLogger(options: { logFile?: string | undefined; err?: Nod
   const err = options.err ?? process.stderr;
   const streams: pino.StreamEntry[] = [{ level: level as pino.Level, stream: { write: (line: string) => void err.write(sentenceOf(line, err.isTTY)) } }];
   if (options.logFile !== undefined) {
-    mkdirSync(path.dirname(options.logFile), { recursive: true });
-    streams.push({ level: level as pino.Level, stream: pino.destination({ dest: options.logFile, sync: false, mkdir: true, append: true }) });
+    preparePrivateFileSync(options.logFile);
+    streams.push({ level: level as pino.Level, stream: pino.destination({ dest: options.logFile, sync: false, append: true, mode: FILE_MODE }) });
   }
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, pino.multistream(streams));
 }

@@ -1,9 +1,10 @@
+import { hostname } from 'node:os';
 import type { ReadbackOptions } from '../app/index.js';
 import { loadJob } from '../job/index.js';
 import { connectionFrom, untilStopped, withClient } from './api-command.js';
 import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
-import { storeFor, usingStore } from './store-root.js';
+import { withJobStore } from './store-root.js';
 import { clientSettings } from '../app/index.js';
 
 /** The flags `track` and `reconcile` share. */
@@ -21,13 +22,13 @@ export interface ReadbackFlags {
  * the job's log file, and SIGINT/SIGTERM as the abort signal. `run` gets the use-case's options.
  */
 export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, run: (options: ReadbackOptions) => Promise<T>): Promise<T> {
-  return usingStore(storeFor(flags, jobPath), async (store) => {
+  return withJobStore(flags, jobPath, async (store) => {
     const connection = await connectionFrom(flags);
     const { job } = await loadJob(jobPath);
-    const logger = fileLogger(store.jobFiles(job.name).log);
+    const logger = fileLogger(store.account(job.company_id).jobFiles(job.name).log);
     try {
       return await untilStopped((signal) =>
-        withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), clientSettings(job)),
+        withClient(connection, (api) => run({ store, api, owner: { pid: process.pid, host: hostname() }, logger, signal }), clientSettings(job)),
       );
     } finally {
       await flushLogger(logger);

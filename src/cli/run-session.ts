@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { createApiClient } from '../api/index.js';
 import { clientSettings, outcomeJson, runJob, type Prepared } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
@@ -36,7 +37,7 @@ export interface SessionOptions {
 export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
   const { store, connection } = options;
   const zone = options.zone ?? localZone();
-  const logger = fileLogger(store.jobFiles(prepared.job.name).log);
+  const logger = fileLogger(store.account(prepared.job.company_id).jobFiles(prepared.job.name).log);
   const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
   const stop = new AbortController();
   const cut = new AbortController();
@@ -58,7 +59,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       api,
       command: options.command,
       mode: options.mode,
-      owner: { pid: process.pid },
+      owner: { pid: process.pid, host: hostname() },
       forceChanged: options.forceChanged === true,
       signal: stop.signal,
       cutSignal: cut.signal,

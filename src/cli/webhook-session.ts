@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
@@ -14,8 +13,10 @@ export interface WebhookFlags {
   host: string;
   stateDir?: string;
   store?: string;
+  storeFile?: string;
   baseUrl?: string;
   tokenFile?: string;
+  company?: string;
 }
 
 export interface WebhookSettings {
@@ -28,6 +29,8 @@ export interface WebhookSettings {
   keywords: InboundKeywords;
   /** Absent: no phone look-ups (phones come from jobs' checkpoints only). */
   platform?: { baseUrl: string; token: string };
+  /** The company of a message no job's conversation tells, when the store holds several companies (`--company`). */
+  company?: number;
 }
 
 /** Flags and environment folded once into the receiver's settings; a bad value is a one-sentence CliError. */
@@ -42,11 +45,7 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     throw new CliError(`--port ${flags.port}: give a port number from 0 to 65535`);
   }
   if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
-  if (!namesState(flags, env)) {
-    throw new CliError(
-      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
-    );
-  }
+  const company = companyFlag(flags.company);
   const token = flags.tokenFile ? await resolveToken(flags.tokenFile, env) : env.OUTREACH_TOKEN?.trim() || undefined;
   return {
     port: Number(flags.port),
@@ -55,15 +54,15 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
     store: storeWhere(flags, env),
     keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
+    ...(company !== undefined && { company }),
   };
 }
 
-/**
- * True when the flags or the environment name the state (a folder or a database): a receiver started
- * from another folder must not record, silently, into that folder's `.outreach/`, where no run looks.
- */
-function namesState(flags: WebhookFlags, env: NodeJS.ProcessEnv): boolean {
-  return [flags.stateDir, env.OUTREACH_STATE_DIR, flags.store, env.OUTREACH_STORE].some((v) => v !== undefined && v !== '');
+/** `--company N`: a platform company's id, or a one-sentence CliError. */
+export function companyFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliError(`--company "${text}": give the platform company's id, a whole number such as 1`);
+  return Number(text);
 }
 
 /** Runs the receiver until `stop` aborts; prints where it listens and, at the end, what it did. */
@@ -94,6 +93,7 @@ export async function runWebhook(
       keywords: settings.keywords,
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),
+      ...(settings.company !== undefined && { company: settings.company }),
     });
   } catch (err) {
     await api?.close();

@@ -6,6 +6,7 @@ export { loadJob, type LoadedJob } from './load.js';
 export { resolveContactFiles } from './contact-files.js';
 export { JobError } from './errors.js';
 export { messageFingerprint, describeChange, canonicalJson } from './fingerprint.js';
+export { messageKey, type FilledMessage } from './message-key.js';
 export { jobJsonSchema } from './json-schema.js';
 export { WEEKDAYS, secondsOfDay, canonicalZone, type SendWindow, type Weekday } from './send-window.js';
 export { closest } from './suggest.js';

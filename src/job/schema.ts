@@ -4,7 +4,7 @@ import { experimentSchema, firstArm } from './experiment.js';
 import { followUpSchema } from './follow-up.js';
 import { messageSchema, type Message } from './message.js';
 import { startAt } from './start-at.js';
-import { dailyUniqueRecipients, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
+import { dailyUniqueRecipients, minHoursBetweenMessages, repeatMessage, requireOptIn, sendWindowSchema } from './send-window.js';
 
 /**
  * The job file: one JSON object, strict at every level (an unknown field is a mistake to report,
@@ -169,6 +169,7 @@ const limits = z
     max_failure_ratio: ratio(0.5).default(0.5).describe('Abort the run when more sends than this fail'),
     daily_unique_recipients: dailyUniqueRecipients,
     min_hours_between_messages: minHoursBetweenMessages,
+    repeat_message: repeatMessage,
   })
   .prefault({});
 

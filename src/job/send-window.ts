@@ -96,7 +96,14 @@ export const requireOptIn = z
 export const dailyUniqueRecipients = wholeNumber(1, Number.MAX_SAFE_INTEGER, 250)
   .optional()
   .describe(
-    "The account's messaging limit (250, 2000, 10000, 100000): distinct recipients messaged outside their 24-hour window in any rolling 24 hours, across every job of the state folder",
+    "The account's messaging limit (250, 2000, 10000, 100000): distinct recipients messaged outside their 24-hour window in any rolling 24 hours, across every job of the company",
+  );
+
+export const repeatMessage = z
+  .boolean({ error: says('true or false') })
+  .default(false)
+  .describe(
+    'Send this message even to contacts another job of the company already sent the very same message (the same template and values, or the same text); by default they are skipped already_sent, and `plan` warns when this is on',
   );
 
 /** The frequency cap's default: a day between two jobs' first messages to one person. */
@@ -108,5 +115,5 @@ export const minHoursBetweenMessages = z
   .max(8760, { error: says('a number of hours from 0 (off) to 8760 (a year), e.g. 24') })
   .default(DEFAULT_MIN_HOURS_BETWEEN_MESSAGES)
   .describe(
-    'Defer a contact who got a first message from another job of the state folder less than this many hours ago (default 24); 0 turns the protection off',
+    'Defer a contact who got a first message (of another message) from another job of the company less than this many hours ago (default 24); 0 turns the protection off',
   );

@@ -19,8 +19,13 @@ export interface PlanContext {
   suppressed?: { reason: string; source: string };
   /** Whether the contact's consent cell is a clear yes; read only when the job requires opt-in (absent: not known to be). */
   optedIn?: boolean;
-  /** The last first message another job of the state folder sent this phone, epoch ms. */
+  /** The last first message another job of the company sent this phone, epoch ms. */
   lastMessagedAt?: number;
+  /**
+   * The first messages of the company's jobs to this phone whose message is known (its key, `messageKey`), with
+   * their job and time (epoch ms): another job's, and this job's own when its state does not know the contact.
+   */
+  sentBefore?: ReadonlyArray<{ job: string; at: number; message: string }>;
   /** The messaging limit now, when the job sets `limits.daily_unique_recipients`. */
   budget?: Budget;
   /** An experiment's job: this contact's draw, and what the store knows of the decision. */

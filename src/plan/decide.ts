@@ -2,6 +2,7 @@ import type { Contact } from '../contacts/types.js';
 import type { Job } from '../job/index.js';
 import type { PlanContext } from './context.js';
 import { render } from './render.js';
+import { alreadySent } from './rules/already-sent.js';
 import { consent } from './rules/consent.js';
 import { dailyLimit } from './rules/daily-limit.js';
 import { experimentHold } from './rules/experiment.js';
@@ -28,6 +29,7 @@ const GATES: readonly Gate[] = [
   notYet, // defer:start_at
   suppressed, // skip:suppressed
   consent, // skip:no_opt_in
+  alreadySent, // skip:already_sent
   recentlyMessaged, // defer:recently_messaged
   quietHours, // defer:quiet_hours
   dailyLimit, // defer:daily_limit
@@ -45,12 +47,13 @@ const GATES: readonly Gate[] = [
 export function decide(contact: Contact, channel: ChannelInfo, job: PlanJob, context: PlanContext): Action {
   const message = armMessage(job, context);
   const choice = chooseVariant(contact, message);
-  const input: RuleInput = { contact, channel, job: { ...job, message: choice.message }, context };
+  let composed: Action | undefined;
+  const input: RuleInput = { contact, channel, job: { ...job, message: choice.message }, context, composed: () => (composed ??= compose(input)) };
   for (const gate of GATES) {
     const held = gate(input);
     if (held) return held;
   }
-  const action = compose(input);
+  const action = input.composed();
   if (message.variants.length === 0 || (action.kind !== 'template' && action.kind !== 'text')) return action;
   return { ...action, variant: variantLabel(choice) };
 }

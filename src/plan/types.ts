@@ -38,7 +38,9 @@ export type SkipReason =
   /** The phone is on the state folder's suppression list (by hand, an import, an opt-out reply, or the provider). */
   | 'suppressed'
   /** The job requires opt-in and the contact's consent cell is not a clear yes. */
-  | 'no_opt_in';
+  | 'no_opt_in'
+  /** Another job of the company already sent the person this very message (the same template and values, or the same text). */
+  | 'already_sent';
 
 /** Why a contact is not sent now but may be later (the rules that say so arrive with their issues). */
 export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit' | 'start_at' | 'experiment';
@@ -65,7 +67,14 @@ export type Action =
       fallbackTemplate?: RenderedTemplate;
       variant?: string;
     }
-  | { kind: 'skip'; reason: SkipReason }
+  | {
+      kind: 'skip';
+      reason: SkipReason;
+      /** For people: `already_sent` names the job that sent it and when. */
+      detail?: string;
+      /** `already_sent`: the job that sent the person this message, and when (epoch ms). */
+      earlier?: { job: string; at: number };
+    }
   /** Not now: from `notBefore` (epoch ms) on. */
   | { kind: 'defer'; reason: DeferReason; notBefore: number; /** quiet_hours: the contact's zone, to say when in local time. */ zone?: string }
   | { kind: 'reject'; reason: PlanRejectReason; detail: string };

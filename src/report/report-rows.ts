@@ -169,6 +169,7 @@ function errorOf(s: ContactState): string | null {
       return errors.length > 0 ? errors.join('; ') : null;
     }
     case 'skipped':
+      return s.detail ?? null;
     case 'deferred':
       return null;
   }

@@ -97,8 +97,8 @@ export async function sendContact(
       return { kind: 'rejected', reject: contactReject(contact, action.reason, action.detail) };
     case 'skip':
       // Skipped again for the same reason: nothing new to record.
-      if (prior?.status === 'skipped' && prior.reason === action.reason) return { kind: 'skipped', reason: action.reason };
-      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, line: contact.line, at: isoAt(ctx.clock()) });
+      if (prior?.status === 'skipped' && prior.reason === action.reason && prior.detail === action.detail) return { kind: 'skipped', reason: action.reason };
+      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, ...(action.detail !== undefined && { detail: action.detail }), line: contact.line, at: isoAt(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
     case 'defer':
       // Deferred again to the same time for the same reason: nothing new to record.

@@ -6,7 +6,10 @@
 
 import type { ProviderCode } from './provider-codes.js';
 
-/** S37: the only company of the simulated platform (A18: ids are integers); any other companyId answers 404. */
+/**
+ * S37: the company of the simulated platform's token (A18: ids are integers), 1 unless the simulator is
+ * started for another (`companyId`: one simulator a platform account); any other companyId answers 404.
+ */
 export const COMPANY_ID = 1;
 
 /** A1: success status of sends, stage, status, take-over, client update, client tags, values. */

@@ -20,4 +20,6 @@ export interface SimCore {
   readonly webhook: WebhookEmitter;
   readonly log: RequestLog;
   readonly templateDisplay: TemplateDisplay;
+  /** The company the platform's token belongs to (S37). */
+  readonly companyId: number;
 }

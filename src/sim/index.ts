@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_REQUEST_LOG_LIMIT, DEFAULT_TEMPLATE_DISPLAY, TEMPLATE_DISPLAYS, WEBHOOK_TIMEOUT_MS, type TemplateDisplay } from './assumptions.js';
+import { COMPANY_ID, DEFAULT_REQUEST_LOG_LIMIT, DEFAULT_TEMPLATE_DISPLAY, TEMPLATE_DISPLAYS, WEBHOOK_TIMEOUT_MS, type TemplateDisplay } from './assumptions.js';
 import { SimClock } from './clock.js';
 import type { SimCore } from './core.js';
 import { DeliveryTimeline } from './delivery-timeline.js';
@@ -90,7 +90,9 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
   const webhook = new WebhookEmitter(undefined, settings.webhookTimeoutMs);
   webhook.configure(settings.webhook);
   webhook.onAttempt = () => log.counters.webhookAttempts++;
-  const seed = seedData();
+  const companyId = options.companyId ?? COMPANY_ID;
+  if (!Number.isInteger(companyId) || companyId < 1) throw new RangeError('companyId must be a whole number from 1');
+  const seed = seedData(companyId);
   const store = new Store({ ...seed, channels: [...seed.channels, ...(options.channels ?? [])] });
   const core: SimCore = {
     store,
@@ -101,6 +103,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     webhook,
     log,
     templateDisplay: settings.templateDisplay,
+    companyId,
   };
   const { server, shutdown } = createSimServer(core, settings.token, options.delay);
   await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@ export interface SeedData {
   customFields: SimCustomField[];
 }
 
-export function seedData(): SeedData {
+export function seedData(companyId: number = COMPANY_ID): SeedData {
   return {
     channels: [
       { id: 10, name: 'Sales (WhatsApp Cloud)', type: 'wba', status: 1 },
@@ -53,8 +53,8 @@ export function seedData(): SeedData {
       { id: 2, name: 'lead', color: '#4a90e2', description: 'Not a customer yet' },
     ],
     customFields: [
-      field(1, 'Campaign', 'campaign'),
-      field(2, 'Source', 'source'),
+      field(1, 'Campaign', 'campaign', companyId),
+      field(2, 'Source', 'source', companyId),
     ],
   };
 }
@@ -70,6 +70,6 @@ function template(
   return { id, name, language, category, status, components: [{ type: 'BODY', text: body }] };
 }
 
-function field(id: number, name: string, key: string): SimCustomField {
-  return { id, company_id: COMPANY_ID, name, key, type: 'text', required: false, options: [], active: true };
+function field(id: number, name: string, key: string, companyId: number): SimCustomField {
+  return { id, company_id: companyId, name, key, type: 'text', required: false, options: [], active: true };
 }

@@ -60,6 +60,8 @@ export interface SimOptions {
   delivery?: SimDelivery;
   /** How the message list shows a template message (S54): `full` (default, every component one a line) or `body` (its body alone). */
   templateDisplay?: TemplateDisplay;
+  /** The company the token belongs to (S37): its id in every /company/{companyId} path; default 1. */
+  companyId?: number;
   /** More numbers of the company beside the seed's channels (S60): a pool's numbers, e.g. `{ id: 14, name: 'Sales 2', type: 'wba', status: 1 }`. */
   channels?: SimChannel[];
   /**

@@ -39,7 +39,9 @@ export function createIngest(state: WebhookState, phones: PhoneLookup, now: () =
   return {
     async record(message, source) {
       const phone = phones.known(message.clientId);
-      const channel = message.channelId ?? state.conversations.get(message.conversationId);
+      const known = state.conversations.get(message.conversationId);
+      const channel = message.channelId ?? known?.channel;
+      const company = state.conversations.companyOf(known);
       const event: RecordedEvent = {
         message_id: message.messageId,
         conversation_id: message.conversationId,
@@ -52,6 +54,7 @@ export function createIngest(state: WebhookState, phones: PhoneLookup, now: () =
         source,
         ...(phone ? { phone } : {}),
         ...(channel !== undefined && { channel_id: channel }),
+        ...(company !== undefined && { company_id: company }),
       };
       const isNew = await state.events.record(event);
       if (message.direction === 'inbound') {
@@ -60,17 +63,20 @@ export function createIngest(state: WebhookState, phones: PhoneLookup, now: () =
           ...(phone ? { phone } : {}),
           at: Date.parse(message.createdAt),
           ...(channel !== undefined && { channelId: channel }),
+          ...(company !== undefined && { company }),
         });
       }
       return { isNew, event };
     },
     async linkNumber(event) {
       if (event.direction !== 'inbound' || event.channel_id !== undefined) return event.channel_id;
-      const channel = await state.conversations.resolve(event.conversation_id);
+      const known = await state.conversations.resolve(event.conversation_id);
+      const channel = known?.channel;
       // The same time with a number: the window keeps the number (a later message's window is not moved back).
       if (channel !== undefined) {
         const phone = event.phone ?? state.window.phoneOf(event.client_id);
-        state.window.noteInbound({ clientId: event.client_id, ...(phone ? { phone } : {}), at: Date.parse(event.created_at), channelId: channel });
+        const company = known?.company ?? event.company_id;
+        state.window.noteInbound({ clientId: event.client_id, ...(phone ? { phone } : {}), at: Date.parse(event.created_at), channelId: channel, ...(company !== undefined && { company }) });
       }
       return channel;
     },

@@ -33,16 +33,18 @@ export async function applyKeywordReply(
     );
     return undefined;
   }
+  // The list of the message's company (a message of no known company goes on every company's list).
+  const list = event.company_id !== undefined ? store.account(event.company_id) : store;
   if (intent === 'opt_out') {
     const reason = `replied "${clip(event.content.trim())}"`;
-    const result = await store.suppress([{ phone, reason, source: 'reply_keyword', at: event.created_at }]);
+    const result = await list.suppress([{ phone, reason, source: 'reply_keyword', at: event.created_at }]);
     const changed = result.added.length > 0;
     // A phone already on the list (by hand, by the webhook, by an earlier sync) is not news.
     if (changed) logger.info({ phone, messageId: event.message_id }, `opt-out reply: ${phone} suppressed`);
     else logger.debug({ phone, messageId: event.message_id }, `opt-out reply: ${phone} was already on the suppression list`);
     return { intent, phone, changed };
   }
-  const removed = await store.unsuppress([phone], { onlySource: 'reply_keyword', at: event.created_at });
+  const removed = await list.unsuppress([phone], { onlySource: 'reply_keyword', at: event.created_at });
   const changed = removed.length > 0;
   if (changed) logger.info({ phone, messageId: event.message_id, removed: true }, `opt-in reply: ${phone} taken off the suppression list`);
   else logger.debug({ phone, messageId: event.message_id, removed: false }, `opt-in reply: ${phone} was not on the list by a reply`);

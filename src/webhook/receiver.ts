@@ -43,6 +43,8 @@ export interface ReceiverOptions {
   keywords?: InboundKeywords;
   /** Called once the event is durable (`isNew` false for a repeated delivery). */
   onEvent?: (event: RecordedEvent, isNew: boolean) => void;
+  /** The company of a message no job's conversation and no single company of the store tells (`--company`). */
+  company?: number;
 }
 
 export interface ReceiverStats {
@@ -77,7 +79,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
   const keywords = options.keywords ?? DEFAULT_KEYWORDS;
-  const state = await openWebhookState(options.store);
+  const state = await openWebhookState(options.store, options.company !== undefined ? { company: options.company } : {});
   const phones = createPhoneLookup({
     ...(options.api ? { api: options.api } : {}),
     ...(options.knownPhones ? { knownPhones: options.knownPhones } : {}),

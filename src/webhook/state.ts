@@ -16,9 +16,10 @@ export interface WebhookState {
   close(): Promise<void>;
 }
 
-export async function openWebhookState(store: StateStore): Promise<WebhookState> {
+/** `company`: the company of a message nothing else attributes (`--company`), when the store holds several. */
+export async function openWebhookState(store: StateStore, options: { company?: number } = {}): Promise<WebhookState> {
   const window = await store.openWindowStore();
-  const conversations = knownConversations(store);
+  const conversations = knownConversations(store, options);
   await conversations.load();
   const events = await store.openEventsLog({
     onLoad(event) {
@@ -28,6 +29,7 @@ export async function openWebhookState(store: StateStore): Promise<WebhookState>
         ...(event.phone ? { phone: event.phone } : {}),
         at: Date.parse(event.created_at),
         ...(event.channel_id !== undefined && { channelId: event.channel_id }),
+        ...(event.company_id !== undefined && { company: event.company_id }),
       });
     },
   });

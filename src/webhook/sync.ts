@@ -41,6 +41,8 @@ export interface SyncOptions {
   signal?: AbortSignal;
   /** Opt-out and opt-in keywords (default: the built-in lists). */
   keywords?: InboundKeywords;
+  /** The company of a message no job's conversation and no single company of the store tells (`--company`). */
+  company?: number;
 }
 
 export interface SyncResult {
@@ -66,7 +68,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) {
     throw new SyncSinceError(`--since "${options.since}" is not a date-time; write it as 2025-03-01T00:00:00Z`);
   }
-  const state = await openWebhookState(options.store);
+  const state = await openWebhookState(options.store, options.company !== undefined ? { company: options.company } : {});
   try {
     const book = await options.store.loadSyncBook();
     const phones = createPhoneLookup({

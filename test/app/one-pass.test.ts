@@ -124,7 +124,7 @@ describe('run reads the contact list once', () => {
     // A new campaign on the same list, whose line 1,500 opens a quote that never closes (the frequency cap
     // off: this test is about the list's read, not about holding back the contacts the first job messaged).
     const first = JSON.parse(await readFile(c.jobFile, 'utf8')) as { limits?: Record<string, unknown> };
-    await writeFile(c.jobFile, JSON.stringify({ ...first, name: 'second', limits: { ...first.limits, min_hours_between_messages: 0 } }));
+    await writeFile(c.jobFile, JSON.stringify({ ...first, name: 'second', limits: { ...first.limits, min_hours_between_messages: 0, repeat_message: true } }));
     const good = await readFile(contacts, 'utf8');
     const lines = good.split('\n');
     lines[1_499] = `"${lines[1_499]}`;

@@ -103,11 +103,31 @@ describe('runJob and the exit code of each outcome', () => {
     expect(sim.state.counters.total - before).toBe(2); // the preflight's channels and templates, nothing sent
   });
 
-  it('exits 2, sending nothing, when another job file of the same name started the state, and advises no separate state folder', async () => {
+  it('continues the job from another job file of the same name and message, sending nobody again, and says where it was started', async () => {
     await setup({ rows: 2 });
     await run();
     const other = path.join(path.dirname(c.jobFile), 'other-job.json');
     await writeFile(other, await readFile(c.jobFile, 'utf8'));
+    const before = sim.state.counters.byEndpoint['POST /chat/conversations/start-whatsapp'] ?? 0;
+    const outcome = await runJob(await prepare(other, { api: client() }), {
+      store: createFileStore(c.stateDir),
+      api: client(),
+      command: 'run',
+      mode: { retryFailed: false, retryInDoubt: false },
+      owner: { pid: process.pid, host: 'box-b' },
+    });
+    expect(outcome.continuedFrom).toEqual({ file: c.jobFile });
+    expect(outcome.thisRun).toMatchObject({ sent: 0, alreadyDone: 2 });
+    expect(outcomeExitCode(outcome)).toBe(0);
+    expect((sim.state.counters.byEndpoint['POST /chat/conversations/start-whatsapp'] ?? 0) - before).toBe(0);
+  });
+
+  it('exits 2, sending nothing, when another job file of the same name sends another message, naming both files', async () => {
+    await setup({ rows: 2 });
+    await run();
+    const other = path.join(path.dirname(c.jobFile), 'other-job.json');
+    const body = JSON.parse(await readFile(c.jobFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(other, JSON.stringify({ ...body, message: { template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': 'OTHER' } } } }));
     const before = sim.state.counters.total;
     const err = await runJob(await prepare(other, { api: client() }), {
       store: createFileStore(c.stateDir),
@@ -117,9 +137,7 @@ describe('runJob and the exit code of each outcome', () => {
       owner: { pid: process.pid },
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).message).toMatch(/was started by another job file, .*job\.json, not .*other-job\.json; give this job its own "name"/);
-    // Another state folder would share neither the suppression list nor the ledger of first messages.
-    expect((err as AppError).message).not.toMatch(/state-dir|state folder of its own/);
+    expect((err as AppError).message).toMatch(/job "cli-test" was started from .*job\.json, and .*other-job\.json sends another message under the same name/);
     expect(userErrorExitCode(err as AppError)).toBe(2);
     expect(sim.state.counters.total - before).toBe(2); // the preflight's channels and templates, nothing sent
   });

@@ -131,7 +131,7 @@ describe('a campaign from a pool of numbers', () => {
     const again = await runPool(first, 'resume');
     expect(again.thisRun.sent).toBe(0);
     // Next week's campaign to the same people, another job of the same pool: the same numbers.
-    const second = await campaign({ rows: 24, job: { channel_id: [14, 10, 11], name: 'pool-b', limits: { min_hours_between_messages: 0 } } });
+    const second = await campaign({ rows: 24, job: { channel_id: [14, 10, 11], name: 'pool-b', limits: { min_hours_between_messages: 0, repeat_message: true } } });
     try {
       await runPool(second);
       const later = acceptedStarts().slice(24);
@@ -153,7 +153,7 @@ describe('a campaign from a pool of numbers', () => {
     // A number added to the pool: the stable choice alone would move some of these people onto it.
     const moves = starts.filter((s) => rendezvousNumber(s.phone, [15, 10, 11, 14]) !== s.channel);
     expect(moves.length).toBeGreaterThan(0);
-    const second = await campaign({ rows: 24, job: { channel_id: [15, 10, 11, 14], name: 'pool-b', limits: { min_hours_between_messages: 0 } } });
+    const second = await campaign({ rows: 24, job: { channel_id: [15, 10, 11, 14], name: 'pool-b', limits: { min_hours_between_messages: 0, repeat_message: true } } });
     try {
       second.stateDir = first.stateDir;
       // plan shows the same split the run makes: each person on the number the ledger names.
@@ -350,7 +350,7 @@ describe('the 24-hour window of a pool belongs to a number', () => {
   /** The second job of the same list and store: text when the window is open, else the template. */
   async function secondJob(camp: Campaign, job: Record<string, unknown> = {}): Promise<{ outcome: RunOutcome; starts: ReturnType<typeof startsAfter> }> {
     const before = sim.state.requests.filter((r) => r.endpoint === START).length;
-    const second = await campaign({ rows: 12, job: { channel_id: [10, 11], name: 'second', message: TEXT_AND_TEMPLATE, limits: { min_hours_between_messages: 0 }, ...job } });
+    const second = await campaign({ rows: 12, job: { channel_id: [10, 11], name: 'second', message: TEXT_AND_TEMPLATE, limits: { min_hours_between_messages: 0, repeat_message: true }, ...job } });
     try {
       second.stateDir = camp.stateDir;
       const outcome = await runPool(second);
@@ -379,7 +379,7 @@ describe('the 24-hour window of a pool belongs to a number', () => {
   it('plans text only for a person whose window is on its own number, as the run sends', async () => {
     const strays = (phone: string) => phone.endsWith('3') || phone.endsWith('6');
     const { camp, ownNumber } = await repliedTo(strays);
-    const second = await campaign({ rows: 12, job: { channel_id: [10, 11], name: 'second', message: TEXT_AND_TEMPLATE, limits: { min_hours_between_messages: 0 } } });
+    const second = await campaign({ rows: 12, job: { channel_id: [10, 11], name: 'second', message: TEXT_AND_TEMPLATE, limits: { min_hours_between_messages: 0, repeat_message: true } } });
     try {
       const plan = await planJob(await prepare(second.jobFile, { api: client() }), { store: createFileStore(camp.stateDir) });
       const stray = [...ownNumber.keys()].filter(strays).length;

@@ -22,6 +22,7 @@ describe('journal killed mid-run', () => {
     await promisify(execFile)(process.execPath, [
       tsc,
       '--outDir', compiled,
+      '--rootDir', path.join(repoRoot, 'src'),
       '--module', 'nodenext',
       '--moduleResolution', 'nodenext',
       '--target', 'es2022',
@@ -37,7 +38,7 @@ describe('journal killed mid-run', () => {
     const script = path.join(dir, 'writer.mjs');
     await writeFile(
       script,
-      `import { openJournal } from ${JSON.stringify(pathToFileURL(path.join(compiled, 'file', 'journal.js')).href)};
+      `import { openJournal } from ${JSON.stringify(pathToFileURL(path.join(compiled, 'checkpoint', 'file', 'journal.js')).href)};
 const journal = await openJournal(${JSON.stringify(file)});
 let next = 0;
 async function worker() {

@@ -42,7 +42,7 @@ function expectNoPassword(results: CliResult[]): void {
 
 describe('a store that cannot be used', () => {
   it('is refused in one sentence naming its host, port and database, never its password, exit 3', async () => {
-    const r = await runCli(['store', 'migrate', '--store', `postgres://runner:${PASSWORD}@127.0.0.1:1/campaigns`]);
+    const r = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: `postgres://runner:${PASSWORD}@127.0.0.1:1/campaigns` } });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -88,7 +88,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
   it('`store migrate` applies the migrations once, then finds the store up to date', async () => {
     const url = withPassword(schemaUrl(pgUrl));
     const schema = /schema=(\w+)/.exec(url)?.[1] ?? '';
-    const first = await runCli(['store', 'migrate', '--store', url]);
+    const first = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: url } });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(new RegExp(`^store .*: applied migrations? 1 \\(the store\\)(, \\d+ \\([^)]*\\))*; the schema \\w+ is at version ${LATEST_VERSION}\n$`));
@@ -107,7 +107,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     await client.query(`GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);
     await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`);
     const asRunner = url.replace(/^postgres:\/\/[^@]+@/, `postgres://${role}:${PASSWORD}@`);
-    const runner = await runCli(['store', 'migrate', '--store', asRunner]);
+    const runner = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: asRunner } });
     expect(runner.stderr).toBe('');
     expect(runner.stdout).toMatch(new RegExp(`: up to date \\(version ${LATEST_VERSION}\\)\n$`));
     expect(runner.code).toBe(0);
@@ -144,7 +144,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const replied = Object.keys(windows.phones)[0] ?? '';
     await writeFile(windowFile, JSON.stringify({ ...windows, phone_channels: { ...windows.phone_channels, [replied]: 14 } }));
 
-    const first = await runCli(['store', 'import', stateDir, '--store', url]);
+    const first = await runCli(['store', 'import', stateDir], { env: { OUTREACH_STORE: url } });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`job demo: imported (${journal.length} journal records`);
@@ -179,7 +179,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     await writeFile(path.join(other, 'demo', 'checkpoint.jsonl'), `${journal.slice(0, -1).join('\n')}\n`);
     await cp(path.join(stateDir, 'demo'), path.join(other, 'demo-copy'), { recursive: true });
     await writeFile(path.join(other, 'suppressions.jsonl'), `{"v":1,"op":"add","phone":"+5511900000001","reason":"by hand","source":"manual","at":"2026-03-02T00:00:00.000Z"}\n`, { flag: 'a' });
-    const refused = await runCli(['store', 'import', other, '--store', url]);
+    const refused = await runCli(['store', 'import', other], { env: { OUTREACH_STORE: url } });
     expect(refused.code).toBe(2);
     expect(refused.stdout).toContain('job demo-copy: imported');
     expect(refused.stdout).toMatch(/job demo: refused: /);

@@ -49,7 +49,7 @@ describe.skipIf(!pgUrl)('commands on a database store', () => {
     expect(plan.code).toBe(0);
     expect(JSON.parse(plan.stdout).planned_by_action).toEqual({ template: 20 });
 
-    const run = await cli(['run', c.jobFile, '--no-progress', '--store', url, '--state-dir', here]);
+    const run = await cli(['run', c.jobFile, '--no-progress', '--state-dir', here], { OUTREACH_STORE: url });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(await filesUnder(here)).toEqual(['cli-test/rejects.csv', 'cli-test/report.csv', 'cli-test/run.log', 'cli-test/summary.json']);

@@ -20,7 +20,7 @@ describe('the messaging limit across the jobs of a state folder', () => {
     const again = Array.from({ length: 5 }, (_, i) => ({ phone: phone(i, 0) }));
     const fresh = Array.from({ length: 20 }, (_, i) => ({ phone: phone(i, 1) }));
     // The frequency cap (24 hours by default) is off here: this test is about the limit's room.
-    const second = await b.job('second', [...again, ...fresh], { limits: { daily_unique_recipients: 30, min_hours_between_messages: 0 } });
+    const second = await b.job('second', [...again, ...fresh], { limits: { daily_unique_recipients: 30, min_hours_between_messages: 0, repeat_message: true } });
 
     const a = await b.run(await b.prepare(first), { clock: () => T0 });
     expect(a.thisRun.sent).toBe(20);
@@ -62,7 +62,11 @@ describe('the frequency cap: min_hours_between_messages', () => {
   it('defers a contact another job messaged less than that many hours ago, until then', async () => {
     const shared = phone(0, 4);
     const a = await b.job('weekly', [{ phone: shared }]);
-    const c = await b.job('flash', [{ phone: shared }, { phone: phone(1, 4) }], { limits: { min_hours_between_messages: 48 } });
+    // Another message (the same one would be skipped already_sent: the frequency cap is for another message).
+    const c = await b.job('flash', [{ phone: shared }, { phone: phone(1, 4) }], {
+      limits: { min_hours_between_messages: 48 },
+      message: { template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': 'FLASH' } } },
+    });
     await b.run(await b.prepare(a), { clock: () => T0 });
     const outcome = await b.run(await b.prepare(c), { clock: () => T0 + 3 * HOUR });
 

@@ -24,7 +24,10 @@ const ZONE = 'America/Sao_Paulo';
 /** A time as printed to a person: in the zone asked for, naming it. */
 const ZONED = String.raw`(?:\d{4}-\d\d-\d\d |[A-Z][a-z]{2} )?\d\d:\d\d America/Sao_Paulo`;
 
-/** A copy of a job file under another name: the same list, the same state folder. */
+/** Another message to the same people: the same template, another coupon. */
+const ANOTHER = { message: { template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': 'NATAL' } } } };
+
+/** A copy of a job file under another name: the same list, the same state folder (`extra` may give it another message). */
 async function copyAs(jobFile: string, name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const body = JSON.parse(await readFile(jobFile, 'utf8')) as Record<string, unknown>;
   const file = path.join(path.dirname(jobFile), `${name}.json`);
@@ -35,12 +38,29 @@ async function copyAs(jobFile: string, name: string, extra: Record<string, unkno
 describe('nobody twice across jobs, by default', () => {
   const rows = Array.from({ length: 5 }, (_, i) => ({ phone: phone(i, 20) }));
 
-  it('a copy of a finished job under another name sends nobody again: plan names the other job, run defers them recently_messaged', async () => {
+  it('a copy of a finished job under another name sends nobody its message again: plan names the other job, run skips them already_sent, for good', async () => {
+    const first = await b.job('bf-2026', rows);
+    expect((await b.run(await b.prepare(first), { clock: () => T0 })).thisRun.sent).toBe(5);
+    const copy = await copyAs(first, 'bf-2026-copy');
+    const later = T0 + 30 * 24 * HOUR;
+    const plan = await planJob(await b.prepare(copy), { store: b.store, clock: () => later });
+    expect(plan.wouldSendNow).toBe(0);
+    expect(plan.byAction).toEqual({ 'skip:already_sent': 5 });
+    expect(plan.messagedByOtherJobs.sameMessage).toEqual({ contacts: 5, byJob: [{ job: 'bf-2026', contacts: 5, lastAt: iso(T0) }] });
+    expect(plan.messagedByOtherJobs.contacts).toBe(0);
+    const outcome = await b.run(await b.prepare(copy), { clock: () => later });
+    expect(outcome.thisRun).toMatchObject({ sent: 0, skipped: 5, deferred: 0 });
+    expect(outcome.deferred).toEqual([]);
+    for (const r of rows) expect(b.sim.state.startWhatsappCount(r.phone)).toBe(1);
+    for (const row of byPhone(await b.report('bf-2026-copy')).values()) expect(row).toMatchObject({ status: 'skipped', action: 'skip:already_sent', error: `job bf-2026 sent this message on ${iso(T0).slice(0, 10)}` });
+  });
+
+  it('a job of another message under another name sends nobody within the frequency cap: plan names the other job, run defers them recently_messaged', async () => {
     const first = await b.job('bf-2026', rows);
     const done = await b.run(await b.prepare(first), { clock: () => T0 });
     expect(done.thisRun.sent).toBe(5);
 
-    const copy = await copyAs(first, 'bf-2026-again');
+    const copy = await copyAs(first, 'bf-2026-again', ANOTHER);
     const later = T0 + 2 * HOUR;
     const plan = await planJob(await b.prepare(copy), { store: b.store, clock: () => later });
     expect(plan.wouldSendNow).toBe(0);
@@ -51,6 +71,7 @@ describe('nobody twice across jobs, by default', () => {
       contacts: 5,
       byJob: [{ job: 'bf-2026', contacts: 5, lastAt: iso(T0) }],
       until: iso(T0 + 24 * HOUR),
+      sameMessage: { contacts: 0, byJob: [] },
     });
     expect(formatPlan(plan, ZONE)).toMatch(new RegExp(`5 contacts of this list got a first message from other jobs in the last 24 h: bf-2026 \\(5, last ${ZONED}\\); deferred recently_messaged until ${ZONED}`));
 
@@ -61,7 +82,14 @@ describe('nobody twice across jobs, by default', () => {
     expect(outcome.deferred).toEqual([{ reason: 'recently_messaged', count: 5, notBefore: iso(T0 + 24 * HOUR) }]);
     for (const row of byPhone(await b.report('bf-2026-again')).values()) expect(row).toMatchObject({ status: 'deferred', action: 'defer:recently_messaged' });
     expect(formatRunEnd(outcome, ZONE, later)).toMatch(/5 contacts of this list got a first message from other jobs in the last 24 h: bf-2026 \(5, last /);
-    const json = { hours: 24, protection_on: true, contacts: 5, by_job: [{ job: 'bf-2026', contacts: 5, last_at: iso(T0) }], until: iso(T0 + 24 * HOUR) };
+    const json = {
+      hours: 24,
+      protection_on: true,
+      contacts: 5,
+      by_job: [{ job: 'bf-2026', contacts: 5, last_at: iso(T0) }],
+      until: iso(T0 + 24 * HOUR),
+      same_message: { contacts: 0, by_job: [] },
+    };
     expect(planJson(plan).messaged_by_other_jobs).toEqual(json);
     expect(outcomeJson(outcome).messaged_by_other_jobs).toEqual(json);
   });
@@ -70,7 +98,7 @@ describe('nobody twice across jobs, by default', () => {
     const first = await b.job('weekly', rows);
     await b.run(await b.prepare(first), { clock: () => T0 });
 
-    const copy = await copyAs(first, 'weekly-again', { limits: { min_hours_between_messages: 0 } });
+    const copy = await copyAs(first, 'weekly-again', { ...ANOTHER, limits: { min_hours_between_messages: 0 } });
     const later = T0 + 2 * HOUR;
     const plan = await planJob(await b.prepare(copy), { store: b.store, clock: () => later });
     expect(plan.preflightWarnings.join('\n')).toMatch(/limits\.min_hours_between_messages is 0/);
@@ -87,7 +115,7 @@ describe('nobody twice across jobs, by default', () => {
   it('a job that sets nothing waits 24 hours after another job\'s first message, then sends', async () => {
     const first = await b.job('monday', rows.slice(0, 2));
     await b.run(await b.prepare(first), { clock: () => T0 });
-    const copy = await copyAs(first, 'tuesday');
+    const copy = await copyAs(first, 'tuesday', ANOTHER);
     const early = await b.run(await b.prepare(copy), { clock: () => T0 + 23 * HOUR });
     expect(early.thisRun).toMatchObject({ sent: 0, deferred: 2 });
     const day = await b.run(await b.prepare(copy), { clock: () => T0 + 24 * HOUR + 60_000 });
@@ -125,7 +153,7 @@ describe('the messaging limit counts accepted first messages only', () => {
 
     // Another job of the folder, with a frequency cap: the refused three are not held back, the three sent are.
     b.sim.state.clearProviderError();
-    const copy = await copyAs(first, 'refused-again', { limits: { min_hours_between_messages: 48 } });
+    const copy = await copyAs(first, 'refused-again', { ...ANOTHER, limits: { min_hours_between_messages: 48 } });
     const again = await b.run(await b.prepare(copy), { clock: () => T0 + HOUR });
     expect(again.thisRun).toMatchObject({ sent: 3, deferred: 3 });
     for (const p of [undeliverable, marketing, pairRate]) expect(b.sim.state.messageCount(p)).toBe(1);
@@ -137,7 +165,7 @@ describe('the messaging limit counts accepted first messages only', () => {
     const [held = '', second = '', third = ''] = rows.map((r) => r.phone);
     b.sim.state.forceProviderError(held, 131056); // refused, then sent again on its conversation after a wait
     const first = await b.job('retrying', rows, { limits: { daily_unique_recipients: 2 }, rate: { per_second: 1000, concurrency: 2 } });
-    const other = await copyAs(first, 'meanwhile');
+    const other = await copyAs(first, 'meanwhile', ANOTHER);
     const watcher = createFileStore(b.stateDir);
     let meanwhile: Awaited<ReturnType<typeof b.run>> | undefined;
     const outcome = await b.run(await b.prepare(first), {

@@ -52,15 +52,20 @@ describe('installed as a program with npm install -g of the packed tarball', () 
     expect(stdout.trim()).toBe(version);
   });
 
-  it('plans a job in another folder, keeping its state beside that job file', async () => {
+  it("plans a job in another folder: its files for people beside that job file, its state in the user's account store", async () => {
     const elsewhere = await mkdtemp(path.join(dir, 'campaigns-'));
     const installed = path.join(prefix, 'lib', 'node_modules', 'outreach');
     await mkdir(path.join(elsewhere, 'jobs'));
     await cp(path.join(installed, 'jobs', 'demo.json'), path.join(elsewhere, 'jobs', 'demo.json'));
     await cp(path.join(installed, 'samples'), path.join(elsewhere, 'samples'), { recursive: true });
-    const { stdout } = await run(path.join(prefix, 'bin', 'outreach'), ['plan', 'jobs/demo.json', '--offline', '--channel-type', 'wba', '--json'], { cwd: elsewhere, env: cleanEnv() });
+    const home = path.join(elsewhere, 'home');
+    const { stdout } = await run(path.join(prefix, 'bin', 'outreach'), ['plan', 'jobs/demo.json', '--offline', '--channel-type', 'wba', '--json'], {
+      cwd: elsewhere,
+      env: { ...cleanEnv(), HOME: home, XDG_STATE_HOME: '' },
+    });
     const plan = JSON.parse(stdout) as { contacts: number };
     expect(plan.contacts).toBe(270);
-    expect((await stat(path.join(elsewhere, 'jobs', '.outreach', 'demo', 'rejects.csv'))).isFile()).toBe(true);
+    expect((await stat(path.join(elsewhere, 'jobs', 'demo', 'rejects.csv'))).isFile()).toBe(true);
+    expect((await stat(path.join(home, '.local', 'state', 'outreach', 'demo', 'plan-rejects.json'))).isFile()).toBe(true);
   });
 });

@@ -43,6 +43,18 @@ describe("the README's install path and scheduled examples", () => {
   });
 });
 
+describe("the README's Kubernetes recipe", () => {
+  it("mounts the store's URL from a Secret as a file (OUTREACH_STORE_FILE), never in an argument or the environment", () => {
+    const yaml = codeBlocks(readme).filter((b) => /^kind: (CronJob|Deployment)$/m.test(b));
+    expect(yaml).toHaveLength(1);
+    const manifests = yaml[0] ?? '';
+    expect(manifests).not.toMatch(/name: OUTREACH_STORE\b(?!_FILE)|--store\b/);
+    for (const line of scheduledLines(manifests)) expect(line).not.toMatch(/postgres(ql)?:\/\//);
+    expect(manifests.match(/name: OUTREACH_STORE_FILE, value: \/run\/secrets\/outreach\/store-url/g)).toHaveLength(2);
+    expect(manifests.match(/secret: \{ secretName: outreach, items: \[\{ key: store-url, path: store-url \}\], defaultMode: 0400 \}/g)).toHaveLength(2);
+  });
+});
+
 /** The README's systemd units: each block that starts with `# /etc/systemd/system/<name>`. */
 function readmeUnits(text: string): Map<string, string> {
   const units = new Map<string, string>();
@@ -53,12 +65,29 @@ function readmeUnits(text: string): Map<string, string> {
   return units;
 }
 
+/** The files of deploy/systemd/: its units, and their drop-ins (`<unit>.d/<name>.conf`), as paths below it. */
+async function unitFiles(): Promise<string[]> {
+  const entries = await readdir(UNITS, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(UNITS, path.join(e.parentPath, e.name)).split(path.sep).join('/')).sort();
+}
+
 describe('the systemd units', () => {
   it('are in deploy/systemd/, shown verbatim in the README', async () => {
-    const files = (await readdir(UNITS)).sort();
+    const files = await unitFiles();
     const shown = readmeUnits(readme);
     expect([...shown.keys()].sort()).toEqual(files);
     for (const name of files) expect(shown.get(name), name).toBe(await readFile(path.join(UNITS, name), 'utf8'));
+  });
+
+  it("keep the files they write their owner's (UMask=0077), and take the store's URL from a credential file, never a command line", async () => {
+    const files = await unitFiles();
+    for (const name of files.filter((f) => f.endsWith('.service'))) expect(await readFile(path.join(UNITS, name), 'utf8'), name).toMatch(/^UMask=0077$/m);
+    for (const name of files) {
+      const text = await readFile(path.join(UNITS, name), 'utf8');
+      expect(text, name).not.toMatch(/--store\b|postgres(ql)?:\/\/|OUTREACH_STORE=/);
+      if (/LoadCredential=/.test(text)) expect(text, name).toMatch(/^LoadCredential=store-url:\/etc\/outreach\/store-url\nEnvironment=OUTREACH_STORE_FILE=%d\/store-url$/m);
+    }
+    expect(files).toContain('outreach-webhook.service.d/store-url.conf');
   });
 
   const analyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
@@ -81,7 +110,8 @@ describe('the systemd units', () => {
     await writeFile(path.join(root, 'usr/local/bin/outreach'), '#!/bin/sh\n');
     await chmod(path.join(root, 'usr/local/bin/outreach'), 0o755);
     // Template units are checked as an instance, as `systemctl enable --now outreach-nightly@number-1.timer` starts them.
-    const names = (await readdir(UNITS)).map((n) => n.replace('@.', '@number-1.'));
+    // Drop-ins (`<unit>.d/`) are read with their unit.
+    const names = (await readdir(UNITS, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name.replace('@.', '@number-1.'));
     const result = await run(analyze!, ['verify', '--man=no', `--root=${root}`, ...names]).then(
       (r) => ({ code: 0, stderr: r.stderr }),
       (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),

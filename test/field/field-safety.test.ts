@@ -31,7 +31,7 @@ async function setup(opts: Parameters<typeof campaign>[0], token?: string) {
   c = await campaign(opts);
 }
 
-/** The platform for the command line, the state folder left to its default (beside the job file). */
+/** The platform for the command line, the state folder left to its default (the account's store of this test's home). */
 const env = () => ({ OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: '' });
 const starts = () => sim.state.counters.byEndpoint[START] ?? 0;
 
@@ -49,12 +49,13 @@ async function runIn(store: FileStoreOptions = {}, api?: ApiClient) {
 }
 
 describe('nobody twice wherever it runs', () => {
-  it('keeps the state beside the job file, so a run from another directory finds it and sends nobody again', async () => {
+  it("keeps the state in the user's account store, so a run from another directory finds it and sends nobody again", async () => {
     await setup({ rows: 6 });
     const first = await cli(['run', 'job.json', '--no-progress'], { cwd: c.dir, env: env() });
     expect(first.code).toBe(0);
     expect(starts()).toBe(6);
-    expect((await stat(path.join(c.dir, '.outreach', 'cli-test', 'checkpoint.jsonl'))).isFile()).toBe(true);
+    expect((await stat(path.join(process.env.XDG_STATE_HOME ?? '', 'outreach', 'cli-test', 'checkpoint.jsonl'))).isFile()).toBe(true);
+    expect((await stat(path.join(c.dir, 'cli-test', 'report.csv'))).isFile()).toBe(true);
 
     const again = await cli(['run', c.jobFile, '--no-progress'], { cwd: os.tmpdir(), env: env() });
     expect(again.code).toBe(0);
@@ -62,12 +63,24 @@ describe('nobody twice wherever it runs', () => {
     expect(again.stdout).toMatch(/sent\s+6/);
   });
 
-  it('refuses another job file with the same job name on the same state folder, naming both files', async () => {
+  it('continues the job from another job file of the same name and message, sending nobody again', async () => {
     await setup({ rows: 3 });
     expect((await cli(['run', c.jobFile, '--no-progress'], { env: env() })).code).toBe(0);
     const copy = path.join(c.dir, 'copy-of-job.json');
     await copyFile(c.jobFile, copy);
-    const refused = await cli(['run', copy, '--no-progress', '--state-dir', path.join(c.dir, '.outreach')], { env: env() });
+    const again = await cli(['run', copy, '--no-progress'], { env: env() });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`continuing job cli-test started from host ${os.hostname()}: ${c.jobFile}`);
+    expect(starts()).toBe(3);
+  });
+
+  it('refuses another job file with the same job name and another message, naming both files', async () => {
+    await setup({ rows: 3 });
+    expect((await cli(['run', c.jobFile, '--no-progress'], { env: env() })).code).toBe(0);
+    const copy = path.join(c.dir, 'copy-of-job.json');
+    const job = JSON.parse(await readFile(c.jobFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(copy, JSON.stringify({ ...job, message: { template: { name: 'promo_bf', language: 'pt_BR', variables: { '1': '{{name}}', '2': 'OTHER' } } } }));
+    const refused = await cli(['run', copy, '--no-progress'], { env: env() });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(c.jobFile);
     expect(refused.stderr).toContain(copy);

@@ -61,15 +61,17 @@ describe('what a review found', () => {
     expect(row).toMatch(/media: not sent, the phone is on the suppression list \(manual: asked to stop\)/);
   });
 
-  it('refuses to keep a suppression list where no job would read it (no --state-dir, OUTREACH_STATE_DIR or --job)', async () => {
+  it("keeps the suppression list where every job reads it: the account's store, whether --job names a job or not", async () => {
     sim = await startSimulator({ seed: 21 });
     c = await campaign({ rows: 1 });
     const r = await cli(['suppress', 'add', '+5511987654321'], { env: { OUTREACH_STATE_DIR: '' } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/say whose suppression list this is: --job/);
-    const ok = await cli(['suppress', 'add', '+5511987654321', '--job', c.jobFile], { env: { OUTREACH_STATE_DIR: '' } });
+    expect(r.code).toBe(0);
+    const ok = await cli(['suppress', 'add', '+5511987654322', '--job', c.jobFile], { env: { OUTREACH_STATE_DIR: '' } });
     expect(ok.code).toBe(0);
-    expect((await createFileStore(path.join(c.dir, '.outreach')).suppressions()).get('+5511987654321')?.source).toBe('manual');
+    const account = createFileStore(path.join(process.env.XDG_STATE_HOME ?? '', 'outreach')).account(1);
+    const list = await account.suppressions();
+    expect(list.get('+5511987654321')?.source).toBe('manual');
+    expect(list.get('+5511987654322')?.source).toBe('manual');
   });
 
   it('says in one sentence (exit 2) that a shared state file is unusable, before sending anything', async () => {

@@ -37,7 +37,7 @@ async function followUpJob(name: string, followUp: Record<string, unknown>, extr
     message: { template: { name: 'welcome', language: 'pt_BR', variables: { '1': '{{name}}' } } },
     rate: { per_second: 200, concurrency: 8 },
     // The earlier job messaged everyone minutes ago: a follow-up this soon lowers the cross-job protection on purpose.
-    limits: { min_hours_between_messages: 0 },
+    limits: { min_hours_between_messages: 0, repeat_message: true },
     ...extra,
   };
   await writeFile(file, JSON.stringify(job, null, 2));

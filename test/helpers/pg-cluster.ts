@@ -15,8 +15,10 @@ import { promisify } from 'node:util';
 const execFile = promisify(execFileCb);
 
 export interface Cluster {
-  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  /** postgres://postgres@127.0.0.1:<port>/postgres (a `secure` cluster: the superuser over the socket folder, which trusts it). */
   url: string;
+  /** A `secure` cluster's self-signed certificate (for `localhost` and 127.0.0.1), its own CA. */
+  certFile?: string;
   port: number;
   dir: string;
   /** The socket folder. */
@@ -75,8 +77,12 @@ async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> 
   return { uid: Number(stdout.trim()), gid: Number(g.trim()) };
 }
 
-/** `durable`: fsync and synchronous commit on, as a real server runs (the bench); the tests run without. */
-export async function startCluster(options: { durable?: boolean } = {}): Promise<Cluster> {
+/**
+ * `durable`: fsync and synchronous commit on, as a real server runs (the bench); the tests run without.
+ * `secure`: as a managed database is set up: TCP only with TLS (a self-signed certificate made here with
+ * openssl) and a SCRAM password; unencrypted TCP refused. The socket folder still trusts the superuser.
+ */
+export async function startCluster(options: { durable?: boolean; secure?: boolean } = {}): Promise<Cluster> {
   const bin = postgresBin();
   if (bin === undefined) throw new Error(PG_MISSING);
   const dir = await mkdtemp(path.join(tmpdir(), 'outreach-pg-'));
@@ -87,7 +93,8 @@ export async function startCluster(options: { durable?: boolean } = {}): Promise
   await runAsPostgres(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--no-locale']);
   const port = await freePort();
   const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}`;
+  const tls = options.secure ? await secure(dir, data, ids) : undefined;
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}${tls?.options ?? ''}`;
   const start = async () => {
     await runAsPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
   };
@@ -96,7 +103,8 @@ export async function startCluster(options: { durable?: boolean } = {}): Promise
   };
   await start();
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: tls ? `postgres://postgres@/postgres?host=${dir}&port=${port}` : `postgres://postgres@127.0.0.1:${port}/postgres`,
+    ...(tls && { certFile: tls.certFile }),
     port,
     dir,
     socketDir: dir,
@@ -107,6 +115,20 @@ export async function startCluster(options: { durable?: boolean } = {}): Promise
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A self-signed certificate for the server, and a pg_hba.conf taking TCP only over TLS with a SCRAM password. */
+async function secure(dir: string, data: string, ids: { uid: number; gid: number } | undefined): Promise<{ options: string; certFile: string }> {
+  const { writeFile } = await import('node:fs/promises');
+  const certFile = path.join(dir, 'server.crt');
+  const keyFile = path.join(dir, 'server.key');
+  await execFile('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1']);
+  await chmod(keyFile, 0o600);
+  await chmod(certFile, 0o644);
+  const hba = path.join(data, 'pg_hba.conf');
+  await writeFile(hba, ['local all all trust', 'hostssl all all 127.0.0.1/32 scram-sha-256', 'hostnossl all all 127.0.0.1/32 reject', ''].join('\n'));
+  if (ids) for (const f of [keyFile, certFile, hba]) await chown(f, ids.uid, ids.gid);
+  return { options: ` -c ssl=on -c ssl_cert_file=${certFile} -c ssl_key_file=${keyFile} -c password_encryption=scram-sha-256`, certFile };
 }
 
 let counter = 0;

@@ -177,7 +177,7 @@ describe('parseJob fills every default once', () => {
         rate: { per_second: 10, concurrency: 'auto', max_concurrency: 1000, timeout_s: 30, http2: true },
         retry: { attempts: 3, backoff_ms: 2000, marketing_limit_hours: 24 },
         window: { safety_margin_minutes: 60 },
-        limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5, min_hours_between_messages: 24 },
+        limits: { max_reject_ratio: 0.2, max_failure_ratio: 0.5, min_hours_between_messages: 24, repeat_message: false },
         require_opt_in: false,
         track: { max_age_hours: 72, per_second: 100 },
       },

@@ -35,7 +35,7 @@ describe('opted_out (131050): failed, never retried, and the phone handed to the
     const other = path.join(p.campaign.dir, 'next-job.json');
     const job = JSON.parse(await readFile(p.campaign.jobFile, 'utf8')) as Record<string, unknown>;
     // The frequency cap off: this test is about the suppression list, not about holding back the others the first job messaged.
-    await writeFile(other, JSON.stringify({ ...job, name: 'next-campaign', limits: { min_hours_between_messages: 0 } }));
+    await writeFile(other, JSON.stringify({ ...job, name: 'next-campaign', limits: { min_hours_between_messages: 0, repeat_message: true } }));
     const next = await prepare(other, { api: p.api });
     const outcome = await runJob(next, { store: p.store, api: p.api, command: 'run', mode: RUN, owner: { pid: process.pid } });
     expect(outcome.summary.byAction['skip:suppressed']).toBe(1);

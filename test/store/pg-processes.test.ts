@@ -148,7 +148,7 @@ describe.skipIf(!pgUrl)('one PostgreSQL store shared by processes on several hos
   it('keeps two jobs on two processes within one messaging limit together', async () => {
     sim = await startSimulator({ seed: 4 });
     const store = schemaUrl(pgUrl);
-    const limits = { daily_unique_recipients: 30, min_hours_between_messages: 0 };
+    const limits = { daily_unique_recipients: 30, min_hours_between_messages: 0, repeat_message: true };
     const one = await job({ rows: 40, name: 'one', job: { limits, rate: { per_second: 200, concurrency: 4 } } });
     const two = await job({ rows: 40, name: 'two', firstRow: 1000, job: { limits, rate: { per_second: 200, concurrency: 4 } } });
     const a = start(['run', one.jobFile, '--no-progress'], envFor(store, await folder()));

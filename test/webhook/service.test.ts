@@ -17,19 +17,19 @@ afterEach(async () => {
 });
 
 describe('the webhook receiver as a service records into the state it is told', () => {
-  it('refuses to start without a named state (it would have used the working folder\'s .outreach), saying how to name the runs\' one', async () => {
-    const err = await webhookSettings({ port: '0', host: '127.0.0.1' }, { OUTREACH_WEBHOOK_SECRET: SECRET }).catch((e: unknown) => e);
+  it("records into the runs' store with no flag: the account's store of this user, where every job file's runs keep their state", async () => {
+    const settings = await webhookSettings({ port: '0', host: '127.0.0.1' }, { OUTREACH_WEBHOOK_SECRET: SECRET, HOME: dir });
+    expect(settings.store).toEqual({ kind: 'folder', path: path.join(dir, '.local', 'state', 'outreach'), filesDir: path.join(dir, '.local', 'state', 'outreach') });
+    const err = await webhookSettings({ port: '0', host: '127.0.0.1', company: 'one' }, { OUTREACH_WEBHOOK_SECRET: SECRET }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(ExitCode.invalid);
-    expect((err as CliError).message).toBe(
-      `name the state the receiver records into, the same as the runs': --state-dir DIR (the runs' state folder, by default .outreach beside their job files) or OUTREACH_STATE_DIR, or a database store with --store or OUTREACH_STORE; without one it would record into ${path.resolve('.outreach')}, the working folder's, which the runs do not read unless their job files are there`,
-    );
+    expect((await webhookSettings({ port: '0', host: '127.0.0.1', company: '2' }, { OUTREACH_WEBHOOK_SECRET: SECRET })).company).toBe(2);
   });
 
   it('takes the state from --state-dir, OUTREACH_STATE_DIR, --store or OUTREACH_STORE', async () => {
     const env = { OUTREACH_WEBHOOK_SECRET: SECRET };
-    expect((await webhookSettings({ port: '0', host: '127.0.0.1', stateDir: dir }, env)).store).toEqual({ kind: 'folder', path: dir });
-    expect((await webhookSettings({ port: '0', host: '127.0.0.1' }, { ...env, OUTREACH_STATE_DIR: dir })).store).toEqual({ kind: 'folder', path: dir });
+    expect((await webhookSettings({ port: '0', host: '127.0.0.1', stateDir: dir }, env)).store).toEqual({ kind: 'folder', path: dir, filesDir: dir });
+    expect((await webhookSettings({ port: '0', host: '127.0.0.1' }, { ...env, OUTREACH_STATE_DIR: dir })).store).toEqual({ kind: 'folder', path: dir, filesDir: dir });
     const url = 'postgres://outreach:pw@db.internal:5432/outreach';
     expect((await webhookSettings({ port: '0', host: '127.0.0.1' }, { ...env, OUTREACH_STORE: url })).store).toMatchObject({ kind: 'postgres', url });
     expect((await webhookSettings({ port: '0', host: '127.0.0.1', store: url }, env)).store).toMatchObject({ kind: 'postgres', url });

@@ -1,6 +1,7 @@
 import { readSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { openPrivate } from '../../files/private.js';
 import { fsyncDir } from './fsync-dir.js';
 
 /** The binary state files (snapshot, listing): written whole and atomically; read head first, then part by part. */
@@ -11,7 +12,7 @@ import { fsyncDir } from './fsync-dir.js';
  */
 export async function writeChunksAtomic(file: string, chunks: readonly Uint8Array[]): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w');
+  const handle = await openPrivate(temp, 'w');
   try {
     for (const chunk of chunks) {
       for (let offset = 0; offset < chunk.length; ) offset += (await handle.write(chunk, offset)).bytesWritten;

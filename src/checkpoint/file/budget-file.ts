@@ -12,12 +12,13 @@
  * the ledger's distinct recipients and every live holder's unused places, and none is granted more
  * than the limit leaves. A hold neither taken from nor used for 5 minutes (its process died) lapses:
  * its unused places are no longer counted. A crash between a ledger line and anything else can
- * only over-count (the line is read with the holder's id or not at all).
+ * only over-count (the line is read with the holder's id or not at all). The limit is each company's
+ * own: a hold carries its company, and a take of one company counts its holds (and those of no company).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import type { BudgetHolder, LedgerEntry } from '../ledger.js';
+import { inCompany, type BudgetHolder, type LedgerEntry } from '../ledger.js';
 import { withShortLock } from './budget-lock.js';
 import type { FileLedger } from './ledger-file.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
@@ -34,6 +35,8 @@ interface StoredHold {
   touched: number;
   pid?: number;
   host?: string;
+  /** The company whose limit it holds places of (absent in holds written before companies were kept). */
+  company?: number;
 }
 
 /** A holder as this process knows it: its id in the holds file, the places taken in all, and those used here. */
@@ -56,7 +59,7 @@ export function usePlace(from: BudgetHolder | undefined, entry: LedgerEntry): st
   return hold.id;
 }
 
-export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { holds: string; lock: string }): BudgetHolder {
+export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { holds: string; lock: string }, company?: number): BudgetHolder {
   const hold: OwnHold = { id: randomBytes(8).toString('hex'), granted: 0, used: 0 };
   /** The holds file has an entry of ours (release removes it, used up or not). */
   let written = false;
@@ -75,7 +78,8 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
       return serial(() =>
         withShortLock(files.lock, WHAT, async () => {
           const l = await ledger();
-          const holds = live(await readHolds(files.holds), l, now);
+          const all = await readHolds(files.holds);
+          const holds = live(all, l, now, company);
           const mine = holds.get(hold.id);
           // Our hold lapsed (this process stood still for minutes) or was never written: what we held is no longer ours.
           if (mine === undefined && hold.granted > hold.used) hold.granted = hold.used;
@@ -84,7 +88,9 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
           busy += Math.max(0, hold.granted - hold.used);
           const granted = Math.max(0, Math.min(Math.floor(want), limit - busy));
           hold.granted += granted;
-          holds.set(hold.id, { granted: hold.granted, touched: now, pid: process.pid, host: hostname() });
+          // Other companies' holds are kept as they are (their own takes decide when they lapse).
+          for (const [id, h] of all) if (!inCompany(h, company) && !holds.has(id)) holds.set(id, h);
+          holds.set(hold.id, { granted: hold.granted, touched: now, pid: process.pid, host: hostname(), ...(company !== undefined && { company }) });
           await writeHolds(files.holds, holds);
           written = true;
           return granted;
@@ -108,10 +114,10 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
 }
 
 /** Every live hold's unused places at `now`, read without the lock (the holds file is replaced whole). */
-export async function placesHeld(ledger: () => Promise<FileLedger>, holdsFile: string, now: number): Promise<number> {
+export async function placesHeld(ledger: () => Promise<FileLedger>, holdsFile: string, now: number, company?: number): Promise<number> {
   const l = await ledger();
   let held = 0;
-  for (const [id, h] of live(await readHolds(holdsFile), l, now)) held += unused(h, l, id);
+  for (const [id, h] of live(await readHolds(holdsFile), l, now, company)) held += unused(h, l, id);
   return held;
 }
 
@@ -120,10 +126,11 @@ function unused(h: StoredHold, ledger: FileLedger, id: string): number {
   return Math.max(0, h.granted - (ledger.holdUse(id)?.used ?? 0));
 }
 
-/** The holds not lapsed at `now`: taken from, or used (a ledger line of theirs), within the expiry. */
-function live(holds: Map<string, StoredHold>, ledger: FileLedger, now: number): Map<string, StoredHold> {
+/** The holds of `company` (and of none) not lapsed at `now`: taken from, or used (a ledger line of theirs), within the expiry. */
+function live(holds: Map<string, StoredHold>, ledger: FileLedger, now: number, company: number | undefined): Map<string, StoredHold> {
   const kept = new Map<string, StoredHold>();
   for (const [id, h] of holds) {
+    if (!inCompany(h, company)) continue;
     const last = Math.max(h.touched, ledger.holdUse(id)?.lastAt ?? -Infinity);
     if (now - last <= HOLD_EXPIRY_MS) kept.set(id, h);
   }
@@ -149,17 +156,19 @@ async function readHolds(file: string): Promise<Map<string, StoredHold>> {
   const stored = (value as { holds?: unknown } | null)?.holds;
   if (typeof stored !== 'object' || stored === null) return holds;
   for (const [id, h] of Object.entries(stored as Record<string, unknown>)) {
-    const { granted, touched, pid, host } = (h ?? {}) as Record<string, unknown>;
+    const { granted, touched, pid, host, company } = (h ?? {}) as Record<string, unknown>;
     const at = typeof touched === 'string' ? Date.parse(touched) : NaN;
     if (typeof granted !== 'number' || !Number.isFinite(granted) || Number.isNaN(at)) continue;
-    holds.set(id, { granted, touched: at, ...(typeof pid === 'number' && { pid }), ...(typeof host === 'string' && { host }) });
+    holds.set(id, { granted, touched: at, ...(typeof pid === 'number' && { pid }), ...(typeof host === 'string' && { host }), ...(typeof company === 'number' && { company }) });
   }
   return holds;
 }
 
 async function writeHolds(file: string, holds: Map<string, StoredHold>): Promise<void> {
   const out: Record<string, unknown> = {};
-  for (const [id, h] of holds) out[id] = { granted: h.granted, touched: new Date(h.touched).toISOString(), ...(h.pid !== undefined && { pid: h.pid }), ...(h.host !== undefined && { host: h.host }) };
+  for (const [id, h] of holds) {
+    out[id] = { granted: h.granted, touched: new Date(h.touched).toISOString(), ...(h.pid !== undefined && { pid: h.pid }), ...(h.host !== undefined && { host: h.host }), ...(h.company !== undefined && { company: h.company }) };
+  }
   await writeFileAtomic(file, `${JSON.stringify({ v: 1, holds: out })}\n`).catch((err: unknown) => {
     throw storeWriteError(err, file, WHAT);
   });

@@ -7,7 +7,8 @@
  * processes breaking it at once cannot both delete it, nor delete the next owner's lock.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import { makePrivateDir, openPrivate } from '../../files/private.js';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,7 +31,7 @@ export async function withShortLock<T>(lockFile: string, what: string, work: () 
   const wall = options.wallClock ?? Date.now;
   const token = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
   const deadline = wall() + PATIENCE_MS;
-  await mkdir(path.dirname(lockFile), { recursive: true }).catch((err: unknown) => {
+  await makePrivateDir(path.dirname(lockFile)).catch((err: unknown) => {
     throw storeWriteError(err, lockFile, `the lock of ${what}`);
   });
   for (let round = 0; ; round++) {
@@ -53,7 +54,7 @@ export async function withShortLock<T>(lockFile: string, what: string, work: () 
 async function place(lockFile: string, token: string, what: string): Promise<boolean> {
   let handle;
   try {
-    handle = await open(lockFile, 'wx');
+    handle = await openPrivate(lockFile, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw storeWriteError(err, lockFile, `the lock of ${what}`);
@@ -79,7 +80,7 @@ async function breakIfStale(lockFile: string, wall: () => number): Promise<boole
   const mark = `${lockFile}.break-${found.identity}`;
   let handle;
   try {
-    handle = await open(mark, 'wx');
+    handle = await openPrivate(mark, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
     // Another process is breaking this very lock; a mark it left when it died is removed once old.

@@ -1,4 +1,5 @@
-import { open, rename, unlink } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
+import { openPrivate } from '../../files/private.js';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fsyncDir } from './fsync-dir.js';
@@ -207,7 +208,7 @@ function groupByPhone(events: readonly ContactEvent[]): Map<string, ContactEvent
 }
 
 async function writeDurably(file: string, lines: readonly string[]): Promise<void> {
-  const handle = await open(file, 'w');
+  const handle = await openPrivate(file, 'w');
   try {
     const chunk = 2000;
     for (let i = 0; i < lines.length; i += chunk) {

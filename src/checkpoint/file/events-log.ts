@@ -9,7 +9,7 @@
  *   record the same message twice; readers dedupe anyway.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { makePrivateDir, openPrivate } from '../../files/private.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fsyncDir } from './fsync-dir.js';
@@ -30,8 +30,8 @@ interface Pending {
 }
 
 export async function openEventsLog(file: string, options: OpenEventsLogOptions = {}): Promise<FileEventsLog> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const handle = await open(file, 'a+');
+  await makePrivateDir(path.dirname(file));
+  const handle = await openPrivate(file, 'a+');
 
   const seen = new Set<string>();
   /** Bytes of the file read so far, always just after a newline (or 0). */

@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { openPrivate } from '../../files/private.js';
 import { fsyncDir } from './fsync-dir.js';
 import type { CheckpointEvent } from '../types.js';
 import { StoreWriteError } from '../errors.js';
@@ -8,7 +9,7 @@ import { StoreWriteError } from '../errors.js';
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
 
 export interface JournalOptions {
-  /** Opens `file` for appending. Default: `fs.open(file, 'a')`. */
+  /** Opens `file` for appending. Default: `fs.open(file, 'a')`, a private file (0600). */
   openFile?: (file: string) => Promise<JournalFile>;
 }
 
@@ -148,7 +149,7 @@ export async function openJournal(file: string, options: JournalOptions = {}): P
 }
 
 function defaultOpen(file: string): Promise<JournalFile> {
-  return open(file, 'a');
+  return openPrivate(file, 'a');
 }
 
 async function writeAll(handle: JournalFile, data: Buffer): Promise<void> {

@@ -9,7 +9,8 @@
  *   starts on a new line so it is never glued to the fragment.
  * - No file handle stays open between calls, so the store needs no close.
  */
-import { mkdir, open, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { makePrivateDir, openPrivate } from '../../files/private.js';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
@@ -127,11 +128,11 @@ export function jsonlFile(file: string, what: string): JsonlFile {
 /** Opens the file to append, making its folder only when it is missing (the first write of a new state folder). */
 async function openForAppend(file: string) {
   try {
-    return await open(file, 'a+');
+    return await openPrivate(file, 'a+');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await mkdir(path.dirname(file), { recursive: true });
-    return await open(file, 'a+');
+    await makePrivateDir(path.dirname(file));
+    return await openPrivate(file, 'a+');
   }
 }
 

@@ -12,7 +12,7 @@
  * appends a line naming an earlier entry (the provider did not accept its message): readers leave
  * that entry out, whichever of the two lines they read first.
  */
-import { LedgerIndex, ledgerRecord, ledgerViewOf, readLedgerLine, takeBackRecord, type Ledger } from '../ledger.js';
+import { inCompany, LedgerIndex, ledgerRecord, ledgerViewOf, readLedgerLine, takeBackRecord, type Ledger } from '../ledger.js';
 import { usePlace } from './budget-file.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 
@@ -27,7 +27,11 @@ export interface FileLedger extends Ledger {
   holdUse(id: string): HoldUse | undefined;
 }
 
-export function ledgerFile(file: string): () => Promise<FileLedger> {
+/**
+ * The ledger of `company` (its entries and those of no company; undefined: the store seen whole, every
+ * entry). An entry recorded here carries the company.
+ */
+export function ledgerFile(file: string, company?: number): () => Promise<FileLedger> {
   const log = jsonlFile(file, 'the ledger');
   const index = new LedgerIndex();
   const holds = new Map<string, HoldUse>();
@@ -36,6 +40,7 @@ export function ledgerFile(file: string): () => Promise<FileLedger> {
       (line) => {
         const value = parseLine(line);
         const read = value && readLedgerLine(value);
+        if (read !== undefined && !inCompany(read.entry, company)) return;
         if (read?.op === 'add') {
           index.add(read.entry);
           if (typeof value?.holder === 'string') countUse(holds, value.holder, read.entry.at);
@@ -47,13 +52,15 @@ export function ledgerFile(file: string): () => Promise<FileLedger> {
       },
     );
   const ledger: FileLedger = {
-    record(entry, from) {
+    record(given, from) {
+      const entry = company === undefined ? given : { ...given, company };
       index.add(entry);
       const holder = usePlace(from, entry);
       return log.append([{ ...ledgerRecord(entry), ...(holder !== undefined && { holder }) }]);
     },
     holdUse: (id) => holds.get(id),
-    takeBack(entry) {
+    takeBack(given) {
+      const entry = company === undefined ? given : { ...given, company };
       index.takeBack(entry);
       return log.append([takeBackRecord(entry)]);
     },

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { link, open, readdir, unlink } from 'node:fs/promises';
+import { makePrivateDir, openPrivate } from '../../files/private.js';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +12,8 @@ export interface LockInfo {
   pid: number;
   startedAt: string;
   command: string;
+  /** The job file the owner runs the job from (for people). */
+  jobFile?: string;
 }
 
 /** What the lock file holds. */
@@ -82,9 +85,9 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
   const write = io.writeFile ?? writeNewFile;
   const wait = io.sleep ?? ((ms: number) => sleep(ms));
   const job = path.basename(path.dirname(lockFile));
-  const owner: LockOwner = { pid: info.pid, host: info.host ?? hostname(), startedAt: info.startedAt, command: info.command };
+  const owner: LockOwner = { pid: info.pid, host: info.host ?? hostname(), startedAt: info.startedAt, command: info.command, ...(info.jobFile !== undefined && { jobFile: info.jobFile }) };
   const content = JSON.stringify(owner) + '\n';
-  await mkdir(path.dirname(lockFile), { recursive: true });
+  await makePrivateDir(path.dirname(lockFile));
   const deadline = Date.now() + PATIENCE_MS;
   let tookOverFrom: number | undefined;
 
@@ -177,7 +180,7 @@ async function place(file: string, content: string, write: LockIo['writeFile'], 
 }
 
 async function writeNewFile(file: string, data: string): Promise<void> {
-  const handle = await open(file, 'wx');
+  const handle = await openPrivate(file, 'wx');
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -231,6 +234,7 @@ function parseOwner(text: string): LockOwner | undefined {
       host: typeof v.host === 'string' ? v.host : '',
       startedAt: typeof v.startedAt === 'string' ? v.startedAt : '',
       command: typeof v.command === 'string' ? v.command : '',
+      ...(typeof v.jobFile === 'string' && { jobFile: v.jobFile }),
     };
   } catch {
     return undefined;

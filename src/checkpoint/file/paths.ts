@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { makePrivateDir } from '../../files/private.js';
 import { jobFilesIn } from '../job-files.js';
 import path from 'node:path';
 
@@ -36,9 +36,13 @@ export interface GlobalStatePaths {
 
 export { JobNameError } from '../job-files.js';
 
-/** The job's folder: the files for people (placed as every backend places them) and the file backend's own state beside them. */
-export function jobStatePaths(stateDir: string, jobName: string): JobStatePaths {
-  const { dir, report, rejects, summary, log } = jobFilesIn(stateDir, jobName);
+/**
+ * The job's folder in the state folder, and the files for people: beside the state (the layout of a
+ * `--state-dir`) or, with `filesDir`, in the job's folder there (beside the job file).
+ */
+export function jobStatePaths(stateDir: string, jobName: string, filesDir: string = stateDir): JobStatePaths {
+  const { dir } = jobFilesIn(stateDir, jobName);
+  const { report, rejects, summary, log } = jobFilesIn(filesDir, jobName);
   return {
     dir,
     checkpoint: path.join(dir, 'checkpoint.jsonl'),
@@ -65,7 +69,7 @@ export function globalStatePaths(stateDir: string): GlobalStatePaths {
   };
 }
 
-/** Creates the folder (and its parents) when missing. */
+/** Creates the folder (and its parents) when missing, private (0700). */
 export async function ensureDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
 }

@@ -6,7 +6,9 @@
  *   {"v":1,"op":"remove","phone":"+5511987654321","only_source":"reply_keyword","at":"2026-03-02T08:00:00.000Z"}
  *
  * A change is durable (fdatasync) before `suppress` / `unsuppress` resolve. Readers fold the lines
- * in file order (`SuppressionIndex`), so every process sees the same list.
+ * in file order (`SuppressionIndex`), so every process sees the same list. A change made for one
+ * company carries its id (`"company":1`): that company's list folds its own changes and those of no
+ * company (written before companies were kept, or for every company); the store seen whole folds all.
  */
 import {
   readSuppressionChange,
@@ -18,6 +20,7 @@ import {
   type SuppressResult,
   type UnsuppressOptions,
 } from '../suppression.js';
+import { inCompany } from '../ledger.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 
 export interface SuppressionFile {
@@ -26,7 +29,7 @@ export interface SuppressionFile {
   unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
 }
 
-export function suppressionFile(file: string, now: () => Date = () => new Date()): SuppressionFile {
+export function suppressionFile(file: string, company?: number, now: () => Date = () => new Date()): SuppressionFile {
   const log = jsonlFile(file, 'the suppression list');
   const index = new SuppressionIndex();
   const refresh = () =>
@@ -34,12 +37,12 @@ export function suppressionFile(file: string, now: () => Date = () => new Date()
       (line) => {
         const value = parseLine(line);
         const change = value && readSuppressionChange(value);
-        if (change) index.apply(change);
+        if (change && inCompany(change, company)) index.apply(change);
       },
       () => index.clear(),
     );
   const view: SuppressionList = suppressionListOf(index, refresh);
-  const write = (changes: SuppressionChange[]) => log.append(changes.map((c) => ({ v: 1, ...c })));
+  const write = (changes: SuppressionChange[]) => log.append(changes.map((c) => ({ v: 1, ...c, ...(company !== undefined && { company }) })));
 
   return {
     async list() {

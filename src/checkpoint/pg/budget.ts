@@ -11,9 +11,10 @@
  * take or use, so a process that died frees them.
  */
 import { randomUUID } from 'node:crypto';
-import { LedgerIndex, type BudgetHolder } from '../ledger.js';
+import { inCompany, LedgerIndex, type BudgetHolder } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { writeTx } from './write.js';
+import { companyRows } from './company-rows.js';
 import { unavailable } from './errors.js';
 
 const DAY_MS = 86_400_000;
@@ -29,7 +30,11 @@ export class PgBudgetHolder implements BudgetHolder {
   private last = 0;
   private loadedSince = Infinity;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The company whose limit it holds places of (undefined: the store seen whole, every company's together). */
+    private readonly company?: number,
+  ) {}
 
   get held(): number {
     return this.count;
@@ -49,16 +54,17 @@ export class PgBudgetHolder implements BudgetHolder {
       await c.query(`DELETE FROM ${s}.budget_holds WHERE expires_at <= now()`);
       const ledger = await this.ledgerSince(c, since);
       const { rows } = await c.query<{ others: number; mine: number }>(
-        `SELECT coalesce(sum(held) FILTER (WHERE holder <> $1), 0)::int AS others, coalesce(sum(held) FILTER (WHERE holder = $1), 0)::int AS mine FROM ${s}.budget_holds`,
+        `SELECT coalesce(sum(held) FILTER (WHERE holder <> $1), 0)::int AS others, coalesce(sum(held) FILTER (WHERE holder = $1), 0)::int AS mine
+           FROM ${s}.budget_holds WHERE true${companyRows(this.company)}`,
         [this.id],
       );
       const others = rows[0]?.others ?? 0;
       const mine = rows[0]?.mine ?? 0;
       const grant = Math.max(0, Math.min(Math.floor(want), limit - ledger - others - mine));
       await c.query(
-        `INSERT INTO ${s}.budget_holds (holder, held, expires_at) VALUES ($1, $2, now() + ${HOLD_LAPSES})
+        `INSERT INTO ${s}.budget_holds (holder, held, expires_at, company_id) VALUES ($1, $2, now() + ${HOLD_LAPSES}, $3)
          ON CONFLICT (holder) DO UPDATE SET held = EXCLUDED.held, expires_at = EXCLUDED.expires_at`,
-        [this.id, mine + grant],
+        [this.id, mine + grant, this.company ?? null],
       );
       return { granted: grant, held: mine + grant };
     });
@@ -84,30 +90,32 @@ export class PgBudgetHolder implements BudgetHolder {
       this.last = 0;
       this.loadedSince = since;
     }
-    const { rows } = await c.query<{ seq: string; op: 'add' | 'take_back'; id: string | null; phone: string; at: Date; job: string; outside_window: boolean }>(
-      `SELECT seq, op, id, phone, at, job, outside_window FROM ${this.db.s}.ledger_ops
-        WHERE seq > $1 AND ((op = 'take_back' OR outside_window) AND at > $2 OR seq = (SELECT max(seq) FROM ${this.db.s}.ledger_ops))
+    const { rows } = await c.query<{ seq: string; op: 'add' | 'take_back'; id: string | null; phone: string; at: Date; job: string; outside_window: boolean; company_id: string | null }>(
+      `SELECT seq, op, id, phone, at, job, outside_window, company_id FROM ${this.db.s}.ledger_ops
+        WHERE seq > $1 AND ((op = 'take_back' OR outside_window) AND at > $2${companyRows(this.company)} OR seq = (SELECT max(seq) FROM ${this.db.s}.ledger_ops))
         ORDER BY ${this.last === 0 ? 'at, seq' : 'seq'}`,
       [this.last, new Date(this.loadedSince).toISOString()],
     );
     for (const row of rows) {
+      this.last = Math.max(this.last, Number(row.seq));
+      // The newest row is read only to move `last` on: another company's counts for none of this one's.
+      if (!inCompany(row.company_id === null ? {} : { company: Number(row.company_id) }, this.company)) continue;
       const entry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }) };
       if (row.op === 'add') this.outside.add(entry);
       else this.outside.takeBack(entry);
-      this.last = Math.max(this.last, Number(row.seq));
     }
     return this.outside.uniqueOutsideWindowSince(since);
   }
 }
 
-export function pgBudgetHolder(db: Db): Promise<BudgetHolder> {
-  return Promise.resolve(new PgBudgetHolder(db));
+export function pgBudgetHolder(db: Db, company?: number): Promise<BudgetHolder> {
+  return Promise.resolve(new PgBudgetHolder(db, company));
 }
 
-/** The places every holder of the store holds now and has not used (lapsed holds left out), for status. */
-export async function pgPlacesHeld(db: Db): Promise<number> {
-  const { rows } = await db.query<{ held: number }>(`SELECT coalesce(sum(held), 0)::int AS held FROM ${db.s}.budget_holds WHERE expires_at > now()`).catch((err: unknown) => {
-    throw unavailable(err, db.url.place);
+/** The places every holder of the company (undefined: of the store) holds now and has not used (lapsed holds left out), for status. */
+export async function pgPlacesHeld(db: Db, company?: number): Promise<number> {
+  const { rows } = await db.query<{ held: number }>(`SELECT coalesce(sum(held), 0)::int AS held FROM ${db.s}.budget_holds WHERE expires_at > now()${companyRows(company)}`).catch((err: unknown) => {
+    throw unavailable(err, db.url);
   });
   return rows[0]?.held ?? 0;
 }

@@ -4,10 +4,11 @@
  * outside a transaction), so the store works behind PgBouncer in transaction pooling. An idle
  * connection that dies is logged away (the pool's `error` event), never a crash; the next query opens
  * a new one. The pool lets the process exit when it is idle, so a command that forgets to close the
- * store still ends.
+ * store still ends. How it connects (sslmode, the password) is `connection.ts`.
  */
 import pg from 'pg';
 import { MIGRATIONS, LATEST_VERSION } from './migrations.js';
+import { connectionConfig } from './connection.js';
 import { unavailable } from './errors.js';
 import type { PgStoreUrl } from './url.js';
 
@@ -32,12 +33,12 @@ export class Db {
   ) {
     this.s = `"${url.schema}"`;
     this.pool = new pg.Pool({
-      connectionString: url.connectionString,
+      application_name: 'outreach',
+      ...connectionConfig(url),
       max: options.max ?? 4,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       idleTimeoutMillis: 10_000,
       allowExitOnIdle: true,
-      application_name: 'outreach',
     });
     // A connection that dies while idle in the pool (a restart, a proxy's timeout): the pool drops it.
     this.pool.on('error', () => undefined);
@@ -49,7 +50,7 @@ export class Db {
       () => undefined,
       (err: unknown) => {
         this.ready = undefined;
-        throw unavailable(err, this.url.place);
+        throw unavailable(err, this.url);
       },
     ));
     return ready;

@@ -81,7 +81,7 @@ async function insertEvents(c: Queryable, s: string, events: readonly RecordedEv
   for (const e of sorted) {
     const at = Date.parse(e.created_at);
     if (!fresh.has(e.message_id) || e.direction !== 'inbound' || Number.isNaN(at)) continue;
-    const channel = e.channel_id !== undefined ? { channel: e.channel_id } : {};
+    const channel = { ...(e.channel_id !== undefined && { channel: e.channel_id }), ...(e.company_id !== undefined && { company: e.company_id }) };
     clients.push({ clientId: e.client_id, at, ...(e.phone !== undefined && { phone: e.phone }), ...channel });
     if (e.phone !== undefined) phones.push({ phone: e.phone, at, ...channel });
   }

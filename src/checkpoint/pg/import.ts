@@ -24,6 +24,10 @@ import { loadSyncBook } from '../file/sync-book.js';
 import type { Db, Queryable } from './db.js';
 import { unavailable } from './errors.js';
 import type { PgStateStore } from './store.js';
+import { folderFacts, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
+import { takenInState } from '../file/import.js';
+import { headerCompany, jobKeys } from '../job-key.js';
+import { pgJobExists, pgJobHeader } from './job.js';
 
 /** A folder that cannot be imported, as one sentence (exit 2). */
 export class StoreImportError extends Error {
@@ -37,26 +41,38 @@ export class StoreImportError extends Error {
 /** Rows written per statement. */
 const BATCH = 5_000;
 
-export function pgStoreImporter(store: PgStateStore, folder: string): StoreImporter {
+export function pgStoreImporter(store: PgStateStore, folder: string, options: { messageKey?: MessageKeyOf } = {}): StoreImporter {
   const { db } = store;
   const from = path.resolve(folder);
   const global = globalStatePaths(from);
   const guarded = <T>(work: () => Promise<T>): Promise<T> =>
     work().catch((err: unknown) => {
-      throw (err as { userError?: unknown }).userError === true ? err : unavailable(err, db.url.place);
+      throw (err as { userError?: unknown }).userError === true ? err : unavailable(err, db.url);
     });
+  let facts: Promise<FolderFacts> | undefined;
+  const known = () => (facts ??= folderFacts(from, options.messageKey));
+  /** Jobs the store holds another journal of: their first messages are another state's (never sent again as the store's job's own). */
+  const refused = new Set<string>();
+  const stored = { companyOf: async (key: string) => headerCompany(await pgJobHeader(db, key)), exists: (key: string) => pgJobExists(db, key) };
   const parts: Record<StorePart, () => Promise<PartImport>> = {
-    suppressions: () => importSuppressions(db, global.suppressions),
-    ledger: () => importLedger(db, global.ledger),
-    windows: () => importWindows(db, global.window),
-    events: () => importEvents(db, global.events),
+    suppressions: async () => importSuppressions(db, global.suppressions, await known()),
+    ledger: async () => importLedger(db, global.ledger, await known(), (job) => (refused.has(job) ? takenInState(from, job) : undefined)),
+    windows: async () => importWindows(db, global.window, await known()),
+    events: async () => importEvents(db, global.events, await known()),
     syncBook: () => importSyncBook(db, global.sync),
   };
   return {
     from,
     into: store.location,
     jobs: () => jobsOf(from),
-    job: (name) => guarded(() => importJob(db, jobStatePaths(from, name), name)),
+    job: (name) =>
+      guarded(async () => {
+        const company = (await known()).companyOf(name);
+        const key = company === undefined ? name : await jobKeys(company, stored).key(name);
+        const outcome = await importJob(db, jobStatePaths(from, name), key);
+        if (outcome.kind === 'refused') refused.add(name);
+        return { ...outcome, job: name };
+      }),
     part: (part) => guarded(parts[part]),
     close: () => store.close(),
   };
@@ -278,11 +294,14 @@ async function inBatches<T>(items: readonly T[], write: (batch: readonly T[]) =>
   return { imported, already: items.length - imported };
 }
 
-async function importSuppressions(db: Db, file: string): Promise<PartImport> {
+async function importSuppressions(db: Db, file: string, facts: FolderFacts): Promise<PartImport> {
   const changes = new Map<string, SuppressionChange>();
   for await (const value of jsonLines(file)) {
-    const change = readSuppressionChange(value);
-    if (change) changes.set(JSON.stringify(change), change);
+    const read = readSuppressionChange(value);
+    if (read === undefined) continue;
+    const company = read.company ?? facts.onlyCompany;
+    const change = { ...read, ...(company !== undefined && { company }) };
+    changes.set(JSON.stringify(change), change);
   }
   return importTx(db, async (c) => {
     // Writers of the list take turns (a reader's refresh by seq never misses a row); the store's changes are read once, not once per row.
@@ -306,36 +325,63 @@ interface LedgerRow {
   job: string;
   outside: boolean;
   channel: number | null;
+  message: string | null;
+  company: number | null;
+  state: string | null;
 }
 
-async function importLedger(db: Db, file: string): Promise<PartImport> {
+async function importLedger(db: Db, file: string, facts: FolderFacts, stateOf: (job: string) => string | undefined): Promise<PartImport> {
   const ops = new Map<string, LedgerRow>();
   for await (const value of jsonLines(file)) {
     const read = readLedgerLine(value);
     if (!read) continue;
     const e = read.entry;
-    const row: LedgerRow = { op: read.op, id: e.id ?? null, phone: e.phone, at: new Date(e.at).toISOString(), job: e.job, outside: read.op === 'add' && e.outsideWindow, channel: read.op === 'add' ? (e.channelId ?? null) : null };
+    const message = read.op === 'add' ? (e.message ?? (await facts.messageOf(e.job, e.phone))) : undefined;
+    const row: LedgerRow = {
+      op: read.op,
+      id: e.id ?? null,
+      phone: e.phone,
+      at: new Date(e.at).toISOString(),
+      job: e.job,
+      outside: read.op === 'add' && e.outsideWindow,
+      channel: read.op === 'add' ? (e.channelId ?? null) : null,
+      message: message ?? null,
+      company: e.company ?? facts.companyOf(e.job) ?? facts.onlyCompany ?? null,
+      state: read.op === 'add' ? (e.state ?? stateOf(e.job) ?? null) : null,
+    };
     ops.set(JSON.stringify(row), row);
   }
   return importTx(db, async (c) => {
     await c.query(`LOCK TABLE ${db.s}.ledger_ops IN EXCLUSIVE MODE`);
     return inBatches([...ops.values()], async (batch) => {
       const r = await c.query(
-        `INSERT INTO ${db.s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id)
-         SELECT x.op, x.id, x.phone, x.at, x.job, x.outside, x.channel
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[]) WITH ORDINALITY AS x(op, id, phone, at, job, outside, channel, n)
+        `INSERT INTO ${db.s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id, message, company_id, state)
+         SELECT x.op, x.id, x.phone, x.at, x.job, x.outside, x.channel, x.message, x.company, x.state
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[], $8::text[], $9::bigint[], $10::text[])
+                WITH ORDINALITY AS x(op, id, phone, at, job, outside, channel, message, company, state, n)
           WHERE NOT EXISTS (SELECT 1 FROM ${db.s}.ledger_ops l
                              WHERE l.op = x.op AND l.phone = x.phone AND l.at = x.at AND l.job = x.job
                                AND l.outside_window = x.outside AND l.id IS NOT DISTINCT FROM x.id)
           ORDER BY x.n`,
-        [batch.map((o) => o.op), batch.map((o) => o.id), batch.map((o) => o.phone), batch.map((o) => o.at), batch.map((o) => o.job), batch.map((o) => o.outside), batch.map((o) => o.channel)],
+        [
+          batch.map((o) => o.op),
+          batch.map((o) => o.id),
+          batch.map((o) => o.phone),
+          batch.map((o) => o.at),
+          batch.map((o) => o.job),
+          batch.map((o) => o.outside),
+          batch.map((o) => o.channel),
+          batch.map((o) => o.message),
+          batch.map((o) => o.company),
+          batch.map((o) => o.state),
+        ],
       );
       return r.rowCount ?? 0;
     });
   });
 }
 
-async function importWindows(db: Db, file: string): Promise<PartImport> {
+async function importWindows(db: Db, file: string, facts: FolderFacts): Promise<PartImport> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -344,7 +390,16 @@ async function importWindows(db: Db, file: string): Promise<PartImport> {
     throw err;
   }
   const isMap = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null && !Array.isArray(m);
-  type WindowFile = { v?: unknown; clients?: unknown; phones?: unknown; links?: unknown; client_channels?: unknown; phone_channels?: unknown } | null;
+  type WindowFile = {
+    v?: unknown;
+    clients?: unknown;
+    phones?: unknown;
+    links?: unknown;
+    client_channels?: unknown;
+    phone_channels?: unknown;
+    client_companies?: unknown;
+    phone_companies?: unknown;
+  } | null;
   let value: WindowFile;
   try {
     value = JSON.parse(text) as WindowFile;
@@ -362,30 +417,39 @@ async function importWindows(db: Db, file: string): Promise<PartImport> {
     return typeof id === 'number' && Number.isInteger(id) ? id : null;
   };
   const clientIds = [...new Set([...Object.keys(clients), ...Object.keys(links)])];
-  const clientRows = clientIds.map((id) => ({ id, phone: typeof links[id] === 'string' ? links[id] : null, at: ms(clients[id]), channel: channelOf(value.client_channels, id) }));
+  const only = facts.onlyCompany ?? null;
+  const clientRows = clientIds.map((id) => ({
+    id,
+    phone: typeof links[id] === 'string' ? links[id] : null,
+    at: ms(clients[id]),
+    channel: channelOf(value.client_channels, id),
+    company: channelOf(value.client_companies, id) ?? only,
+  }));
   const phoneRows = Object.entries(phones).flatMap(([phone, iso]) => {
     const at = ms(iso);
-    return at === null ? [] : [{ phone, at, channel: channelOf(value.phone_channels, phone) }];
+    return at === null ? [] : [{ phone, at, channel: channelOf(value.phone_channels, phone), company: channelOf(value.phone_companies, phone) ?? only }];
   });
   return importTx(db, async (c) => {
     // Times only grow and a client's phone, once known, stays: a row changes only when the folder knows more.
     const a = await inBatches(clientRows, async (batch) => {
       const r = await c.query(
-        `INSERT INTO ${db.s}.window_clients AS t (client_id, phone, last_inbound_at, channel_id)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[])
+        `INSERT INTO ${db.s}.window_clients AS t (client_id, phone, last_inbound_at, channel_id, company_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::bigint[])
          ON CONFLICT (client_id) DO UPDATE SET phone = coalesce(t.phone, EXCLUDED.phone), last_inbound_at = greatest(t.last_inbound_at, EXCLUDED.last_inbound_at),
-           channel_id = CASE WHEN EXCLUDED.last_inbound_at > coalesce(t.last_inbound_at, -1) THEN EXCLUDED.channel_id ELSE t.channel_id END
+           channel_id = CASE WHEN EXCLUDED.last_inbound_at > coalesce(t.last_inbound_at, -1) THEN EXCLUDED.channel_id ELSE t.channel_id END,
+           company_id = CASE WHEN EXCLUDED.last_inbound_at > coalesce(t.last_inbound_at, -1) THEN EXCLUDED.company_id ELSE t.company_id END
           WHERE (t.phone IS NULL AND EXCLUDED.phone IS NOT NULL) OR EXCLUDED.last_inbound_at > coalesce(t.last_inbound_at, -1)`,
-        [batch.map((r) => r.id), batch.map((r) => r.phone), batch.map((r) => r.at), batch.map((r) => r.channel)],
+        [batch.map((r) => r.id), batch.map((r) => r.phone), batch.map((r) => r.at), batch.map((r) => r.channel), batch.map((r) => r.company)],
       );
       return r.rowCount ?? 0;
     });
     const b = await inBatches(phoneRows, async (batch) => {
       const r = await c.query(
-        `INSERT INTO ${db.s}.window_phones AS t (phone, last_inbound_at, channel_id)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[])
-         ON CONFLICT (phone) DO UPDATE SET last_inbound_at = EXCLUDED.last_inbound_at, channel_id = EXCLUDED.channel_id WHERE EXCLUDED.last_inbound_at > t.last_inbound_at`,
-        [batch.map((r) => r.phone), batch.map((r) => r.at), batch.map((r) => r.channel)],
+        `INSERT INTO ${db.s}.window_phones AS t (phone, last_inbound_at, channel_id, company_id)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::bigint[])
+         ON CONFLICT (phone) DO UPDATE SET last_inbound_at = EXCLUDED.last_inbound_at, channel_id = EXCLUDED.channel_id, company_id = EXCLUDED.company_id
+          WHERE EXCLUDED.last_inbound_at > t.last_inbound_at`,
+        [batch.map((r) => r.phone), batch.map((r) => r.at), batch.map((r) => r.channel), batch.map((r) => r.company)],
       );
       return r.rowCount ?? 0;
     });
@@ -393,10 +457,12 @@ async function importWindows(db: Db, file: string): Promise<PartImport> {
   });
 }
 
-async function importEvents(db: Db, file: string): Promise<PartImport> {
+async function importEvents(db: Db, file: string, facts: FolderFacts): Promise<PartImport> {
   const events: Array<{ id: string; client: string; phone: string | null; direction: string; at: string; event: string }> = [];
   let undated = 0;
-  for await (const e of readEvents(file)) {
+  for await (const read of readEvents(file)) {
+    const company = read.company_id ?? facts.onlyCompany;
+    const e = { ...read, ...(company !== undefined && { company_id: company }) };
     const at = Date.parse(e.created_at);
     if (Number.isNaN(at)) {
       undated += 1;

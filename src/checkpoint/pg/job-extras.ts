@@ -8,7 +8,7 @@ import { unavailable, writeFailed } from './errors.js';
 
 export async function planRejects(db: Db, job: string): Promise<ReadonlySet<string>> {
   const { rows } = await db.query<{ rows: unknown }>(`SELECT rows FROM ${db.s}.plan_rejects WHERE job = $1`, [job]).catch((err: unknown) => {
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   });
   const kept = rows[0]?.rows;
   return new Set(Array.isArray(kept) ? kept.filter((r): r is string => typeof r === 'string') : []);
@@ -19,7 +19,7 @@ export async function savePlanRejects(db: Db, job: string, rows: Iterable<RowRef
   await db
     .query(`INSERT INTO ${db.s}.plan_rejects (job, rows) VALUES ($1, $2::jsonb) ON CONFLICT (job) DO UPDATE SET rows = EXCLUDED.rows`, [job, keys])
     .catch((err: unknown) => {
-      throw writeFailed(err, db.url.place, `the plan's rejected rows of job "${job}"`);
+      throw writeFailed(err, db.url, `the plan's rejected rows of job "${job}"`);
     });
 }
 
@@ -33,7 +33,7 @@ export async function listing(db: Db, job: string, source: string): Promise<Cont
       return size === undefined ? undefined : readBytes(c, `${db.s}.listings`, job, size);
     },
   ).catch((err: unknown) => {
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   });
   const image = data && (await unpack(data));
   return image && decodeListing(image, source);
@@ -44,14 +44,14 @@ export async function saveListing(db: Db, job: string, source: string, contacts:
   await db
     .query(`INSERT INTO ${db.s}.listings (job, source, data) VALUES ($1, $2, $3) ON CONFLICT (job) DO UPDATE SET source = EXCLUDED.source, data = EXCLUDED.data`, [job, source, data])
     .catch((err: unknown) => {
-      throw writeFailed(err, db.url.place, `the listing of job "${job}"`);
+      throw writeFailed(err, db.url, `the listing of job "${job}"`);
     });
 }
 
 /** A job's note under `key` (table `job_notes`); undefined when none. */
 export async function jobNote(db: Db, job: string, key: JobNoteKey): Promise<unknown> {
   const { rows } = await db.query<{ value: unknown }>(`SELECT value FROM ${db.s}.job_notes WHERE job = $1 AND key = $2`, [job, key]).catch((err: unknown) => {
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   });
   return rows[0]?.value;
 }
@@ -60,6 +60,6 @@ export async function saveJobNote(db: Db, job: string, key: JobNoteKey, value: u
   await db
     .query(`INSERT INTO ${db.s}.job_notes (job, key, value) VALUES ($1, $2, $3::jsonb) ON CONFLICT (job, key) DO UPDATE SET value = EXCLUDED.value`, [job, key, JSON.stringify(value)])
     .catch((err: unknown) => {
-      throw writeFailed(err, db.url.place, `the note "${key}" of job "${job}"`);
+      throw writeFailed(err, db.url, `the note "${key}" of job "${job}"`);
     });
 }

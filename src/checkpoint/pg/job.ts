@@ -7,7 +7,8 @@ import { applyEvent } from '../apply-event.js';
 import { parseEvent } from '../json-line.js';
 import type { StateTable } from '../state-table.js';
 import type { ContactEvent } from '../types.js';
-import type { JobFiles, JobOwner, JobRunner, JobStore, JobView } from '../store.js';
+import type { JobFiles, JobOwner, JobRunner, JobStore, JobView, KnownConversation } from '../store.js';
+import type { HeaderEvent } from '../types.js';
 import type { Db } from './db.js';
 import { unavailable } from './errors.js';
 import { leaseHolder, takeLease, type LeaseOptions } from './lease.js';
@@ -20,7 +21,7 @@ export type { LeaseOptions } from './lease.js';
 function readFailed(db: Db) {
   return (err: unknown): never => {
     if (err instanceof JobVersionError) throw err;
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   };
 }
 
@@ -126,23 +127,52 @@ export async function knownPhones(db: Db): Promise<Map<string, string>> {
 /**
  * Conversation id → the number it was started from, over every job's journal: the event's own
  * `channel_id` (a pool's), else the one number its job's latest header names (the latest event naming
- * the conversation wins).
+ * the conversation wins); and the company that job's header names.
  */
-export async function knownConversations(db: Db): Promise<Map<string, number>> {
+export async function knownConversations(db: Db): Promise<Map<string, KnownConversation>> {
   const { rows } = await db
-    .query<{ conversation_id: string; channel_id: number }>(
-      `SELECT DISTINCT ON (conversation_id) conversation_id, channel_id FROM (
+    .query<{ conversation_id: string; channel_id: number | null; company_id: string | null }>(
+      `SELECT DISTINCT ON (conversation_id) conversation_id, channel_id, company_id FROM (
          SELECT (j.event::jsonb) ->> 'conversation_id' AS conversation_id,
-                COALESCE(((j.event::jsonb) ->> 'channel_id')::integer, h.channel_id) AS channel_id, j.seq
+                COALESCE(((j.event::jsonb) ->> 'channel_id')::integer, h.channel_id) AS channel_id, h.company_id, j.seq
            FROM ${db.s}.journal j
            LEFT JOIN (
              SELECT DISTINCT ON (job) job,
-                    CASE WHEN jsonb_typeof((event::jsonb) #> '{content,channel_id}') = 'number' THEN ((event::jsonb) #>> '{content,channel_id}')::integer END AS channel_id
+                    CASE WHEN jsonb_typeof((event::jsonb) #> '{content,channel_id}') = 'number' THEN ((event::jsonb) #>> '{content,channel_id}')::integer END AS channel_id,
+                    CASE WHEN jsonb_typeof((event::jsonb) #> '{content,company_id}') = 'number' THEN ((event::jsonb) #>> '{content,company_id}')::bigint END AS company_id
                FROM ${db.s}.journal WHERE phone IS NULL AND (event::jsonb) ->> 't' = 'header' ORDER BY job, seq DESC
            ) h ON h.job = j.job
           WHERE j.phone IS NOT NULL AND j.event LIKE '%"conversation\\_id":%'
-       ) e WHERE conversation_id IS NOT NULL AND channel_id IS NOT NULL ORDER BY conversation_id, seq DESC`,
+       ) e WHERE conversation_id IS NOT NULL AND (channel_id IS NOT NULL OR company_id IS NOT NULL) ORDER BY conversation_id, seq DESC`,
     )
     .catch(readFailed(db));
-  return new Map(rows.map((r) => [r.conversation_id, r.channel_id]));
+  return new Map(
+    rows.map((r) => [r.conversation_id, { ...(r.channel_id !== null && { channel: r.channel_id }), ...(r.company_id !== null && { company: Number(r.company_id) }) }]),
+  );
+}
+
+/** The first header of the job's journal; undefined for a job never run. */
+export async function pgJobHeader(db: Db, job: string): Promise<HeaderEvent | undefined> {
+  const { rows } = await db.query<{ event: string }>(`SELECT event FROM ${db.s}.journal WHERE job = $1 AND phone IS NULL ORDER BY seq LIMIT 1`, [job]).catch(readFailed(db));
+  const event = rows[0] && parseEvent(rows[0].event);
+  return event?.t === 'header' ? event : undefined;
+}
+
+/** Whether the job's journal holds anything. */
+export async function pgJobExists(db: Db, job: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM ${db.s}.journal WHERE job = $1 LIMIT 1`, [job]).catch(readFailed(db));
+  return rows.length > 0;
+}
+
+/** The companies the jobs' headers name, ascending. */
+export async function pgCompanies(db: Db): Promise<number[]> {
+  const { rows } = await db
+    .query<{ company_id: string }>(
+      // Each job's first header, found through the journal's key (job, seq): the journal itself is never scanned.
+      `SELECT DISTINCT ((h.event::jsonb) #>> '{content,company_id}')::bigint AS company_id
+         FROM ${db.s}.jobs j CROSS JOIN LATERAL (SELECT event FROM ${db.s}.journal WHERE job = j.job AND phone IS NULL ORDER BY seq LIMIT 1) h
+        WHERE (h.event::jsonb) ->> 't' = 'header' AND jsonb_typeof((h.event::jsonb) #> '{content,company_id}') = 'number' ORDER BY 1`,
+    )
+    .catch(readFailed(db));
+  return rows.map((r) => Number(r.company_id));
 }

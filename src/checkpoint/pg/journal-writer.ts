@@ -69,7 +69,7 @@ SELECT (SELECT count(*) FROM ins)::int AS n, (SELECT max(seq) FROM ins)::text AS
     try {
       result = await db.query<{ n: number; upto: string | null }>(overdue ? renewing : checked, overdue ? [...values, lease.seconds] : values);
     } catch (err) {
-      throw writeFailed(err, db.url.place, `the journal of job "${job}"`);
+      throw writeFailed(err, db.url, `the journal of job "${job}"`);
     }
     const row = result.rows[0];
     // Nothing inserted: the token is another owner's now.
@@ -98,7 +98,7 @@ SELECT (SELECT count(*) FROM ins)::int AS n, (SELECT max(seq) FROM ins)::text AS
       try {
         upto = await write(batch);
       } catch (err) {
-        broken = err instanceof StoreWriteError ? err : writeFailed(err, db.url.place, `the journal of job "${job}"`);
+        broken = err instanceof StoreWriteError ? err : writeFailed(err, db.url, `the journal of job "${job}"`);
         for (const w of [...batch, ...queue]) w.reject(broken);
         queue = [];
         break;

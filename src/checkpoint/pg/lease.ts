@@ -44,16 +44,25 @@ interface OwnerRow {
   owner_pid: number | null;
   owner_command: string | null;
   owner_started_at: string | null;
+  owner_job_file: string | null;
 }
+
+const OWNER_COLUMNS = 'owner_host, owner_pid, owner_command, owner_started_at, owner_job_file';
 
 function runnerOf(row: OwnerRow): JobRunner | undefined {
   if (row.owner_pid === null) return undefined;
-  return { pid: row.owner_pid, host: row.owner_host ?? '', since: row.owner_started_at ?? '', command: row.owner_command ?? '' };
+  return {
+    pid: row.owner_pid,
+    host: row.owner_host ?? '',
+    since: row.owner_started_at ?? '',
+    command: row.owner_command ?? '',
+    ...(row.owner_job_file !== null && { jobFile: row.owner_job_file }),
+  };
 }
 
 /** The owner of a live lease on the job, or undefined (none, released, or expired). */
 export async function leaseHolder(db: Db, job: string): Promise<JobRunner | undefined> {
-  const { rows } = await db.query<OwnerRow>(`SELECT owner_host, owner_pid, owner_command, owner_started_at FROM ${db.s}.jobs WHERE job = $1 AND lease_expires_at > now()`, [job]);
+  const { rows } = await db.query<OwnerRow>(`SELECT ${OWNER_COLUMNS} FROM ${db.s}.jobs WHERE job = $1 AND lease_expires_at > now()`, [job]);
   return rows[0] && runnerOf(rows[0]);
 }
 
@@ -119,7 +128,10 @@ export class JobLease {
     await this.renewing?.catch(() => false);
     if (this.lost) return;
     await this.db
-      .query(`UPDATE ${this.db.s}.jobs SET owner_host = NULL, owner_pid = NULL, owner_command = NULL, owner_started_at = NULL, lease_expires_at = NULL WHERE job = $1 AND lease_token = $2`, [this.job, this.token])
+      .query(`UPDATE ${this.db.s}.jobs SET owner_host = NULL, owner_pid = NULL, owner_command = NULL, owner_started_at = NULL, owner_job_file = NULL, lease_expires_at = NULL WHERE job = $1 AND lease_token = $2`, [
+        this.job,
+        this.token,
+      ])
       .catch(() => undefined);
   }
 
@@ -144,22 +156,23 @@ export async function takeLease(db: Db, job: string, owner: JobOwner, options: L
     taken = await db.tx(async (c) => {
       await c.query(`INSERT INTO ${db.s}.jobs (job) VALUES ($1) ON CONFLICT (job) DO NOTHING`, [job]);
       const { rows } = await c.query<OwnerRow & { live: boolean; ends: Date | null }>(
-        `SELECT owner_host, owner_pid, owner_command, owner_started_at, lease_expires_at AS ends, coalesce(lease_expires_at > now(), false) AS live FROM ${db.s}.jobs WHERE job = $1 FOR UPDATE`,
+        `SELECT ${OWNER_COLUMNS}, lease_expires_at AS ends, coalesce(lease_expires_at > now(), false) AS live FROM ${db.s}.jobs WHERE job = $1 FOR UPDATE`,
         [job],
       );
       const row = rows[0];
       const holder = row && runnerOf(row);
       if (row?.live && holder) throw new JobLeasedError(job, holder, row.ends?.toISOString() ?? 'an unknown time');
       const { rows: updated } = await c.query<{ token: string }>(
-        `UPDATE ${db.s}.jobs SET lease_token = lease_token + 1, owner_host = $2, owner_pid = $3, owner_command = $4, owner_started_at = $5, lease_expires_at = now() + make_interval(secs => $6) WHERE job = $1 RETURNING lease_token::text AS token`,
-        [job, host, owner.pid, owner.command, owner.startedAt, seconds],
+        `UPDATE ${db.s}.jobs SET lease_token = lease_token + 1, owner_host = $2, owner_pid = $3, owner_command = $4, owner_started_at = $5, owner_job_file = $7,
+                lease_expires_at = now() + make_interval(secs => $6) WHERE job = $1 RETURNING lease_token::text AS token`,
+        [job, host, owner.pid, owner.command, owner.startedAt, seconds, owner.jobFile ?? null],
       );
       // An owner still named (never released) whose lease expired: it is gone, and this run says so.
       return { token: updated[0]?.token ?? '0', tookOverFrom: holder && { host: holder.host, pid: holder.pid } };
     });
   } catch (err) {
     if (err instanceof JobLeasedError) throw err;
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   }
   const lease = new JobLease(db, job, taken.token, seconds, options.renewEverySeconds ?? seconds / 3, clock, at, taken.tookOverFrom);
   lease.start();

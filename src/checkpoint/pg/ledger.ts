@@ -5,12 +5,14 @@
  * it numbers its rows). `record` and `takeBack` count at once and resolve once their row is
  * committed; the calls made while a transaction is being written share the next one (a run writes up
  * to a thousand first messages a second). An entry outside the window recorded `from` a holder of
- * the store-wide budget (`budget.ts`) lowers that holder's row in the same transaction.
+ * the store-wide budget (`budget.ts`) lowers that holder's row in the same transaction. A company's
+ * ledger reads its own rows (`company_id`) and those of none; the store seen whole reads all.
  */
 import { LedgerIndex, ledgerViewOf, type Ledger, type LedgerEntry } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { HOLD_LAPSES, PgBudgetHolder } from './budget.js';
 import { batched, readDb, serially, writeTx } from './write.js';
+import { companyRows } from './company-rows.js';
 
 export { pgBudgetHolder } from './budget.js';
 
@@ -30,9 +32,12 @@ interface OpRow {
   job: string;
   outside_window: boolean;
   channel_id: number | null;
+  message: string | null;
+  company_id: string | null;
+  state: string | null;
 }
 
-export async function openPgLedger(db: Db): Promise<Ledger> {
+export async function openPgLedger(db: Db, company?: number): Promise<Ledger> {
   const s = db.s;
   const index = new LedgerIndex();
   let last = 0;
@@ -42,10 +47,23 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
     serial(async () => {
       const { rows } = await readDb(db, () =>
         // The first read in time order: the index places each time at the end of its list (folding needs no order).
-        db.query<OpRow>(`SELECT seq, op, id, phone, at, job, outside_window, channel_id FROM ${s}.ledger_ops WHERE seq > $1 ORDER BY ${last === 0 ? 'at, seq' : 'seq'}`, [last]),
+        db.query<OpRow>(
+          `SELECT seq, op, id, phone, at, job, outside_window, channel_id, message, company_id, state FROM ${s}.ledger_ops WHERE seq > $1${companyRows(company)} ORDER BY ${last === 0 ? 'at, seq' : 'seq'}`,
+          [last],
+        ),
       );
       for (const row of rows) {
-        const entry: LedgerEntry = { phone: row.phone, at: row.at.getTime(), job: row.job, outsideWindow: row.outside_window, ...(row.id !== null && { id: row.id }), ...(row.channel_id !== null && { channelId: row.channel_id }) };
+        const entry: LedgerEntry = {
+          phone: row.phone,
+          at: row.at.getTime(),
+          job: row.job,
+          outsideWindow: row.outside_window,
+          ...(row.id !== null && { id: row.id }),
+          ...(row.channel_id !== null && { channelId: row.channel_id }),
+          ...(row.message !== null && { message: row.message }),
+          ...(row.state !== null && { state: row.state }),
+          ...(row.company_id !== null && { company: Number(row.company_id) }),
+        };
         if (row.op === 'add') index.add(entry);
         else index.takeBack(entry);
         last = Math.max(last, Number(row.seq));
@@ -63,13 +81,15 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
 
   await refresh();
   return {
-    record(entry, from) {
+    record(given, from) {
+      const entry = company === undefined ? given : { ...given, company };
       index.add(entry);
       const holder = entry.outsideWindow && from instanceof PgBudgetHolder ? from : undefined;
       holder?.used();
       return writes.add({ op: 'add', entry, ...(holder && { holder: holder.id }) });
     },
-    takeBack(entry) {
+    takeBack(given) {
+      const entry = company === undefined ? given : { ...given, company };
       index.takeBack(entry);
       return writes.add({ op: 'take_back', entry });
     },
@@ -80,8 +100,8 @@ export async function openPgLedger(db: Db): Promise<Ledger> {
 
 async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<void> {
   await c.query(
-    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])`,
+    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id, message, company_id, state)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[], $8::text[], $9::bigint[], $10::text[])`,
     [
       ops.map((o) => o.op),
       ops.map((o) => o.entry.id ?? null),
@@ -90,6 +110,9 @@ async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<v
       ops.map((o) => o.entry.job),
       ops.map((o) => o.entry.outsideWindow),
       ops.map((o) => (o.op === 'add' ? (o.entry.channelId ?? null) : null)),
+      ops.map((o) => (o.op === 'add' ? (o.entry.message ?? null) : null)),
+      ops.map((o) => o.entry.company ?? null),
+      ops.map((o) => (o.op === 'add' ? (o.entry.state ?? null) : null)),
     ],
   );
 }

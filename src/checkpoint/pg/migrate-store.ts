@@ -21,7 +21,7 @@ export async function migratePgStore(db: Db): Promise<MigrateOutcome> {
   try {
     versions = await migrate(db);
   } catch (err) {
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   }
   const applied = MIGRATIONS.filter((m) => versions.includes(m.version)).map((m) => ({ version: m.version, name: m.name }));
   return { applied, version: LATEST_VERSION, schema: db.url.schema };

@@ -18,6 +18,10 @@
  * - job_notes (2): a job's small notes by key (when `track` last read it, an experiment's decision);
  * - rate_shares (4): per number, each sending process's share of its rate and when it lapses.
  * - window_clients.channel_id, window_phones.channel_id (5): the number a window's last inbound message came to.
+ * - (6) the company each shared record belongs to: ledger_ops.company_id (and the filled message's key,
+ *   `message`, and the id of the job's state that sent it, `state`), budget_holds.company_id, window_clients/window_phones.company_id (a suppression change
+ *   carries its `company` in its jsonb); a row without one was written before companies were kept and
+ *   counts for every company. jobs.owner_job_file: the job file the lease's owner runs it from.
  */
 
 export interface Migration {
@@ -157,6 +161,17 @@ CREATE TABLE $schema.rate_shares (
     sql: `
 ALTER TABLE $schema.window_clients ADD COLUMN channel_id integer;
 ALTER TABLE $schema.window_phones ADD COLUMN channel_id integer;
+`,
+  },
+  {
+    version: 6,
+    name: 'the shared lists belong to a company; a first message keeps its message; a lease names its job file',
+    sql: `
+ALTER TABLE $schema.ledger_ops ADD COLUMN company_id bigint, ADD COLUMN message text, ADD COLUMN state text;
+ALTER TABLE $schema.budget_holds ADD COLUMN company_id bigint;
+ALTER TABLE $schema.window_clients ADD COLUMN company_id bigint;
+ALTER TABLE $schema.window_phones ADD COLUMN company_id bigint;
+ALTER TABLE $schema.jobs ADD COLUMN owner_job_file text;
 `,
   },
 ];

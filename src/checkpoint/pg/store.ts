@@ -1,14 +1,17 @@
 /**
  * The PostgreSQL backend of the storage port: every process on every host that opens the same URL
- * (and schema) shares one store. Jobs are held by a fenced lease (`job.ts`); the store-wide lists
- * are tables folded by the port's own indexes. The local folder (`filesDir`) holds only the files for
- * people (report, rejects, log, summary): nothing the store needs.
+ * (and schema) shares one store. Jobs are held by a fenced lease (`job.ts`); the shared lists are
+ * tables folded by the port's own indexes, each row carrying its company (`store.ts` says how a
+ * company's part and the store seen whole read them). The local folder (`filesDir`) holds only the
+ * files for people (report, rejects, log, summary): nothing the store needs.
  */
 import type { JobFiles, StateStore } from '../store.js';
 import { jobFilesIn } from '../job-files.js';
+import { headerCompany, jobKeys } from '../job-key.js';
+import { accountThrough } from '../account-view.js';
 import { Db, type DbOptions } from './db.js';
 import { parsePgUrl, type PgStoreUrl } from './url.js';
-import { contactEvents, knownConversations, knownPhones, openPgJob, readPgJob, runningBy, type LeaseOptions } from './job.js';
+import { contactEvents, knownConversations, knownPhones, openPgJob, pgCompanies, pgJobExists, pgJobHeader, readPgJob, runningBy, type LeaseOptions } from './job.js';
 import { jobNote, listing, planRejects, saveJobNote, saveListing, savePlanRejects } from './job-extras.js';
 import { pgSuppression } from './suppression.js';
 import { openPgLedger, pgBudgetHolder } from './ledger.js';
@@ -30,38 +33,67 @@ export interface PgStateStore extends StateStore {
 export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions): PgStateStore {
   const parsed = typeof url === 'string' ? parsePgUrl(url) : url;
   const db = new Db(parsed, options);
-  const suppression = pgSuppression(db);
-  const jobFiles = (job: string): JobFiles => jobFilesIn(options.filesDir, job);
-  return {
-    db,
-    location: parsed.display,
-    jobFiles,
-    openJob: (job, owner) => openPgJob(db, job, owner, jobFiles(job), options),
-    runningBy: (job) => runningBy(db, job),
-    readJob: (job) => readPgJob(db, job),
-    contactEvents: (job, phone) => contactEvents(db, job, phone),
-    planRejects: (job) => planRejects(db, job),
-    savePlanRejects: (job, rows) => savePlanRejects(db, job, rows),
-    jobNote: (job, key) => jobNote(db, job, key),
-    saveJobNote: (job, key, value) => saveJobNote(db, job, key, value),
-    listing: (job, source) => listing(db, job, source),
-    saveListing: (job, source, l) => saveListing(db, job, source, l),
-    windows: () => pgWindows(db),
-    openWindowStore: () => openPgWindowStore(db),
-    openEventsLog: (o) => openPgEventsLog(db, o),
-    loadSyncBook: () => loadPgSyncBook(db),
-    saveSyncBook: (book) => savePgSyncBook(db, book),
-    replies: (sent) => pgReplies(db, sent),
-    knownPhones: () => knownPhones(db),
-    knownConversations: () => knownConversations(db),
-    suppressions: () => suppression.list(),
-    suppress: (entries) => suppression.suppress(entries),
-    unsuppress: (phones, o) => suppression.unsuppress(phones, o),
-    ledger: () => openPgLedger(db),
-    budgetHolder: () => pgBudgetHolder(db),
-    placesHeld: () => pgPlacesHeld(db),
-    claimRate: (claim) => pgClaimRate(db, claim),
-    leaveRate: (channel, sender) => pgLeaveRate(db, channel, sender),
-    close: () => db.close(),
+  const stored = { companyOf: async (key: string) => headerCompany(await pgJobHeader(db, key)), exists: (key: string) => pgJobExists(db, key) };
+  const accounts = new Map<number, PgStateStore>();
+  let root: PgStateStore;
+
+  /** The store as `company` sees it (undefined: whole). */
+  const view = (company: number | undefined): PgStateStore => {
+    const keys = jobKeys(company, stored);
+    const suppression = pgSuppression(db, company);
+    const jobFiles = (job: string): JobFiles => jobFilesIn(options.filesDir, keys.known(job));
+    const k = (job: string) => keys.key(job);
+    return {
+      db,
+      location: parsed.display,
+      ...(company !== undefined && { company }),
+      account: (id) => root.account(id),
+      companies: () => pgCompanies(db),
+      jobFiles,
+      openJob: async (job, owner) => {
+        const key = await k(job);
+        return openPgJob(db, key, owner, jobFiles(job), options);
+      },
+      runningBy: async (job) => runningBy(db, await k(job)),
+      readJob: async (job) => readPgJob(db, await k(job)),
+      contactEvents: async (job, phone) => contactEvents(db, await k(job), phone),
+      planRejects: async (job) => planRejects(db, await k(job)),
+      savePlanRejects: async (job, rows) => savePlanRejects(db, await k(job), rows),
+      jobNote: async (job, key) => jobNote(db, await k(job), key),
+      saveJobNote: async (job, key, value) => saveJobNote(db, await k(job), key, value),
+      listing: async (job, source) => listing(db, await k(job), source),
+      saveListing: async (job, source, l) => saveListing(db, await k(job), source, l),
+      windows: () => pgWindows(db, company),
+      openWindowStore: () => openPgWindowStore(db, company),
+      openEventsLog: (o) => openPgEventsLog(db, o),
+      loadSyncBook: () => loadPgSyncBook(db),
+      saveSyncBook: (book) => savePgSyncBook(db, book),
+      replies: (sent) => pgReplies(db, sent),
+      knownPhones: () => knownPhones(db),
+      knownConversations: () => knownConversations(db),
+      suppressions: () => suppression.list(),
+      suppress: (entries) => suppression.suppress(entries),
+      unsuppress: (phones, o) => suppression.unsuppress(phones, o),
+      ledger: () => openPgLedger(db, company),
+      budgetHolder: () => pgBudgetHolder(db, company),
+      placesHeld: () => pgPlacesHeld(db, company),
+      claimRate: (claim) => pgClaimRate(db, claim),
+      leaveRate: (channel, sender) => pgLeaveRate(db, channel, sender),
+      // The connections are the store's: a company's part lets nothing go (the composition root closes the store).
+      close: () => (company === undefined ? db.close() : Promise.resolve()),
+    };
   };
+
+  root = {
+    ...view(undefined),
+    account(this: StateStore, company: number): PgStateStore {
+      let account = accounts.get(company);
+      if (account === undefined) {
+        account = view(company);
+        accounts.set(company, account);
+      }
+      return accountThrough(this, root, account);
+    },
+  };
+  return root;
 }

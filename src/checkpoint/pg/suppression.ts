@@ -9,6 +9,7 @@
  * keeps it until it commits: writers of the list follow one another, readers (plain SELECTs) are
  * never held up. Inside that lock a writer also reads what others wrote before it, so what
  * `suppress` answers (added, or already there) is exact even when two processes write one phone at once.
+ * A company's list reads its own changes (the jsonb's `company`) and those of none; the store seen whole reads all.
  */
 import {
   readSuppressionChange,
@@ -35,7 +36,7 @@ export interface PgSuppression {
   unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
 }
 
-export function pgSuppression(db: Db): PgSuppression {
+export function pgSuppression(db: Db, company?: number): PgSuppression {
   const s = db.s;
   const index = new SuppressionIndex();
   let last = 0;
@@ -48,7 +49,8 @@ export function pgSuppression(db: Db): PgSuppression {
       last = Math.max(last, Number(row.seq));
     }
   };
-  const newerSql = `SELECT seq, change FROM ${s}.suppression_changes WHERE seq > $1 ORDER BY seq`;
+  const ofCompany = company === undefined ? '' : ` AND (change->'company' IS NULL OR change->>'company' = '${Math.trunc(company)}')`;
+  const newerSql = `SELECT seq, change FROM ${s}.suppression_changes WHERE seq > $1${ofCompany} ORDER BY seq`;
   const newer = (q: Queryable, after: number) => q.query<ChangeRow>(newerSql, [after]);
 
   const refresh = () =>
@@ -67,7 +69,7 @@ export function pgSuppression(db: Db): PgSuppression {
         await c.query(`LOCK TABLE ${s}.suppression_changes IN EXCLUSIVE MODE`);
         const { rows } = await newer(c, last);
         const { rows: clock } = await c.query<{ now: Date }>('SELECT now() AS now');
-        const changes = make((clock[0]?.now ?? new Date()).toISOString());
+        const changes = make((clock[0]?.now ?? new Date()).toISOString()).map((c) => (company === undefined ? c : { ...c, company }));
         const { rows: seqs } = await c.query<{ seq: string }>(
           `INSERT INTO ${s}.suppression_changes (change) SELECT value FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(value, n) ORDER BY n RETURNING seq`,
           [JSON.stringify(changes)],

@@ -6,34 +6,38 @@
  * takes back what the tables hold for those rows, so another process's later times win. An inbound
  * message recorded in the events log has already moved its window (`events.ts`).
  */
-import { laterInbound, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
+import { inboundMark, laterInbound, markFor, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
 import type { Db } from './db.js';
 import { moveWindows, type ClientWindow } from './window-rows.js';
 import { readDb, writeTx } from './write.js';
 import { coalescedWrite } from '../coalesced-write.js';
 
+const numberOf = (v: number | string | null): number | undefined => (v === null ? undefined : Number(v));
+
 async function readPhones(db: Db): Promise<Map<string, InboundMark>> {
   const { rows } = await readDb(db, () =>
-    db.query<{ phone: string; last_inbound_at: string; channel_id: number | null }>(`SELECT phone, last_inbound_at, channel_id FROM ${db.s}.window_phones`),
+    db.query<{ phone: string; last_inbound_at: string; channel_id: number | null; company_id: string | null }>(`SELECT phone, last_inbound_at, channel_id, company_id FROM ${db.s}.window_phones`),
   );
-  return new Map(rows.map((r) => [r.phone, { at: Number(r.last_inbound_at), ...(r.channel_id !== null && { channel: r.channel_id }) }]));
+  return new Map(rows.map((r) => [r.phone, inboundMark(Number(r.last_inbound_at), numberOf(r.channel_id), numberOf(r.company_id))]));
 }
 
-export async function pgWindows(db: Db): Promise<WindowLookup> {
+/** The windows `company` sees (its marks and those of no company; undefined: every mark), read now. */
+export async function pgWindows(db: Db, company?: number): Promise<WindowLookup> {
   const phones = await readPhones(db);
-  return { lastInboundAt: (phone) => phones.get(phone)?.at, lastInboundChannel: (phone) => phones.get(phone)?.channel };
+  return { lastInboundAt: (phone) => markFor(phones.get(phone), company)?.at, lastInboundChannel: (phone) => markFor(phones.get(phone), company)?.channel };
 }
 
-export async function openPgWindowStore(db: Db): Promise<WindowStore> {
+/** The window store of `company` (undefined: every mark); a mark noted without a company gets this one's. */
+export async function openPgWindowStore(db: Db, company?: number): Promise<WindowStore> {
   const clients = new Map<string, InboundMark>();
   const links = new Map<string, string>();
   const { rows } = await readDb(db, () =>
-    db.query<{ client_id: string; phone: string | null; last_inbound_at: string | null; channel_id: number | null }>(
-      `SELECT client_id, phone, last_inbound_at, channel_id FROM ${db.s}.window_clients`,
+    db.query<{ client_id: string; phone: string | null; last_inbound_at: string | null; channel_id: number | null; company_id: string | null }>(
+      `SELECT client_id, phone, last_inbound_at, channel_id, company_id FROM ${db.s}.window_clients`,
     ),
   );
   for (const r of rows) {
-    if (r.last_inbound_at !== null) clients.set(r.client_id, { at: Number(r.last_inbound_at), ...(r.channel_id !== null && { channel: r.channel_id }) });
+    if (r.last_inbound_at !== null) clients.set(r.client_id, inboundMark(Number(r.last_inbound_at), numberOf(r.channel_id), numberOf(r.company_id)));
     if (r.phone !== null) links.set(r.client_id, r.phone);
   }
   const phones = await readPhones(db);
@@ -53,7 +57,7 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
     links.set(clientId, phone);
     dirtyClients.add(clientId);
   };
-  const channelOf = (mark: InboundMark | undefined) => (mark?.channel !== undefined ? { channel: mark.channel } : {});
+  const channelOf = (mark: InboundMark | undefined) => ({ ...(mark?.channel !== undefined && { channel: mark.channel }), ...(mark?.company !== undefined && { company: mark.company }) });
 
   async function write(): Promise<void> {
     if (dirtyClients.size === 0 && dirtyPhones.size === 0) return;
@@ -73,7 +77,7 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
     try {
       const moved = await writeTx(db, 'the reply windows', (c) => moveWindows(c, db.s, rowsOfClients, rowsOfPhones));
       for (const c of moved.clients) {
-        if (c.at !== null) setLatest(clients, c.clientId, { at: c.at, ...(c.channel !== null && { channel: c.channel }) });
+        if (c.at !== null) setLatest(clients, c.clientId, inboundMark(c.at, c.channel ?? undefined, c.company ?? undefined));
         if (c.phone !== null && !links.has(c.clientId)) links.set(c.clientId, c.phone);
       }
       for (const p of moved.phones) setLatest(phones, p.phone, { at: p.at, ...channelOf(p) });
@@ -85,9 +89,9 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
   }
 
   const store: WindowStore = {
-    noteInbound({ clientId, phone, at, channelId }) {
+    noteInbound({ clientId, phone, at, channelId, company: of }) {
       if (!Number.isFinite(at)) return;
-      const mark = { at, ...(channelId !== undefined && { channel: channelId }) };
+      const mark = inboundMark(at, channelId, of ?? company);
       if (setLatest(clients, clientId, mark)) dirtyClients.add(clientId);
       if (phone !== undefined) link(clientId, phone);
       const known = phone ?? links.get(clientId);
@@ -99,10 +103,10 @@ export async function openPgWindowStore(db: Db): Promise<WindowStore> {
       if (mark !== undefined && setLatest(phones, phone, mark)) dirtyPhones.add(phone);
     },
     phoneOf: (clientId) => links.get(clientId),
-    lastInboundByPhone: (phone) => phones.get(phone)?.at,
-    lastInboundAt: (phone) => phones.get(phone)?.at,
-    lastInboundChannel: (phone) => phones.get(phone)?.channel,
-    lastInboundByClient: (clientId) => clients.get(clientId)?.at,
+    lastInboundByPhone: (phone) => markFor(phones.get(phone), company)?.at,
+    lastInboundAt: (phone) => markFor(phones.get(phone), company)?.at,
+    lastInboundChannel: (phone) => markFor(phones.get(phone), company)?.channel,
+    lastInboundByClient: (clientId) => markFor(clients.get(clientId), company)?.at,
     flush: coalescedWrite(write),
   };
   return store;

@@ -18,7 +18,7 @@ export async function writeTx<T>(db: Db, what: string, body: (client: Queryable)
     } catch (err) {
       const code = (err as { code?: unknown } | undefined)?.code;
       if (attempt < ATTEMPTS && typeof code === 'string' && RETRYABLE.has(code)) continue;
-      throw writeFailed(err, db.url.place, what);
+      throw writeFailed(err, db.url, what);
     }
   }
 }
@@ -27,7 +27,7 @@ export async function readDb<T>(db: Db, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (err) {
-    throw unavailable(err, db.url.place);
+    throw unavailable(err, db.url);
   }
 }
 

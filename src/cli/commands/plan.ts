@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { AppError, planJob, prepare, type Prepared } from '../../app/index.js';
 import type { ChannelType } from '../../plan/index.js';
@@ -6,7 +7,7 @@ import { connectionFrom, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface PlanFlags {
   offline?: boolean;
@@ -28,16 +29,16 @@ export function registerPlan(program: Command): void {
     .option('--offline', 'skip the platform checks (no token needed); give --channel-type')
     .option('--channel-type <type>', 'with --offline: the channel type, wba, whatsapp or ww')
     .option('--json', 'print the plan as one JSON object')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--force-changed', 'preview the new content of a job whose message changed since its checkpoint started (as `run --force-changed` would send it)')
     .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: PlanFlags) => {
       const zone = zoneOption(flags.tz);
-      const store = storeFor(flags, jobPath);
-      const plan = await usingStore(store, async () => planJob(await prepareFor(jobPath, flags, store), { store, forceChanged: flags.forceChanged === true }));
+      const plan = await withJobStore(flags, jobPath, async (store) => planJob(await prepareFor(jobPath, flags, store), { store, forceChanged: flags.forceChanged === true, host: hostname() }));
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
       else process.stdout.write(formatPlan(plan, zone));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { reconcileJob, SETTLE_MINUTES } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatReconcile } from '../format/track.js';
-import { STORE_OPTION } from '../store-root.js';
+import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 export function registerReconcile(program: Command): void {
@@ -14,8 +14,9 @@ export function registerReconcile(program: Command): void {
     .option('--json', 'print the outcome as one JSON object')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (jobPath: string, flags: ReadbackFlags) => {
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
       const outcome = await readbackSession(jobPath, flags, (options) => reconcileJob(jobPath, { ...options, settleMinutes }));

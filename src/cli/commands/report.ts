@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { jobReport } from '../../app/index.js';
 import { CliError } from '../exit.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface ReportFlags {
   stateDir?: string;
@@ -24,15 +24,16 @@ export function registerReport(program: Command): void {
     .option('--format <format>', 'csv, json or html', 'csv')
     .option('--excel', 'CSV any spreadsheet opens in its own locale (UTF-8 with BOM, ";" between cells): report.xlsx.csv and rejects.xlsx.csv, beside report.csv and rejects.csv')
     .option('--columns [names]', "add the contact list's own columns: all, or these (comma-separated headers)")
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(TZ_OPTION[0], 'time zone of the times report.html shows (IANA name, e.g. America/Sao_Paulo; default: this machine\'s); the CSV and JSON keep ISO 8601')
     .action(async (jobPath: string, flags: ReportFlags) => {
       const zone = zoneOption(flags.tz);
       const format = flags.format ?? 'csv';
       if (format !== 'csv' && format !== 'json' && format !== 'html') throw new CliError(`--format: "${format}" is not a report format; use csv, json or html`);
       const columns = typeof flags.columns === 'string' ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : flags.columns;
-      const report = await usingStore(storeFor(flags, jobPath), (store) =>
+      const report = await withJobStore(flags, jobPath, (store) =>
         jobReport(jobPath, {
           store,
           format,

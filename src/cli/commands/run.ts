@@ -5,7 +5,7 @@ import { CliError } from '../exit.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 
 interface RunFlags {
@@ -28,8 +28,9 @@ function sendOptions(cmd: Command): Command {
     .argument('<job>', 'job file (JSON)')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
@@ -57,7 +58,7 @@ function startingAt(prepared: Prepared, at: string | undefined): Prepared {
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
   const zone = zoneOption(flags.tz);
-  process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
+  process.exitCode = await withJobStore(flags, jobPath, async (store) => {
     const connection = await connectionFrom(flags);
     const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at);
     if (flags.testTo !== undefined) return testSendSession(prepared, flags.testTo, { store, connection });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { showContact } from '../../app/index.js';
 import { formatStory } from '../format/show.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 export function registerShow(program: Command): void {
   program
@@ -11,12 +11,13 @@ export function registerShow(program: Command): void {
     .argument('<job>', 'job file (JSON)')
     .argument('<phone>', 'the phone, as in the list or as +<country><number>')
     .option('--json', 'print the story as one JSON object')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option(...TZ_OPTION)
     .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string; store?: string; tz?: string }) => {
       const zone = zoneOption(flags.tz);
-      const story = await usingStore(storeFor(flags, jobPath), (store) => showContact(jobPath, phone, { store }));
+      const story = await withJobStore(flags, jobPath, (store) => showContact(jobPath, phone, { store }));
       process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story, zone));
     });
 }

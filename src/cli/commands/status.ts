@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { jobStatus, type JobStatus } from '../../app/index.js';
+import { describePlace, jobStatus, type JobStatus } from '../../app/index.js';
 import { formatSummary } from '../../report/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatDeferred, formatRoom } from '../format/deferred.js';
@@ -8,7 +8,7 @@ import { experimentJson, formatExperiment } from '../format/experiment.js';
 import { followUpJson, formatFollowUp } from '../format/follow-up.js';
 import { formatNumbers, numbersJson } from '../format/pool.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface StatusFlags {
   stateDir?: string;
@@ -22,23 +22,25 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description("Counts by status from the job's checkpoint, with the funnel sent → delivered → read → replied (does not contact the platform)")
     .argument('<job>', 'job file (JSON)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--json', 'print the counts as one JSON object')
     .option(...TZ_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {
       const zone = zoneOption(flags.tz);
-      const status = await usingStore(storeFor(flags, jobPath), (store) => jobStatus(jobPath, { store }));
+      const status = await withJobStore(flags, jobPath, (store) => jobStatus(jobPath, { store }));
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
       const { summary, replies, deferred, messaging, funnel, running, experiment, followUp, numbers } = status;
       if (flags.json) {
         const extra = { ...(experiment && { experiment: experimentJson(experiment) }), ...(followUp && { follow_up: followUpJson(followUp) }), ...(numbers && { numbers: numbersJson(numbers) }) };
-        process.stdout.write(`${JSON.stringify({ job: status.job, running: running ?? null, ...summary, replies, deferred, messaging, funnel, ...extra }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ job: status.job, ...(status.startedFrom && { started_from: status.startedFrom }), running: running ?? null, ...summary, replies, deferred, messaging, funnel, ...extra }, null, 2)}\n`);
       } else {
         const now = Date.now();
         const waiting = formatDeferred(deferred, now, zone);
         process.stdout.write(
           `status of ${status.job}\n` +
+            (status.startedFrom ? `  started from ${describePlace(status.startedFrom)}\n` : '') +
             (running ? `  ${formatRunning(running, zone, now)}\n` : '') +
             `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
             (waiting ? `  ${waiting}\n` : '') +
@@ -55,7 +57,7 @@ export function registerStatus(program: Command): void {
 
 /** "running now: `outreach run` by pid 4242 on host box-1, since 14:20 Europe/Lisbon; these counts move while it runs". */
 function formatRunning(running: NonNullable<JobStatus['running']>, zone: string, now: number): string {
-  const by = `${running.command ? `\`outreach ${running.command}\` ` : ''}by pid ${running.pid} on host ${running.host}`;
+  const by = `${running.command ? `\`outreach ${running.command}\` ` : ''}by pid ${running.pid} on host ${running.host}${running.jobFile ? ` from ${running.jobFile}` : ''}`;
   const since = Date.parse(running.since);
   const when = Number.isNaN(since) ? 'since a time its lock does not record' : `since ${formatTime(since, zone, now)}`;
   return `running now: ${by}, ${when}; these counts move while it runs`;

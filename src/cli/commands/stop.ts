@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { stopJobFile, type StopOutcome } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
-import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface StopFlags {
   stateDir?: string;
@@ -15,10 +15,11 @@ export function registerStop(program: Command): void {
     .command('stop')
     .description('Ask the process running the job (run, resume, track) to stop as one SIGTERM does, from any terminal of its host')
     .argument('<job>', 'job file (JSON)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (jobPath: string, flags: StopFlags) => {
-      const { job, outcome } = await usingStore(storeFor(flags, jobPath), (store) => stopJobFile(jobPath, { store, host: hostname(), signal: terminate }));
+      const { job, outcome } = await withJobStore(flags, jobPath, (store) => stopJobFile(jobPath, { store, host: hostname(), signal: terminate }));
       process.stdout.write(`${stopText(job, outcome)}\n`);
       process.exitCode = outcome.kind === 'other_host' ? ExitCode.failed : ExitCode.ok;
     });

@@ -1,26 +1,48 @@
 import type { Command } from 'commander';
-import { importSuppressions, listSuppressions, suppressPhones, unsuppressPhones } from '../../app/index.js';
-import { ExitCode } from '../exit.js';
+import { importSuppressions, listSuppressions, suppressionAccount, suppressPhones, unsuppressPhones, type SuppressionAccount } from '../../app/index.js';
+import type { StateStore } from '../../checkpoint/index.js';
+import { CliError, ExitCode } from '../exit.js';
 import { formatAdded, formatImported, formatList, formatRemoved } from '../format/suppress.js';
-import { STORE_OPTION, suppressionStore as listStore, usingStore } from '../store-root.js';
+import { STATE_DIR_OPTION, STORE_OPTION, storeFor, usingStore, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface SuppressFlags {
   stateDir?: string;
   store?: string;
   job?: string;
+  company?: string;
   reason?: string;
   defaultCountry?: string;
   json?: boolean;
 }
 
-const STATE_DIR = ['--state-dir <dir>', 'state folder shared by the jobs it protects (default $OUTREACH_STATE_DIR)'] as const;
-const JOB = ['--job <file>', "the list of this job's state folder (.outreach beside the job file)"] as const;
+const JOB = ['--job <file>', "the list of this job's company, numbers read with its default_country"] as const;
+const COMPANY = ['--company <id>', "the company whose list it is (needed only when the store holds several companies' jobs)"] as const;
 const COUNTRY = ['--default-country <cc>', 'country of numbers written without a country code, e.g. BR'] as const;
+
+/** The company's list the flags mean, opened; `body` runs with it, then the store is let go. */
+function withList<T>(flags: SuppressFlags, body: (list: SuppressionAccount) => Promise<T>): Promise<T> {
+  const company = companyOf(flags.company);
+  const given = { ...(company !== undefined && { company }), ...(flags.job !== undefined && { jobPath: flags.job }) };
+  const run = async (store: StateStore) => body(await suppressionAccount(store, given));
+  return flags.job !== undefined ? withJobStore(flags, flags.job, run) : usingStore(storeFor(flags), run);
+}
+
+function companyOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliError(`--company "${text}": give the platform company's id, a whole number such as 1`);
+  return Number(text);
+}
+
+/** The country numbers without a code are read as: --default-country, else the job's. */
+function countryOf(flags: SuppressFlags, list: SuppressionAccount): { defaultCountry?: string } {
+  const country = flags.defaultCountry ?? list.defaultCountry;
+  return country !== undefined ? { defaultCountry: country } : {};
+}
 
 export function registerSuppress(program: Command): void {
   const suppress = program
     .command('suppress')
-    .description('The suppression list: phones no job of the state folder (or of the database store) messages (opt-outs, complaints, the provider\'s refusals)');
+    .description("The suppression list: phones no job of the company messages (opt-outs, complaints, the provider's refusals), wherever its job file sits");
 
   suppress
     .command('add')
@@ -28,13 +50,17 @@ export function registerSuppress(program: Command): void {
     .argument('<phone...>', 'phone numbers, international (+55…) or with --default-country')
     .option('--reason <text>', 'why, kept with each entry', 'added by hand')
     .option(...COUNTRY)
-    .option(...STATE_DIR)
-    .option(...STORE_OPTION)
+    .option(...COMPANY)
     .option(...JOB)
+    .option(...STATE_DIR_OPTION)
+    .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const store = listStore(flags);
-      const outcome = await usingStore(store, () => suppressPhones(store, phones, { ...(flags.reason && { reason: flags.reason }), ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
-      process.stdout.write(formatAdded(outcome, store.location));
+      const { outcome, location } = await withList(flags, async (list) => ({
+        outcome: await suppressPhones(list.store, phones, { ...(flags.reason && { reason: flags.reason }), ...countryOf(flags, list) }),
+        location: list.store.location,
+      }));
+      process.stdout.write(formatAdded(outcome, location));
     });
 
   suppress
@@ -42,11 +68,13 @@ export function registerSuppress(program: Command): void {
     .description('Take phones off the suppression list, whoever put them there')
     .argument('<phone...>', 'phone numbers, international (+55…) or with --default-country')
     .option(...COUNTRY)
-    .option(...STATE_DIR)
-    .option(...STORE_OPTION)
+    .option(...COMPANY)
     .option(...JOB)
+    .option(...STATE_DIR_OPTION)
+    .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const result = await usingStore(listStore(flags), (store) => unsuppressPhones(store, phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
+      const result = await withList(flags, (list) => unsuppressPhones(list.store, phones, countryOf(flags, list)));
       process.stdout.write(formatRemoved(result));
     });
 
@@ -56,16 +84,13 @@ export function registerSuppress(program: Command): void {
     .argument('<file>', 'CSV (or TSV) with a header naming a phone column, or a plain list of numbers')
     .option(...COUNTRY)
     .option('--reason <text>', 'why, kept with each entry (default "imported from <file>")')
-    .option(...STATE_DIR)
-    .option(...STORE_OPTION)
+    .option(...COMPANY)
     .option(...JOB)
+    .option(...STATE_DIR_OPTION)
+    .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (file: string, flags: SuppressFlags) => {
-      const outcome = await usingStore(listStore(flags), (store) =>
-        importSuppressions(store, file, {
-          ...(flags.reason && { reason: flags.reason }),
-          ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }),
-        }),
-      );
+      const outcome = await withList(flags, (list) => importSuppressions(list.store, file, { ...(flags.reason && { reason: flags.reason }), ...countryOf(flags, list) }));
       process.stdout.write(formatImported(file, outcome));
       if (outcome.unreadable.length > 0) process.exitCode = ExitCode.failed;
     });
@@ -74,12 +99,13 @@ export function registerSuppress(program: Command): void {
     .command('list')
     .description('Every phone on the list, with its source, time and reason')
     .option('--json', 'print the entries as one JSON array')
-    .option(...STATE_DIR)
-    .option(...STORE_OPTION)
+    .option(...COMPANY)
     .option(...JOB)
+    .option(...STATE_DIR_OPTION)
+    .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (flags: SuppressFlags) => {
-      const store = listStore(flags);
-      const entries = await usingStore(store, () => listSuppressions(store));
-      process.stdout.write(flags.json ? `${JSON.stringify(entries, null, 2)}\n` : formatList(entries, store.location));
+      const { entries, location } = await withList(flags, async (list) => ({ entries: await listSuppressions(list.store), location: list.store.location }));
+      process.stdout.write(flags.json ? `${JSON.stringify(entries, null, 2)}\n` : formatList(entries, location));
     });
 }

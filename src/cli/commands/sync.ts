@@ -6,17 +6,20 @@ import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResu
 import { resolveBaseUrl, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
+import { companyFlag } from '../webhook-session.js';
 import { consoleLogger, flushLogger } from '../logger.js';
-import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
+import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
 
 interface SyncFlags {
   since?: string;
   stateDir?: string;
   store?: string;
+  storeFile?: string;
   baseUrl?: string;
   tokenFile?: string;
   json?: boolean;
   logFile?: string;
+  company?: string;
 }
 
 export interface SyncSettings {
@@ -27,6 +30,8 @@ export interface SyncSettings {
   since?: string;
   json: boolean;
   keywords: InboundKeywords;
+  /** The company of a message no job's conversation tells, when the store holds several companies (`--company`). */
+  company?: number;
 }
 
 export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = process.env): Promise<SyncSettings> {
@@ -40,6 +45,7 @@ export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = pr
     ...(flags.since !== undefined ? { since: new Date(Date.parse(flags.since)).toISOString() } : {}),
     json: flags.json === true,
     keywords: keywordsFromEnv(env),
+    ...(flags.company !== undefined && { company: companyFlag(flags.company) }),
   };
 }
 
@@ -59,6 +65,7 @@ export async function runSync(
         logger: io.logger,
         keywords: settings.keywords,
         knownPhones: (clientId) => phones.get(clientId),
+        ...(settings.company !== undefined && { company: settings.company }),
         ...(settings.since !== undefined ? { since: settings.since } : {}),
         ...(io.signal ? { signal: io.signal } : {}),
       });
@@ -86,12 +93,14 @@ export function registerSync(program: Command): void {
     .command('sync')
     .description('Poll the platform for messages the webhook missed')
     .option('--since <iso>', 'list conversations changed since this date-time instead of since the last sync')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN)')
     .option('--json', 'print the result as one JSON object')
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
+    .option('--company <id>', "the company of a reply in a conversation no job started, when the store holds several companies' jobs (otherwise the store's only company)")
     .action(async (flags: SyncFlags) => {
       const settings = await syncSettings(flags);
       const logger = consoleLogger({ logFile: flags.logFile });

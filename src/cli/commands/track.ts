@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
-import { STORE_OPTION } from '../store-root.js';
+import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 interface TrackFlags extends ReadbackFlags {
@@ -21,8 +21,9 @@ export function registerTrack(program: Command): void {
     .option('--json', 'print the outcome as one JSON object')
     .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .action(async (jobPath: string, flags: TrackFlags) => {
       const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { untilStopped } from '../api-command.js';
-import { STORE_OPTION } from '../store-root.js';
+import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
 import { consoleLogger, flushLogger } from '../logger.js';
 import { DEFAULT_WEBHOOK_PORT, runWebhook, webhookSettings, type WebhookFlags } from '../webhook-session.js';
 
@@ -10,14 +10,16 @@ export function registerWebhook(program: Command): void {
     .description("Receive the platform's signed chat.message webhooks: replies and 24-hour windows")
     .option('--port <n>', 'port to listen on (0 = any free port)', String(DEFAULT_WEBHOOK_PORT))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--state-dir <dir>', "the runs' state folder to record into (default $OUTREACH_STATE_DIR); this, or a database store, is needed")
+    .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
+    .option(...STORE_FILE_OPTION)
     .option('--base-url <url>', 'platform address for phone look-ups (default $OUTREACH_BASE_URL)')
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN); without one, no phone look-ups')
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
+    .option('--company <id>', "the company of a reply in a conversation no job started, when the store holds several companies' jobs (otherwise the store's only company)")
     .addHelpText(
       'after',
-      '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET; each delivery is checked against its header\nX-Service-Signature: sha256=<hex>. It records into the runs\' state, named with --state-dir,\nOUTREACH_STATE_DIR, --store or OUTREACH_STORE. Put a reverse proxy with TLS in front and register\nhttps://<its public name>/ as the webhook URL under Integrations; run `outreach sync` now and then\nfor anything it missed.',
+      '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET; each delivery is checked against its header\nX-Service-Signature: sha256=<hex>. It records into the runs\' store: the account\'s state folder of this\nuser by default, or the one --state-dir, OUTREACH_STATE_DIR, --store-file, OUTREACH_STORE_FILE, --store or OUTREACH_STORE names. Put a reverse proxy with TLS in front and register\nhttps://<its public name>/ as the webhook URL under Integrations; run `outreach sync` now and then\nfor anything it missed.',
     )
     .action(async (flags: WebhookFlags & { logFile?: string }) => {
       const settings = await webhookSettings(flags);

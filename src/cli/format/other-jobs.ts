@@ -9,6 +9,20 @@ import { formatTime } from './time.js';
  */
 export function formatMessagedByOtherJobs(m: MessagedByOtherJobs, zone: string, now: number): string | undefined {
   const localTime = (iso: string): string => formatTime(Date.parse(iso), zone, now);
+  const same = formatSameMessage(m, localTime);
+  const other = formatOtherMessages(m, localTime);
+  return same !== undefined && other !== undefined ? `${same}\n  ${other}` : (same ?? other);
+}
+
+/** "4505 contacts of this list already got this message from job bf (4505, last …): skipped already_sent". */
+function formatSameMessage(m: MessagedByOtherJobs, localTime: (iso: string) => string): string | undefined {
+  const { contacts, byJob } = m.sameMessage;
+  if (contacts === 0) return undefined;
+  const jobs = byJob.map((j) => `${j.job} (${j.contacts}, last ${localTime(j.lastAt)})`).join(', ');
+  return `${contacts} contact${contacts === 1 ? '' : 's'} of this list already got this very message from ${byJob.length === 1 ? 'job' : 'jobs'} ${jobs}: skipped already_sent, never sent again (limits.repeat_message: true sends it again on purpose)`;
+}
+
+function formatOtherMessages(m: MessagedByOtherJobs, localTime: (iso: string) => string): string | undefined {
   if (m.contacts === 0) return undefined;
   const jobs = m.byJob.map((j) => `${j.job} (${j.contacts}, last ${localTime(j.lastAt)})`).join(', ');
   const head = `${m.contacts} contact${m.contacts === 1 ? '' : 's'} of this list got a first message from other jobs in the last ${m.hours} h: ${jobs}`;

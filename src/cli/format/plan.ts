@@ -1,4 +1,4 @@
-import { messagedByOtherJobsJson, percent, type PlanResult } from '../../app/index.js';
+import { describePlace, messagedByOtherJobsJson, percent, type PlanResult } from '../../app/index.js';
 import { estimateJson, formatEstimate } from './estimate.js';
 import { formatDeferred } from './deferred.js';
 import { followUpJson, formatFollowUp } from './follow-up.js';
@@ -22,6 +22,7 @@ export function planJson(plan: PlanResult) {
     would_send_now: plan.wouldSendNow,
     deferred: plan.deferred.map((g) => ({ reason: g.reason, count: g.count, not_before: g.notBefore, ...(g.zone !== undefined && { zone: g.zone }) })),
     ...(plan.contentChanges !== undefined && { content_changes: plan.contentChanges }),
+    ...(plan.continuedFrom && { continues_job_started_from: plan.continuedFrom }),
     by_country: plan.byCountry,
     ...(plan.byNumber && { by_number: plan.byNumber, pool_seconds: plan.poolSeconds }),
     ...(Object.keys(plan.byVariant).length > 0 && { by_variant: plan.byVariant }),
@@ -41,6 +42,7 @@ export function formatPlan(plan: PlanResult, zone: string): string {
   if (plan.contentChanges !== undefined) {
     lines.push(`  warning: what the job sends changed since this job's checkpoint started (${plan.contentChanges}); this plan previews the new content, which \`run --force-changed\` sends to the contacts not yet sent`);
   }
+  if (plan.continuedFrom) lines.push(`  continuing job ${plan.job} started from ${describePlace(plan.continuedFrom)}: the same name and message are the same job (nobody it sent is sent again)`);
   if (plan.followUp) lines.push(...formatFollowUp(plan.followUp, plan.now, zone));
   for (const w of [...plan.preflightWarnings, ...plan.loaderWarnings]) lines.push(`  warning: ${w}`);
   lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../../app/index.js';
+import { describePlace, type RunOutcome } from '../../app/index.js';
 import { formatSummary } from '../../report/index.js';
 import { formatDeferred } from './deferred.js';
 import { formatTime } from './time.js';
@@ -12,6 +12,7 @@ export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Da
   const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
   if (outcome.numbers) lines.push(...formatRunNumbers(outcome.numbers, zone));
   if (outcome.tookOverFrom) lines.splice(1, 0, `  took the job over from pid ${outcome.tookOverFrom.pid} on host ${outcome.tookOverFrom.host}, whose hold had ended`);
+  if (outcome.continuedFrom) lines.splice(1, 0, `  continuing job ${outcome.job} started from ${describePlace(outcome.continuedFrom)}`);
   if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
   const deferred = formatDeferred(outcome.deferred, now, zone);
   if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);

@@ -12,6 +12,8 @@ export interface RuleInput {
   channel: ChannelInfo;
   job: Omit<PlanJob, 'message'> & { message: MessageContent };
   context: PlanContext;
+  /** The message the contact would get now, composed once when a rule asks (the rules that need the message itself). */
+  composed: () => Action;
 }
 
 /**

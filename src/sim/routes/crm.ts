@@ -1,4 +1,4 @@
-import { COMPANY_ID, DEFAULT_FIELD_TYPE, FIELD_KEY_PATTERN, STATUS_CREATED } from '../assumptions.js';
+import { DEFAULT_FIELD_TYPE, FIELD_KEY_PATTERN, STATUS_CREATED } from '../assumptions.js';
 import { invalid, notFound, ok, type Reply } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import type { CustomFieldValue, SimCustomField } from '../types.js';
@@ -47,7 +47,7 @@ function createField(ctx: RouteContext): Reply {
   if (!FIELD_KEY_PATTERN.test(key)) invalid('The key field must be lower case letters, digits and underscores, starting with a letter.');
   if (store.fieldByKey(key)) invalid('The key has already been taken.');
   const field = store.createField({
-    company_id: COMPANY_ID,
+    company_id: ctx.core.companyId,
     name,
     key,
     type: optString(body, 'type') || DEFAULT_FIELD_TYPE,

@@ -1,4 +1,3 @@
-import { COMPANY_ID } from '../assumptions.js';
 import { notFound } from '../http.js';
 import type { RouteContext } from '../router.js';
 import type { SimClient, SimConversation } from '../types.js';
@@ -13,7 +12,7 @@ export function clientOf(ctx: RouteContext, name = 'id'): SimClient {
   return ctx.core.store.clients.get(Number(ctx.params[name])) ?? notFound('Client');
 }
 
-/** S37: the simulated platform has one company (A18: ids are integers); any other companyId is a 404. */
+/** S37: the simulated platform's token is of one company (A18: ids are integers); any other companyId is a 404. */
 export function requireCompany(ctx: RouteContext): void {
-  if (Number(ctx.params.companyId) !== COMPANY_ID) notFound('Company');
+  if (Number(ctx.params.companyId) !== ctx.core.companyId) notFound('Company');
 }

@@ -485,7 +485,7 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       await single.record(sent(phoneOf(2), 2));
       await single.close();
       const conversations = await (await place.another()).knownConversations();
-      expect(conversations).toEqual(new Map([['conv-1', 11], ['conv-2', 7]]));
+      expect(conversations).toEqual(new Map([['conv-1', { channel: 11 }], ['conv-2', { channel: 7 }]]));
     });
 
     it('records each inbound message once, whichever store received it, and shows it to another store', async () => {
@@ -619,6 +619,20 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(await store.loadSyncBook()).toEqual(later);
     });
 
+    it('knows the company of the job that started each conversation', async () => {
+      const one = await store.account(1).openJob('promo', ownerA);
+      await one.record({ ...header, content: { company_id: 1, channel_id: 10 } });
+      await one.record(sent(phoneOf(1), 1));
+      await one.close();
+      const two = await store.account(2).openJob('promo', ownerA);
+      await two.record({ ...header, content: { company_id: 2, channel_id: 20 } });
+      await two.record(sent(phoneOf(2), 2));
+      await two.close();
+      const conversations = await (await place.another()).knownConversations();
+      expect(conversations).toEqual(new Map([['conv-1', { channel: 10, company: 1 }], ['conv-2', { channel: 20, company: 2 }]]));
+      expect(await store.companies()).toEqual([1, 2]);
+    });
+
     it('knows the phone of every client id its jobs have met', async () => {
       const a = await store.openJob('promo', ownerA);
       await a.record(sent(phoneOf(1), 1));
@@ -629,6 +643,59 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       await b.close();
       const phones = await (await place.another()).knownPhones();
       expect(phones).toEqual(new Map([['client-1', phoneOf(1)], ['c2', phoneOf(2)], ['client-3', phoneOf(3)]]));
+    });
+  });
+  describe("a company's part of the store", () => {
+    const company = (id: number, channel = 10): CheckpointEvent => ({ ...header, content: { company_id: id, channel_id: channel } });
+
+    it("keeps each company's suppression list, ledger, windows and limit apart; a record of no company counts for every company", async () => {
+      const one = store.account(1);
+      const two = (await place.another()).account(2);
+      expect(one.company).toBe(1);
+      expect(store.account(1)).toBe(one);
+      await one.suppress([{ phone: phoneOf(1), reason: 'STOP', source: 'manual' }]);
+      await store.suppress([{ phone: phoneOf(9), reason: 'before companies', source: 'import' }]);
+      expect([...(await two.suppressions()).entries()].map((e) => e.phone)).toEqual([phoneOf(9)]);
+      expect([...(await store.account(1).suppressions()).entries()].map((e) => e.phone).sort()).toEqual([phoneOf(1), phoneOf(9)].sort());
+      expect((await store.suppressions()).get(phoneOf(1))).toBeDefined();
+
+      const ledger1 = await one.ledger();
+      await ledger1.record({ phone: phoneOf(2), at: Date.parse(AT), job: 'promo', outsideWindow: true, id: 'e1', message: 'k1' });
+      const ledger2 = await two.ledger();
+      expect(ledger2.lastMessagedAt(phoneOf(2))).toBeUndefined();
+      expect(ledger2.uniqueOutsideWindowSince(Date.parse(AT) - HOUR)).toBe(0);
+      const again1 = await (await place.another()).account(1).ledger();
+      expect(again1.sentTo(phoneOf(2))).toEqual([{ job: 'promo', at: Date.parse(AT), message: 'k1' }]);
+
+      const holder = await two.budgetHolder();
+      expect(await holder.take(5, 5, Date.parse(AT))).toBe(5);
+      const other = await one.budgetHolder();
+      expect(await other.take(5, 5, Date.parse(AT))).toBe(4);
+      await holder.release();
+      await other.release();
+
+      const windows = await one.openWindowStore();
+      windows.noteInbound({ clientId: 'c1', phone: phoneOf(3), at: Date.parse(AT) });
+      await windows.flush();
+      expect((await (await place.another()).account(1).windows()).lastInboundAt(phoneOf(3))).toBe(Date.parse(AT));
+      expect((await two.windows()).lastInboundAt(phoneOf(3))).toBeUndefined();
+      expect((await store.windows()).lastInboundAt(phoneOf(3))).toBe(Date.parse(AT));
+    });
+
+    it('keeps two companies\' jobs of one name apart: each its own state, under its company', async () => {
+      const one = await store.account(1).openJob('promo', ownerA);
+      await one.record(company(1));
+      await one.record(sent(phoneOf(1), 1));
+      await one.close();
+      const two = await (await place.another()).account(2).openJob('promo', ownerA);
+      expect(two.header).toBeUndefined();
+      await two.record(company(2, 20));
+      await two.record(sent(phoneOf(2), 2));
+      await two.close();
+      expect([...((await store.account(1).readJob('promo'))?.states.keys() ?? [])]).toEqual([phoneOf(1)]);
+      expect([...((await store.account(2).readJob('promo'))?.states.keys() ?? [])]).toEqual([phoneOf(2)]);
+      // A job of the store seen whole is the one stored under that name: the first company's.
+      expect((await store.readJob('promo'))?.header?.content).toEqual({ company_id: 1, channel_id: 10 });
     });
   });
 });
