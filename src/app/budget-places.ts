@@ -17,13 +17,15 @@ const DAY_MS = 86_400_000;
 const CHUNK_SECONDS = 2;
 /** ...but never more at once (a run that ends early gives them back; one that dies holds them minutes). */
 const MAX_CHUNK = 1_000;
-/** A hold is taken from at least this often (run clock): the store lets a hold lapse after 5 minutes without a sign of life. */
-const RENEW_MS = 60_000;
+/** A hold is renewed this often (wall clock): the store lets a hold lapse, as a job's lease, 30 seconds after its last sign of life. */
+export const RENEW_EVERY_MS = 10_000;
 
 export interface BudgetPlaces {
   readonly holder: BudgetHolder;
   /** Before a contact is decided: tops the places up when few are left unpromised. */
   beforeContact(now: number): Promise<void>;
+  /** Stops renewing the places (the run's sends are over; the holder gives them back). Safe to call twice. */
+  stop(): void;
   /** Gives the unused places back (the run ends or stops). Safe to call twice. */
   release(): Promise<void>;
 }
@@ -44,9 +46,13 @@ export function placesChunk(sizing: Pick<PlacesSizing, 'perSecond' | 'workers'>)
   return { lowWater, chunk: Math.max(2 * lowWater, Math.min(MAX_CHUNK, Math.ceil(sizing.perSecond * CHUNK_SECONDS))) };
 }
 
-export function budgetPlaces(holder: BudgetHolder, c: ComplianceLookups, limit: number, sizing: PlacesSizing): BudgetPlaces {
+export function budgetPlaces(holder: BudgetHolder, c: ComplianceLookups, limit: number, sizing: PlacesSizing & { clock?: () => number }): BudgetPlaces {
   const { chunk, lowWater } = placesChunk(sizing);
-  let lastTake: number | undefined;
+  // A run alive keeps its places, whether it decides contacts now or waits (a 429, a slow platform); a run that died gives them back within the lapse.
+  const renewal = setInterval(() => {
+    if (holder.held > 0) void holder.renew((sizing.clock ?? Date.now)()).catch(() => undefined);
+  }, RENEW_EVERY_MS);
+  renewal.unref();
   /** After a take the store could not fill: when (wall) and the room this process saw then. */
   let short: { wall: number; localRoom: number } | undefined;
   /** The room as this process's ledger shows it, less what it holds (other processes' holds unseen). */
@@ -55,14 +61,16 @@ export function budgetPlaces(holder: BudgetHolder, c: ComplianceLookups, limit: 
     holder,
     async beforeContact(now) {
       const free = holder.held - c.reservations.size;
-      const renew = lastTake !== undefined && now - lastTake >= RENEW_MS && holder.held > 0;
-      if (free >= lowWater && !renew) return;
-      if (!renew && short !== undefined && performance.now() - short.wall < sizing.refreshEveryMs && localRoom(now) <= short.localRoom) return;
+      if (free >= lowWater) return;
+      if (short !== undefined && performance.now() - short.wall < sizing.refreshEveryMs && localRoom(now) <= short.localRoom) return;
       const want = Math.max(0, chunk - free);
       const granted = await holder.take(want, limit, now);
-      lastTake = now;
       short = granted < want ? { wall: performance.now(), localRoom: localRoom(now) } : undefined;
     },
-    release: () => holder.release(),
+    stop: () => clearInterval(renewal),
+    release: () => {
+      clearInterval(renewal);
+      return holder.release();
+    },
   };
 }

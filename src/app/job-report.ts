@@ -271,7 +271,9 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
   const { job, store, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
   const running = await store.runningBy(job.name);
   const replies = repliedAt.size;
-  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(running && { inFlight: inFlightOf(running) }) });
+  // A run whose process is gone has nothing in flight: its unanswered requests are in doubt.
+  const live = running !== undefined && running.gone === undefined ? running : undefined;
+  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(live && { inFlight: inFlightOf(live) }) });
   const sent = summary.byStatus.sent;
   const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunNumbers(store.jobFiles(job.name).summary)) : undefined;
   return {

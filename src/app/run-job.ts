@@ -231,7 +231,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const limit = job.limits.daily_unique_recipients;
   const places =
     run.holder && compliance && limit !== undefined
-      ? budgetPlaces(run.holder, compliance, limit, { perSecond: concurrency.askedPerSecond, workers: concurrency.ceiling, refreshEveryMs: options.refreshEveryMs ?? REFRESH_EVERY_MS })
+      ? budgetPlaces(run.holder, compliance, limit, { perSecond: concurrency.askedPerSecond, workers: concurrency.ceiling, refreshEveryMs: options.refreshEveryMs ?? REFRESH_EVERY_MS, clock })
       : undefined;
   const result = await execute({
     api: options.api,
@@ -283,7 +283,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       await pass.close();
       throw err;
     })
-    .finally(() => shares.stop());
+    .finally(() => {
+      shares.stop();
+      places?.stop();
+    });
   await ledger?.flush();
   const finished = clock();
   const settled = await settlePass(store, prepared, read, { rejects: lateRejects, phones: lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger });

@@ -70,7 +70,8 @@ export interface LedgerView {
  * Places in the store's messaging limit held by one process: taken atomically for the whole store
  * (every process of every host together never holds more than the limit leaves), used one by one as
  * the process's first messages outside the window reach the ledger, given back at the end. Places a
- * process holds and does not use (it died) lapse after a few minutes without a take or a use.
+ * process holds and does not use (it died) lapse as a job's lease does (30 seconds by default) after its
+ * last take, renewal or use; those of a process of this host that is gone, at once.
  */
 export interface BudgetHolder {
   /** Places taken and not yet used. */
@@ -81,6 +82,11 @@ export interface BudgetHolder {
    * holder's unused places; resolves with how many were granted (0: no room left).
    */
   take(want: number, limit: number, now: number): Promise<number>;
+  /**
+   * Keeps the places held without taking more (a run that sends nothing for a while is alive): places of a
+   * holder that shows no sign of life lapse as a job's lease does. `now` as for `take`.
+   */
+  renew(now: number): Promise<void>;
   /** Gives the unused places back. Safe to call twice. */
   release(): Promise<void>;
 }

@@ -41,6 +41,11 @@ export interface JobRunner {
   command: string;
   /** The job file it runs from, when the lock says (for people only). */
   jobFile?: string;
+  /**
+   * Set when the owner's process is known to be gone (a lease of this host whose pid is dead): nothing runs
+   * the job any more, and a run on this host takes it over at once; `until` is when its hold would have lapsed.
+   */
+  gone?: { until: string };
 }
 
 /** Where a job's outputs for people go, as this store places them. */

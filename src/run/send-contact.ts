@@ -40,8 +40,9 @@ export function shouldSend(prior: ContactState | undefined, mode: RetryMode, now
     case 'pending':
       return true;
     case 'deferred':
-      // A start_at deferral is the job's own setting, decided again each run (the time may have moved or gone).
-      return now === undefined || prior.reason === 'start_at' || !(Date.parse(prior.notBefore) > now);
+      // A start_at deferral is the job's own setting, decided again each run (the time may have moved or gone); a
+      // daily_limit one too: room may have come back before the time it was given (a run that died gave its places back).
+      return now === undefined || prior.reason === 'start_at' || prior.reason === 'daily_limit' || !(Date.parse(prior.notBefore) > now);
     case 'failed':
       return mode.retryFailed && prior.retryable;
     case 'in_doubt':

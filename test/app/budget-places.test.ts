@@ -29,6 +29,9 @@ function countingHolder(room: { left: number }): BudgetHolder & { takes: number 
       held += granted;
       return Promise.resolve(granted);
     },
+    renew() {
+      return Promise.resolve();
+    },
     release() {
       room.left += held;
       held = 0;

@@ -145,6 +145,49 @@ describe.skipIf(!pgUrl)('one PostgreSQL store shared by processes on several hos
     everyoneOnce(c);
   }, 120_000);
 
+  it('takes over at once, on the same host, a lease whose process was killed; status says its owner is gone meanwhile; nobody gets a second message', async () => {
+    sim = await startSimulator({ seed: 12, faults: { latencyMs: 30, latencyJitterMs: 20 } });
+    const store = schemaUrl(pgUrl);
+    const c = await job({ rows: 60, job: { rate: { per_second: 100, concurrency: 4 } } });
+    // A lease of five minutes: a take-over that waited for its lapse would be refused for that long.
+    const env = envFor(store, await folder(), { OUTREACH_LEASE_SECONDS: '300' });
+    const a = start(['run', c.jobFile, '--no-progress'], env);
+    await waitFor(() => starts() >= 15 || a.child.exitCode !== null);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const status = await runCli(['status', c.jobFile], { env });
+    expect(status.stdout).toMatch(/not running: the run `outreach run` by pid \d+ on host \S+ .* is gone \(its process ended without letting the job go\); a run on this host takes the job over at once/);
+    const json = JSON.parse((await runCli(['status', c.jobFile, '--json'], { env })).stdout) as { running: { gone?: unknown } };
+    expect(json.running.gone).toBeDefined();
+    const b = await runCli(['resume', c.jobFile, '--no-progress'], { env });
+    expect(b.stderr).not.toMatch(/already running/);
+    expect(b.stdout + b.stderr).toMatch(/took (the job )?over/i);
+    expect((await runCli(['reconcile', c.jobFile, '--settle-minutes', '0'], { env })).code).not.toBe(2);
+    expect((await runCli(['resume', c.jobFile, '--no-progress'], { env })).code).toBe(0);
+    everyoneOnce(c);
+  }, 90_000);
+
+  it("gives a killed run's places of the messaging limit back at once on its host, and the next run sends a contact deferred daily_limit as soon as there is room", async () => {
+    sim = await startSimulator({ seed: 13, faults: { latencyMs: 40, latencyJitterMs: 10 } });
+    const store = schemaUrl(pgUrl);
+    const limits = { daily_unique_recipients: 20, min_hours_between_messages: 0, repeat_message: true };
+    const slow = await job({ rows: 40, name: 'slow', job: { limits, rate: { per_second: 5, concurrency: 1 } } });
+    const other = await job({ rows: 20, name: 'other', firstRow: 2000, job: { limits, rate: { per_second: 200, concurrency: 4 } } });
+    const env = envFor(store, await folder(), { OUTREACH_LEASE_SECONDS: '300' });
+    // The slow run holds places for its next seconds of sending; the other job gets what is left and defers the rest.
+    const a = start(['run', slow.jobFile, '--no-progress'], env);
+    await waitFor(() => starts() >= 2 || a.child.exitCode !== null);
+    const first = JSON.parse((await runCli(['run', other.jobFile, '--json', '--no-progress'], { env })).stdout) as { this_run: { sent: number; deferred: number } };
+    expect(first.this_run.deferred).toBeGreaterThan(0);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const sentBySlow = slow.phones.filter((p) => sim.state.messageCount(p) > 0).length;
+    // At once: no lapse waited for. The deferred contacts are decided again, not left until a day later.
+    const again = JSON.parse((await runCli(['run', other.jobFile, '--json', '--no-progress'], { env })).stdout) as { this_run: { sent: number; deferred: number } };
+    expect(first.this_run.sent + again.this_run.sent).toBe(Math.min(20, 20 - sentBySlow));
+    expect(starts()).toBeLessThanOrEqual(20);
+  }, 90_000);
+
   it('keeps two jobs on two processes within one messaging limit together', async () => {
     sim = await startSimulator({ seed: 4 });
     const store = schemaUrl(pgUrl);

@@ -20,13 +20,17 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { inCompany, type BudgetHolder, type LedgerEntry } from '../ledger.js';
 import { withShortLock } from './budget-lock.js';
+import { isProcessAlive } from '../process-alive.js';
 import type { FileLedger } from './ledger-file.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
 import { writeFileAtomic } from './window-store.js';
 
 const DAY_MS = 86_400_000;
-/** A hold neither taken from nor used for this long (store time, the callers' `now`) lapses. */
-export const HOLD_EXPIRY_MS = 5 * 60_000;
+/**
+ * A hold neither taken from, renewed nor used for this long (store time, the callers' `now`) lapses, as a
+ * job's lease does; one of this host whose process is gone lapses at once.
+ */
+export const HOLD_EXPIRY_MS = 30_000;
 const WHAT = 'the messaging-limit holds';
 
 interface StoredHold {
@@ -85,7 +89,9 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
           if (mine === undefined && hold.granted > hold.used) hold.granted = hold.used;
           let busy = l.uniqueOutsideWindowSince(now - DAY_MS);
           for (const [id, h] of holds) if (id !== hold.id) busy += unused(h, l, id);
-          busy += Math.max(0, hold.granted - hold.used);
+          // Our own places as the ledger read now shows them used: a use whose line is not on disk yet is not among its
+          // recipients either, so it still counts here (the local count of uses would leave it out of both).
+          busy += Math.max(0, hold.granted - (l.holdUse(hold.id)?.used ?? 0));
           const granted = Math.max(0, Math.min(Math.floor(want), limit - busy));
           hold.granted += granted;
           // Other companies' holds are kept as they are (their own takes decide when they lapse).
@@ -96,6 +102,18 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
           return granted;
         }),
       );
+    },
+    renew(now) {
+      return serial(async () => {
+        if (!written) return;
+        await withShortLock(files.lock, WHAT, async () => {
+          const holds = await readHolds(files.holds);
+          const mine = holds.get(hold.id);
+          if (mine === undefined) return;
+          holds.set(hold.id, { ...mine, touched: Math.max(mine.touched, now) });
+          await writeHolds(files.holds, holds);
+        });
+      });
     },
     release() {
       return serial(async () => {
@@ -131,6 +149,7 @@ function live(holds: Map<string, StoredHold>, ledger: FileLedger, now: number, c
   const kept = new Map<string, StoredHold>();
   for (const [id, h] of holds) {
     if (!inCompany(h, company)) continue;
+    if (h.host === hostname() && h.pid !== undefined && h.pid !== process.pid && !isProcessAlive(h.pid)) continue;
     const last = Math.max(h.touched, ledger.holdUse(id)?.lastAt ?? -Infinity);
     if (now - last <= HOLD_EXPIRY_MS) kept.set(id, h);
   }

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreWriteError } from '../errors.js';
+import { isProcessAlive } from '../process-alive.js';
 
 export interface LockInfo {
   /** The owner's machine; this one's name when not given. */
@@ -140,15 +141,7 @@ export async function lockHolder(lockFile: string): Promise<LockOwner | undefine
   return owner ?? { pid, host: hostname(), startedAt: '', command: '' };
 }
 
-/** Whether a process of this host is alive: EPERM means it exists but belongs to someone else. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isProcessAlive } from '../process-alive.js';
 
 /** A lock file as read: its text, its owner when whole, the pid it names (even torn), and which file it was. */
 interface Found {

@@ -7,10 +7,17 @@
  * 24 hours and every unexpired hold, and grants what the limit leaves. A ledger entry that uses a
  * place lowers its holder's row in the ledger's own transaction (`ledger.ts`); that update waits for
  * a take under way and a take waits for it, so a take never sees the entry without the lowered hold
- * or the other way round. Places lapse five minutes (the database's clock) after the holder's last
- * take or use, so a process that died frees them.
+ * or the other way round. Places lapse as a job's lease does (the store's lease seconds, 30 by default,
+ * on the database's clock) after the holder's last take, renewal or use, so the places of a process that
+ * died come back when its lease would; those of a holder of this host whose process is gone, at once.
+ *
+ * What the holder may still promise (`held`) is the row as the last take read it, less the places used
+ * since whose ledger write had not committed by then (the row drops by them once it does), so a take that
+ * runs between a use and its write never gives a place back twice.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { isProcessAlive } from '../process-alive.js';
 import { inCompany, LedgerIndex, type BudgetHolder } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { writeTx } from './write.js';
@@ -18,13 +25,22 @@ import { companyRows } from './company-rows.js';
 import { unavailable } from './errors.js';
 
 const DAY_MS = 86_400_000;
-/** How long places stay held without a take or a use. */
-export const HOLD_LAPSES = "interval '5 minutes'";
+/** How long places stay held without a take, a renewal or a use, by default (a job's lease's default). */
+export const HOLD_SECONDS = 30;
+
+/** The SQL interval a hold lasts. */
+export function holdLapses(seconds: number = HOLD_SECONDS): string {
+  return `make_interval(secs => ${Number(seconds)})`;
+}
 
 export class PgBudgetHolder implements BudgetHolder {
   /** The holder's row. */
   readonly id = randomUUID();
   private count = 0;
+  /** Places used whose ledger write has not resolved yet: the row may still hold them. */
+  private unresolved = 0;
+  /** Places used so far, in all. */
+  private uses = 0;
   /** The ledger's entries outside the window (and take-backs) since `loadedSince`, read up to `last`. */
   private readonly outside = new LedgerIndex();
   private last = 0;
@@ -34,42 +50,60 @@ export class PgBudgetHolder implements BudgetHolder {
     private readonly db: Db,
     /** The company whose limit it holds places of (undefined: the store seen whole, every company's together). */
     private readonly company?: number,
+    /** How long its places last without a sign of life. */
+    private readonly seconds: number = HOLD_SECONDS,
   ) {}
 
   get held(): number {
     return this.count;
   }
 
-  /** A ledger entry used one place (the ledger's write lowers the row). */
-  used(): void {
+  /** A ledger entry used one place; `written` settles when its write (which lowers the row) has. */
+  used(written: Promise<unknown>): void {
     this.count = Math.max(0, this.count - 1);
+    this.unresolved += 1;
+    this.uses += 1;
+    const done = () => {
+      this.unresolved -= 1;
+    };
+    written.then(done, done);
+  }
+
+  async renew(): Promise<void> {
+    await writeTx(this.db, 'the messaging-limit budget', (c) =>
+      c.query(`UPDATE ${this.db.s}.budget_holds SET expires_at = now() + ${holdLapses(this.seconds)} WHERE holder = $1`, [this.id]),
+    );
   }
 
   async take(want: number, limit: number, now: number): Promise<number> {
     if (!(want > 0)) return 0;
     const s = this.db.s;
     const since = now - DAY_MS;
-    const { granted, held } = await writeTx(this.db, 'the messaging-limit budget', async (c) => {
+    const { granted, held, pending, usesAtRead } = await writeTx(this.db, 'the messaging-limit budget', async (c) => {
       await c.query(`LOCK TABLE ${s}.budget_holds IN EXCLUSIVE MODE`);
       await c.query(`DELETE FROM ${s}.budget_holds WHERE expires_at <= now()`);
+      await deleteGoneHere(c, s);
       const ledger = await this.ledgerSince(c, since);
       const { rows } = await c.query<{ others: number; mine: number }>(
         `SELECT coalesce(sum(held) FILTER (WHERE holder <> $1), 0)::int AS others, coalesce(sum(held) FILTER (WHERE holder = $1), 0)::int AS mine
            FROM ${s}.budget_holds WHERE true${companyRows(this.company)}`,
         [this.id],
       );
+      // What the row read just now does not show: the uses whose write had not resolved (it may commit only after this
+      // take), and every use made from now on. A write resolved after this read lowers the row after it, never before.
+      const read = { pending: this.unresolved, usesAtRead: this.uses };
       const others = rows[0]?.others ?? 0;
       const mine = rows[0]?.mine ?? 0;
       const grant = Math.max(0, Math.min(Math.floor(want), limit - ledger - others - mine));
       await c.query(
-        `INSERT INTO ${s}.budget_holds (holder, held, expires_at, company_id) VALUES ($1, $2, now() + ${HOLD_LAPSES}, $3)
+        `INSERT INTO ${s}.budget_holds (holder, held, expires_at, company_id, host, pid) VALUES ($1, $2, now() + ${holdLapses(this.seconds)}, $3, $4, $5)
          ON CONFLICT (holder) DO UPDATE SET held = EXCLUDED.held, expires_at = EXCLUDED.expires_at`,
-        [this.id, mine + grant, this.company ?? null],
+        [this.id, mine + grant, this.company ?? null, hostname(), process.pid],
       );
-      return { granted: grant, held: mine + grant };
+      return { granted: grant, held: mine + grant, ...read };
     });
-    // What the row says: places that lapsed while this holder paused are no longer its own.
-    this.count = held;
+    // What the row says, less the uses it does not show: places that lapsed while this holder paused are no longer its own.
+    this.count = Math.max(0, held - pending - (this.uses - usesAtRead));
     return granted;
   }
 
@@ -108,8 +142,15 @@ export class PgBudgetHolder implements BudgetHolder {
   }
 }
 
-export function pgBudgetHolder(db: Db, company?: number): Promise<BudgetHolder> {
-  return Promise.resolve(new PgBudgetHolder(db, company));
+export function pgBudgetHolder(db: Db, company?: number, seconds?: number): Promise<BudgetHolder> {
+  return Promise.resolve(new PgBudgetHolder(db, company, seconds));
+}
+
+/** Deletes the holds of this host whose process is gone (killed): their places come back at once. */
+async function deleteGoneHere(c: Queryable, s: string): Promise<void> {
+  const { rows } = await c.query<{ holder: string; pid: number }>(`SELECT holder, pid FROM ${s}.budget_holds WHERE host = $1 AND pid IS NOT NULL`, [hostname()]);
+  const gone = rows.filter((r) => r.pid !== process.pid && !isProcessAlive(r.pid)).map((r) => r.holder);
+  if (gone.length > 0) await c.query(`DELETE FROM ${s}.budget_holds WHERE holder = ANY($1::text[])`, [gone]);
 }
 
 /** The places every holder of the company (undefined: of the store) holds now and has not used (lapsed holds left out), for status. */

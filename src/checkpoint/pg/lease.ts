@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { JobOwner, JobRunner } from '../store.js';
 import type { Db } from './db.js';
+import { isProcessAlive } from '../process-alive.js';
 import { unavailable } from './errors.js';
 
 export interface LeaseOptions {
@@ -60,10 +61,22 @@ function runnerOf(row: OwnerRow): JobRunner | undefined {
   };
 }
 
-/** The owner of a live lease on the job, or undefined (none, released, or expired). */
+/** Whether the owner runs on this host and its process is gone: its lease holds nothing any more. */
+function goneHere(owner: Pick<JobRunner, 'host' | 'pid'>): boolean {
+  return owner.host === hostname() && !isProcessAlive(owner.pid);
+}
+
+/**
+ * The owner of a live lease on the job, or undefined (none, released, or expired). An owner of this host
+ * whose process is gone is named with `gone` (its lease still runs on the database's clock, but a run on
+ * this host takes the job over at once).
+ */
 export async function leaseHolder(db: Db, job: string): Promise<JobRunner | undefined> {
-  const { rows } = await db.query<OwnerRow>(`SELECT ${OWNER_COLUMNS} FROM ${db.s}.jobs WHERE job = $1 AND lease_expires_at > now()`, [job]);
-  return rows[0] && runnerOf(rows[0]);
+  const { rows } = await db.query<OwnerRow & { ends: Date }>(`SELECT ${OWNER_COLUMNS}, lease_expires_at AS ends FROM ${db.s}.jobs WHERE job = $1 AND lease_expires_at > now()`, [job]);
+  const row = rows[0];
+  const runner = row && runnerOf(row);
+  if (row === undefined || runner === undefined) return undefined;
+  return goneHere(runner) ? { ...runner, gone: { until: row.ends.toISOString() } } : runner;
 }
 
 /** A lease this process holds: renewed in the background (never keeping the process alive), checked by every write. */
@@ -161,7 +174,8 @@ export async function takeLease(db: Db, job: string, owner: JobOwner, options: L
       );
       const row = rows[0];
       const holder = row && runnerOf(row);
-      if (row?.live && holder) throw new JobLeasedError(job, holder, row.ends?.toISOString() ?? 'an unknown time');
+      // A live lease of this host whose process is gone (killed) is taken over at once; another host's waits for its lapse.
+      if (row?.live && holder && !goneHere(holder)) throw new JobLeasedError(job, holder, row.ends?.toISOString() ?? 'an unknown time');
       const { rows: updated } = await c.query<{ token: string }>(
         `UPDATE ${db.s}.jobs SET lease_token = lease_token + 1, owner_host = $2, owner_pid = $3, owner_command = $4, owner_started_at = $5, owner_job_file = $7,
                 lease_expires_at = now() + make_interval(secs => $6) WHERE job = $1 RETURNING lease_token::text AS token`,

@@ -10,7 +10,7 @@
  */
 import { LedgerIndex, ledgerViewOf, type Ledger, type LedgerEntry } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
-import { HOLD_LAPSES, PgBudgetHolder } from './budget.js';
+import { holdLapses, PgBudgetHolder } from './budget.js';
 import { batched, readDb, serially, writeTx } from './write.js';
 import { companyRows } from './company-rows.js';
 
@@ -37,7 +37,7 @@ interface OpRow {
   state: string | null;
 }
 
-export async function openPgLedger(db: Db, company?: number): Promise<Ledger> {
+export async function openPgLedger(db: Db, company?: number, holdSeconds?: number): Promise<Ledger> {
   const s = db.s;
   const index = new LedgerIndex();
   let last = 0;
@@ -74,7 +74,7 @@ export async function openPgLedger(db: Db, company?: number): Promise<Ledger> {
     await writeTx(db, 'the ledger', async (c) => {
       await c.query(`LOCK TABLE ${s}.ledger_ops IN EXCLUSIVE MODE`);
       await insertOps(c, s, ops);
-      await useHolds(c, s, ops);
+      await useHolds(c, s, ops, holdSeconds);
     });
     return ops.map(() => undefined);
   });
@@ -85,8 +85,9 @@ export async function openPgLedger(db: Db, company?: number): Promise<Ledger> {
       const entry = company === undefined ? given : { ...given, company };
       index.add(entry);
       const holder = entry.outsideWindow && from instanceof PgBudgetHolder ? from : undefined;
-      holder?.used();
-      return writes.add({ op: 'add', entry, ...(holder && { holder: holder.id }) });
+      const written = writes.add({ op: 'add', entry, ...(holder && { holder: holder.id }) });
+      holder?.used(written);
+      return written;
     },
     takeBack(given) {
       const entry = company === undefined ? given : { ...given, company };
@@ -118,13 +119,13 @@ async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<v
 }
 
 /** Lowers each holder's row by the places its entries used (never below 0), and renews it. */
-async function useHolds(c: Queryable, s: string, ops: readonly Op[]): Promise<void> {
+async function useHolds(c: Queryable, s: string, ops: readonly Op[], holdSeconds?: number): Promise<void> {
   const used = new Map<string, number>();
   for (const o of ops) if (o.holder !== undefined) used.set(o.holder, (used.get(o.holder) ?? 0) + 1);
   if (used.size === 0) return;
   const holders = [...used.keys()].sort();
   await c.query(
-    `UPDATE ${s}.budget_holds h SET held = GREATEST(h.held - u.n, 0), expires_at = now() + ${HOLD_LAPSES}
+    `UPDATE ${s}.budget_holds h SET held = GREATEST(h.held - u.n, 0), expires_at = now() + ${holdLapses(holdSeconds)}
      FROM unnest($1::text[], $2::int[]) AS u(holder, n) WHERE h.holder = u.holder`,
     [holders, holders.map((h) => used.get(h) ?? 0)],
   );

@@ -22,6 +22,7 @@
  *   `message`, and the id of the job's state that sent it, `state`), budget_holds.company_id, window_clients/window_phones.company_id (a suppression change
  *   carries its `company` in its jsonb); a row without one was written before companies were kept and
  *   counts for every company. jobs.owner_job_file: the job file the lease's owner runs it from.
+ * - budget_holds.host, budget_holds.pid (7): the process that holds the places (one of this host that is gone frees them at once).
  */
 
 export interface Migration {
@@ -172,6 +173,13 @@ ALTER TABLE $schema.budget_holds ADD COLUMN company_id bigint;
 ALTER TABLE $schema.window_clients ADD COLUMN company_id bigint;
 ALTER TABLE $schema.window_phones ADD COLUMN company_id bigint;
 ALTER TABLE $schema.jobs ADD COLUMN owner_job_file text;
+`,
+  },
+  {
+    version: 7,
+    name: 'a hold of the messaging limit names its host and process',
+    sql: `
+ALTER TABLE $schema.budget_holds ADD COLUMN host text, ADD COLUMN pid integer;
 `,
   },
 ];

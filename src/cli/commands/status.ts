@@ -60,5 +60,8 @@ function formatRunning(running: NonNullable<JobStatus['running']>, zone: string,
   const by = `${running.command ? `\`outreach ${running.command}\` ` : ''}by pid ${running.pid} on host ${running.host}${running.jobFile ? ` from ${running.jobFile}` : ''}`;
   const since = Date.parse(running.since);
   const when = Number.isNaN(since) ? 'since a time its lock does not record' : `since ${formatTime(since, zone, now)}`;
+  if (running.gone) {
+    return `not running: the run ${by} ${when} is gone (its process ended without letting the job go); a run on this host takes the job over at once, one elsewhere after ${formatTime(Date.parse(running.gone.until), zone, now)}`;
+  }
   return `running now: ${by}, ${when}; these counts move while it runs`;
 }

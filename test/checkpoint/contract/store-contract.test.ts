@@ -282,6 +282,38 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(await b.take(5, 20, at)).toBe(0);
     });
 
+    it('never lets two stores record more recipients than the limit, however their takes interleave with uses whose writes are still going on (many rounds)', async () => {
+      const LIMIT = 12;
+      /** One process's run: records a first message on each place it holds without waiting for the write, and takes more when none is left. */
+      const spend = async (on: StateStore, prefix: string): Promise<void> => {
+        const ledger = await on.ledger();
+        const holder = await on.budgetHolder();
+        const writes: Array<Promise<void>> = [];
+        let n = 0;
+        let dry = 0;
+        while (dry < 3) {
+          if (holder.held > 0) {
+            writes.push(ledger.record({ phone: `${prefix}${String(n).padStart(4, '0')}`, at, job: prefix, outsideWindow: true, id: `${prefix}-${n}` }, holder));
+            n += 1;
+            // Another contact is decided before this write is on disk or committed.
+            await new Promise((resolve) => setImmediate(resolve));
+          } else if ((await holder.take(2, LIMIT, at)) === 0) {
+            dry += 1;
+            await Promise.all(writes.splice(0));
+          }
+        }
+        await Promise.all(writes);
+        await holder.release();
+      };
+      for (let round = 0; round < 12; round++) {
+        const here = (await place.another()).account(round + 1);
+        const there = (await place.another()).account(round + 1);
+        await Promise.all([spend(here, `+5511${round}1`), spend(there, `+5511${round}2`)]);
+        const count = await (await (await place.another()).account(round + 1).ledger());
+        expect(count.uniqueOutsideWindowSince(at - 24 * HOUR), `round ${round}`).toBeLessThanOrEqual(LIMIT);
+      }
+    });
+
     it('counts the ledger: a holder is granted only what the recipients messaged in the last 24 hours leave', async () => {
       const ledger = await store.ledger();
       await ledger.record(outside(1));
