@@ -2,7 +2,7 @@ import type { ContactState, DeferredState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { deferredCounter, type DeferredGroup } from '../report/index.js';
 import { contactNumber, rendezvousNumber, shouldSend } from '../run/index.js';
-import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
+import { actionLabel, decide, heldReject, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
 import type { MessagedByOtherJobs, OtherJobsTally } from './other-jobs.js';
@@ -83,7 +83,11 @@ export async function planPass(
   const zones = new Set<string>();
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
-  const { items, counts } = audience(prepared, { decide: (contact) => (heldBack(prior(contact.phone)) ? undefined : planner(contact)) });
+  const decideHeld = (contact: Contact): Action | undefined => {
+    const state = prior(contact.phone);
+    return heldBack(state) ? undefined : heldReject(planner(contact), state !== undefined);
+  };
+  const { items, counts } = audience(prepared, { decide: decideHeld });
   const window = prepared.job.send_window;
   if (window?.timezone === 'recipient' && window.default_timezone !== undefined) pass.zoneFallbacks = { count: 0, zone: window.default_timezone };
   for await (const item of items) {

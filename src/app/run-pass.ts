@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { rowKey, type ContactListing, type ContactState, type ContactStates, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { readRejects } from '../report/index.js';
-import { decide } from '../plan/index.js';
+import { decide, heldReject } from '../plan/index.js';
 import { emptyStats, followupsDue, type RetryMode, type RunStats } from '../run/index.js';
-import { mayBeSent } from './may-be-sent.js';
+import { holds, mayBeSent } from './may-be-sent.js';
 import { listFiles, listSource } from './listing.js';
 import type { OtherJobsTally } from './other-jobs.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
@@ -47,7 +47,8 @@ export async function openSendPass(
       if (!mayBeSent(states, contact.phone, mode)) return undefined;
       const now = clock();
       run.otherJobs?.note(contact.phone, now);
-      return decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+      const action = decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
+      return action.kind === 'reject' ? heldReject(action, holds(states, contact.phone)) : action;
     },
     // What the executor would only count as untouched is counted here, without a trip through it.
     settled: (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode),

@@ -26,6 +26,7 @@ export { chooseVariant, variantLabel, type VariantChoice } from './variant.js';
 export { contactContent, type ContactContent } from './content.js';
 export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel } from './label.js';
+export { heldReject } from './held.js';
 export { checkCustomFields, type CustomFieldInfo } from './custom-fields-check.js';
 export { armOf, unitDraw, type ArmDraw } from './experiment-arm.js';
 export type { ExperimentFacts } from './context.js';

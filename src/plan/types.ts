@@ -38,7 +38,12 @@ export type SkipReason =
   /** The phone is on the state folder's suppression list (by hand, an import, an opt-out reply, or the provider). */
   | 'suppressed'
   /** The job requires opt-in and the contact's consent cell is not a clear yes. */
-  | 'no_opt_in';
+  | 'no_opt_in'
+  /**
+   * A contact this job already holds (deferred earlier, e.g. waiting for an experiment's winner)
+   * whose message can no longer be filled: skipped with the reject's reason (`held.ts`).
+   */
+  | PlanRejectReason;
 
 /** Why a contact is not sent now but may be later (the rules that say so arrive with their issues). */
 export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit' | 'start_at' | 'experiment';
