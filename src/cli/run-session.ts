@@ -41,9 +41,16 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   const stop = new AbortController();
   const cut = new AbortController();
   let grace: NodeJS.Timeout | undefined;
+  let progress: Progress | undefined;
+  // The bar goes before anything else is written: it redraws over the line it started on, and a line written under it would be overwritten.
+  const clearBar = () => {
+    progress?.stop();
+    progress = undefined;
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) return cut.abort(new Error(`${signal} again`));
     logger.warn({ signal }, 'stopping: no new contacts; waiting for requests in flight');
+    clearBar();
     process.stderr.write(`\n${stamped(`${signal}: stopping after the requests in flight (${signal} again to cut them)`, process.stderr.isTTY)}\n`);
     stop.abort(new Error(signal));
     grace = setTimeout(() => cut.abort(new Error('shutdown grace period over')), SHUTDOWN_GRACE_MS);
@@ -51,7 +58,6 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let progress: Progress | undefined;
   try {
     const jobOptions: Parameters<typeof runJob>[1] = {
       store,
@@ -64,20 +70,21 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       cutSignal: cut.signal,
       logger,
       onStart: ({ contacts }) => {
-        progress?.stop();
+        clearBar();
+        // Once stopping, no bar comes back: the lines said since stay as they are.
+        if (stop.signal.aborted) return;
         progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
       },
       onProgress: (stats, live) => progress?.update(stats, live),
     };
-    const outcome = options.wait ? await runWaiting(prepared, jobOptions, () => progress?.stop(), zone) : await runJob(prepared, jobOptions);
-    progress?.stop();
-    progress = undefined;
+    const outcome = options.wait ? await runWaiting(prepared, jobOptions, clearBar, zone) : await runJob(prepared, jobOptions);
+    clearBar();
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
     else process.stdout.write(stamped(formatRunEnd(outcome, zone), process.stdout.isTTY));
     if (outcome.stopped && !options.json) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
     return outcomeExitCode(outcome);
   } finally {
-    progress?.stop();
+    clearBar();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (grace) clearTimeout(grace);
