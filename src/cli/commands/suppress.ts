@@ -15,7 +15,12 @@ interface SuppressFlags {
 
 const STATE_DIR = ['--state-dir <dir>', 'state folder shared by the jobs it protects (default $OUTREACH_STATE_DIR)'] as const;
 const JOB = ['--job <file>', "the list of this job's state folder (.outreach beside the job file)"] as const;
-const COUNTRY = ['--default-country <cc>', 'country of numbers written without a country code, e.g. BR'] as const;
+const COUNTRY = ['--default-country <cc>', "country of numbers written without a country code, e.g. BR (default: --job's default_country)"] as const;
+
+/** --default-country, else the job of --job, whose default_country then reads numbers without a country code. */
+function countryFlags(flags: SuppressFlags): { defaultCountry?: string; jobFile?: string } {
+  return { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }), ...(flags.job !== undefined && { jobFile: flags.job }) };
+}
 
 export function registerSuppress(program: Command): void {
   const suppress = program
@@ -33,7 +38,7 @@ export function registerSuppress(program: Command): void {
     .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
       const store = listStore(flags);
-      const outcome = await usingStore(store, () => suppressPhones(store, phones, { ...(flags.reason && { reason: flags.reason }), ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
+      const outcome = await usingStore(store, () => suppressPhones(store, phones, { ...(flags.reason && { reason: flags.reason }), ...countryFlags(flags) }));
       process.stdout.write(formatAdded(outcome, store.location));
     });
 
@@ -46,7 +51,7 @@ export function registerSuppress(program: Command): void {
     .option(...STORE_OPTION)
     .option(...JOB)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const result = await usingStore(listStore(flags), (store) => unsuppressPhones(store, phones, { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }) }));
+      const result = await usingStore(listStore(flags), (store) => unsuppressPhones(store, phones, countryFlags(flags)));
       process.stdout.write(formatRemoved(result));
     });
 
@@ -63,7 +68,7 @@ export function registerSuppress(program: Command): void {
       const outcome = await usingStore(listStore(flags), (store) =>
         importSuppressions(store, file, {
           ...(flags.reason && { reason: flags.reason }),
-          ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }),
+          ...countryFlags(flags),
         }),
       );
       process.stdout.write(formatImported(file, outcome));
