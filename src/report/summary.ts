@@ -136,7 +136,7 @@ export function formatSummary(summary: Summary): string {
     const count = summary.byStatus[status];
     if (status === 'deferred' && count === 0) continue;
     let line = `  ${LABELS[status].padEnd(10)}${n(count).padStart(width)}`;
-    if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: check before sending again';
+    if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: `outreach reconcile` checks them before any is sent again';
     if (status === 'failed' && count > 0) line += '   see report for why';
     lines.push(line);
     if (status === 'in_doubt' && summary.inFlight !== undefined && summary.inFlight > 0) {

@@ -7,6 +7,7 @@ import { formatFunnel } from '../format/funnel.js';
 import { experimentJson, formatExperiment } from '../format/experiment.js';
 import { followUpJson, formatFollowUp } from '../format/follow-up.js';
 import { formatNumbers, numbersJson } from '../format/pool.js';
+import { nextSteps } from '../format/next-steps.js';
 import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 
@@ -41,6 +42,7 @@ export function registerStatus(program: Command): void {
           `status of ${status.job}\n` +
             (running ? `  ${formatRunning(running, zone, now)}\n` : '') +
             `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
+            nextSteps(summary.byStatus).map((line) => `  ${line}\n`).join('') +
             (waiting ? `  ${waiting}\n` : '') +
             (numbers ? formatNumbers(numbers, zone) : '') +
             `  ${formatRoom(messaging, now, zone)}\n` +

@@ -4,6 +4,7 @@ import { formatDeferred } from './deferred.js';
 import { formatTime } from './time.js';
 import { formatMessagedByOtherJobs } from './other-jobs.js';
 import { formatRunNumbers } from './pool.js';
+import { nextSteps } from './next-steps.js';
 
 /** The end of a run for people: what happened, the whole job's counts, and where the files are. */
 export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Date.now()): string {
@@ -12,7 +13,7 @@ export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Da
   const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
   if (outcome.numbers) lines.push(...formatRunNumbers(outcome.numbers, zone));
   if (outcome.tookOverFrom) lines.splice(1, 0, `  took the job over from pid ${outcome.tookOverFrom.pid} on host ${outcome.tookOverFrom.host}, whose hold had ended`);
-  if (outcome.pending > 0) lines.push(`  pending (not reached): ${outcome.pending}; run \`outreach run\` again to continue`);
+  for (const line of nextSteps(outcome.summary.byStatus, outcome.pending)) lines.push(`  ${line}`);
   const deferred = formatDeferred(outcome.deferred, now, zone);
   if (deferred) lines.push(`  ${deferred}; \`outreach run\` again then sends them (or \`run --wait\`)`);
   const missed = outcome.missedWindows;
