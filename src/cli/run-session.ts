@@ -69,8 +69,11 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       signal: stop.signal,
       cutSignal: cut.signal,
       logger,
-      onStart: ({ contacts }) => {
+      onStart: ({ contacts, firstRun }) => {
         clearBar();
+        if (firstRun && options.command === 'resume' && options.json !== true) {
+          process.stderr.write(`${stamped(`resume of ${prepared.job.name}: the job has never run, so there is nothing to resume; this is its first run, sending the list (about ${contacts} contacts)`, process.stderr.isTTY)}\n`);
+        }
         // Once stopping, no bar comes back: the lines said since stay as they are.
         if (stop.signal.aborted) return;
         progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });

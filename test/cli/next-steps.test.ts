@@ -44,4 +44,15 @@ describe('what to do next, after a run that did not finish everything', () => {
     expect(status.stdout).toMatch(/in doubt +[1-9] +may have reached the platform: `outreach reconcile` checks them before any is sent again/);
     expect(status.stdout).toMatch(/in doubt [1-9]: may have reached the platform; `outreach reconcile` checks them there first, then `outreach resume` sends the ones it did not find/);
   });
+
+  it('says a resume of a job that never ran is its first run, and only then', async () => {
+    const env = await setup({});
+    const first = await cli(['resume', c.jobFile, '--no-progress'], env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('resume of cli-test: the job has never run, so there is nothing to resume; this is its first run, sending the list (about 5 contacts)');
+    expect(first.stdout).toMatch(/resume of cli-test done in [\d.]+ s \(the job had never run: this was its first run\)$/m);
+    const again = await cli(['resume', c.jobFile, '--no-progress'], env);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).not.toContain('first run');
+  });
 });

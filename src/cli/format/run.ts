@@ -10,7 +10,8 @@ import { nextSteps } from './next-steps.js';
 export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Date.now()): string {
   const seconds = (outcome.thisRun.durationMs / 1000).toFixed(1);
   const how = !outcome.stopped ? 'done in' : outcome.stopped.reason === 'interrupted' ? 'interrupted after' : 'stopped after';
-  const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s`, formatSummary(outcome.summary).trimEnd()];
+  const first = outcome.firstRun && outcome.command === 'resume' ? ' (the job had never run: this was its first run)' : '';
+  const lines = [`${outcome.command} of ${outcome.job} ${how} ${seconds} s${first}`, formatSummary(outcome.summary).trimEnd()];
   if (outcome.numbers) lines.push(...formatRunNumbers(outcome.numbers, zone));
   if (outcome.tookOverFrom) lines.splice(1, 0, `  took the job over from pid ${outcome.tookOverFrom.pid} on host ${outcome.tookOverFrom.host}, whose hold had ended`);
   for (const line of nextSteps(outcome.summary.byStatus, outcome.pending)) lines.push(`  ${line}`);
