@@ -1,7 +1,7 @@
 import type { ContactState, DeferredState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { deferredCounter, type DeferredGroup } from '../report/index.js';
-import { contactNumber, rendezvousNumber, shouldSend } from '../run/index.js';
+import { contactNumber, rendezvousNumber, shouldSend, stepsOwed } from '../run/index.js';
 import { actionLabel, decide, heldReject, recipientZone, type Action } from '../plan/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
@@ -38,8 +38,12 @@ export interface PlanPass {
   zoneFallbacks?: { count: number; zone: string };
   /** Contacts not settled by this job that other jobs of the state folder messaged lately (with `otherJobs`). */
   messagedByOtherJobs?: MessagedByOtherJobs;
-  /** Requests the contacts of `wouldSendNow` take: each first message and its after-send steps (plan-estimate.ts). */
+  /** A follow-up: rows of the earlier job's list it does not take (contacts in no outcome of `who`, and the earlier job's own rejects). */
+  notTaken?: number;
+  /** Requests the contacts of `wouldSendNow` take: each first message and its after-send steps (plan-estimate.ts); `owedSteps` included. */
   requestsNow: number;
+  /** After-send steps that contacts sent by an earlier run still owe (a tag that failed…): `run` takes them too, each a request. */
+  owedSteps: number;
   /** With `send_window`: the zones of the contacts of `wouldSendNow`. */
   sendZones: string[];
 }
@@ -79,7 +83,7 @@ export async function planPass(
 ): Promise<PlanPass> {
   const { now } = options;
   const pool = prepared.job.channels;
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {}, requestsNow: 0, sendZones: [] };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {}, requestsNow: 0, owedSteps: 0, sendZones: [] };
   const zones = new Set<string>();
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
@@ -125,6 +129,10 @@ export async function planPass(
         }
         pass.requestsNow += requestsPerSend(action, prepared.job);
         if (window) zones.add(recipientZone(contact, window).zone);
+      } else if (state?.status === 'sent') {
+        const owed = stepsOwed(prepared.job, state, contact, false);
+        pass.owedSteps += owed;
+        pass.requestsNow += owed;
       }
       // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
       if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now);
@@ -137,6 +145,7 @@ export async function planPass(
     }
   }
   pass.rows = counts.rows;
+  if (prepared.only !== undefined) pass.notTaken = Math.max(0, counts.rows - pass.contacts - pass.rejects.length);
   pass.sendZones = [...zones].sort();
   pass.deferred = deferred.result();
   if (options.tally) pass.messagedByOtherJobs = options.tally.result();

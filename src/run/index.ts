@@ -4,7 +4,7 @@ export { shouldSend, type ContactResult, type RetryMode } from './send-contact.j
 export { classify, providerRefusalOf, type Outcome, type ProviderRefusal } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
 export { attempted, emptyStats, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';
-export { followupSteps, followupsDue, owedMedia } from './followups.js';
+export { followupSteps, followupsDue, owedMedia, stepsOwed } from './followups.js';
 export { abortableSleep, type ProviderStopReason } from './context.js';
 export {
   PROVIDER_CLASSES,

@@ -8,12 +8,17 @@ import { formatTime } from './time.js';
  * one warning per window that closes before the end and for contacts waiting for the messaging limit.
  */
 export function formatEstimate(e: SendEstimate, zone: string): string[] {
-  if (e.contacts === 0) return [];
-  const perContact = e.requests / e.contacts;
+  if (e.contacts === 0 && e.owedSteps === 0) return [];
+  const perContact = e.contacts > 0 ? (e.requests - e.owedSteps) / e.contacts : 0;
   const steps = perContact - 1;
-  const what = Number.isInteger(perContact)
-    ? `${e.contacts} contacts × ${perContact}: the first message${steps > 0 ? ` and ${steps} after-send step${steps === 1 ? '' : 's'}` : ''}`
-    : `${e.contacts} contacts: each first message and its after-send steps`;
+  const first =
+    e.contacts === 0
+      ? ''
+      : Number.isInteger(perContact)
+        ? `${e.contacts} contacts × ${perContact}: the first message${steps > 0 ? ` and ${steps} after-send step${steps === 1 ? '' : 's'}` : ''}`
+        : `${e.contacts} contacts: each first message and its after-send steps`;
+  const owed = e.owedSteps > 0 ? `${e.owedSteps} after-send step${e.owedSteps === 1 ? '' : 's'} owed by contacts sent earlier` : '';
+  const what = [first, owed].filter((x) => x !== '').join('; and ');
   const lines = [`  time at the rate   ${formatDuration(e.durationMs)}: ${e.requests} requests (${what}) at ${e.perSecond >= 1 ? Math.round(e.perSecond * 10) / 10 : e.perSecond}/s; ends about ${formatTime(e.endsAt, zone, e.startsAt)} if started now`];
   for (const w of e.warnings) lines.push(`  warning: ${warningText(w, zone, e.startsAt)}`);
   return lines;
@@ -39,6 +44,7 @@ export function estimateJson(e: SendEstimate) {
   return {
     contacts: e.contacts,
     requests: e.requests,
+    owed_steps: e.owedSteps,
     per_second: e.perSecond,
     duration_s: Math.round(e.durationMs / 1000),
     ends_at: new Date(e.endsAt).toISOString(),

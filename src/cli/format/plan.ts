@@ -11,6 +11,7 @@ export function planJson(plan: PlanResult) {
     channel: plan.channel,
     files: plan.files,
     rows: plan.rows,
+    ...(plan.notTaken !== undefined && { not_followed_up: plan.notTaken }),
     contacts: plan.contacts,
     rejected: plan.rejects.length,
     rejected_by_reason: plan.rejectedByReason,
@@ -43,12 +44,14 @@ export function formatPlan(plan: PlanResult, zone: string): string {
   }
   if (plan.followUp) lines.push(...formatFollowUp(plan.followUp, plan.now, zone));
   for (const w of [...plan.preflightWarnings, ...plan.loaderWarnings]) lines.push(`  warning: ${w}`);
-  lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
+  lines.push(`  rows read        ${pad(plan.rows)}  from ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}${plan.followUp ? ` (job ${plan.followUp.job}'s list)` : ''}`);
+  if (plan.notTaken !== undefined) lines.push(`  not followed up  ${pad(plan.notTaken)}  contacts of ${plan.followUp?.job ?? 'the earlier job'} in no outcome of follow_up.who, or too recent, and its own rejects`);
   lines.push(`  rejected         ${pad(plan.rejects.length)}  ${plan.rows ? percent(plan.rejects.length / plan.rows) : ''}`);
   for (const [reason, n] of sorted(plan.rejectedByReason)) lines.push(`    ${reason.padEnd(30)} ${pad(n)}`);
   lines.push(`  planned          ${pad(plan.contacts)}`);
   for (const [action, n] of sorted(plan.byAction)) lines.push(`    ${action.padEnd(30)} ${pad(n)}`);
-  lines.push(`  by country       ${sorted(plan.byCountry).map(([country, n]) => `${country} ${n}`).join(', ')}`);
+  const countries = sorted(plan.byCountry);
+  lines.push(`  by country       ${countries.length > 0 ? countries.map(([country, n]) => `${country} ${n}`).join(', ') : 'none: no contact is planned'}`);
   if (plan.byNumber) {
     const split = Object.entries(plan.byNumber).map(([id, n]) => `${id} ${n}`).join(', ');
     lines.push(`  by number        ${split}; about ${plan.poolSeconds ?? 0} s at the pool's rates`);

@@ -27,6 +27,6 @@ export function formatRunEnd(outcome: RunOutcome, zone: string, now: number = Da
   if (outcome.concurrencyBound) lines.push(`  ${outcome.concurrencyBound}`);
   if (outcome.listIncomplete) lines.push(`  ${outcome.listIncomplete}`);
   lines.push(`  report:  ${outcome.files.report}`);
-  lines.push(`  rejects: ${outcome.files.rejects} (${outcome.rejected} rows)`);
+  lines.push(`  rejects: ${outcome.files.rejects} (${outcome.rejected} row${outcome.rejected === 1 ? '' : 's'})`);
   return `${lines.join('\n')}\n`;
 }
