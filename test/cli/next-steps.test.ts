@@ -58,7 +58,7 @@ describe('what to do next, after a run that did not finish everything', () => {
 
   it('says "1 row" of a single reject', async () => {
     sim = await startSimulator({ seed: 4 });
-    c = await campaign({ rows: 3, bad: 1 });
+    c = await campaign({ rows: 9, bad: 1 });
     const run = await cli(['run', c.jobFile, '--no-progress'], { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } });
     expect(run.stdout).toMatch(/rejects: .*rejects\.csv \(1 row\)\n/);
   });
