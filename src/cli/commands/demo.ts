@@ -7,6 +7,7 @@ import { planJob, prepare, suppressPhones } from '../../app/index.js';
 import { startSimulator } from '../../sim/index.js';
 import { keywordsFromEnv, startReceiver } from '../../webhook/index.js';
 import { demoAudience } from '../demo-audience.js';
+import { demoNextSteps } from '../demo-next.js';
 import { freshDemoFolder } from '../demo-folder.js';
 import { describeDemoRefusals, forceDemoRefusals } from '../demo-provider.js';
 import { DEMO_DELIVERY, demoTrack } from '../demo-track.js';
@@ -94,9 +95,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say(`   run log:    ${files.log}`);
     say(`   state:      ${store.location} (checkpoint, webhook events, windows)`);
     say('\nNext, against your real platform:');
-    say('   export OUTREACH_BASE_URL=https://your-platform.example OUTREACH_TOKEN=…   # from Settings → Integrations');
-    say('   npx outreach channels --company-id 1 && npx outreach templates            # find channel_id and a template');
-    say('   npx outreach plan jobs/black-friday.json && npx outreach run jobs/black-friday.json');
+    for (const line of demoNextSteps(repoRoot(), process.cwd())) say(`   ${line}`);
     say(`\nThe campaign's page, to open in a browser: ${html}`);
   } finally {
     await receiver.close();
