@@ -41,7 +41,20 @@ const columns = z
     phone: column.default('phone'),
     name: column.default('name'),
     lastname: column.default('lastname'),
-    email: column.default('email'),
+    email: z
+      .unknown()
+      .optional()
+      .superRefine((value, ctx) => {
+        if (value === undefined) return;
+        ctx.addIssue({
+          code: 'custom',
+          input: value,
+          message:
+            'goes nowhere: the platform takes no e-mail address with a message (start-whatsapp has no email field), so outreach cannot put it on the client; remove it (the column still fills {{placeholders}} by its own header)',
+        });
+      })
+      .transform(() => undefined)
+      .describe('Refused: the platform takes no e-mail address with a message; a column of the list fills {{placeholders}} by its own header'),
     last_inbound_at: column.default('last_inbound_at'),
     country: column
       .optional()
@@ -59,6 +72,7 @@ const columns = z
       .describe('Each row\'s IANA time zone (America/Sao_Paulo), for send_window with "timezone": "recipient"; read only when given'),
   })
   .prefault({})
+  .transform(({ email: _refused, ...rest }) => rest)
   .describe('Which column holds each field; each defaults to the column of the same name (country and language: none)');
 
 const input = z
