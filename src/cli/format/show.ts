@@ -27,6 +27,7 @@ export function formatStory(s: ContactStory, zone: string): string {
     lines.push(`delivery  ${parts.join(', ')}`);
   } else if (s.sentAt !== undefined) lines.push('delivery  not read back yet (`outreach track`)');
   if (s.sentAt !== undefined) lines.push(`reply     ${s.repliedAt !== undefined ? at(s.repliedAt) : 'none recorded'}`);
+  if (s.suppressed) lines.push(`suppressed since ${at(s.suppressed.at)}: ${s.suppressed.source}, ${s.suppressed.reason}`);
   lines.push(`next      ${s.next}`);
   return `${lines.join('\n')}\n`;
 }
