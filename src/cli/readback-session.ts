@@ -14,6 +14,7 @@ export interface ReadbackFlags {
   store?: string;
   json?: boolean;
   settleMinutes?: string;
+  locale?: string;
 }
 
 /**

@@ -5,7 +5,8 @@ import type { RetryMode } from '../run/index.js';
 import type { Connection } from './api-command.js';
 import { ExitCode, outcomeExitCode } from './exit.js';
 import { formatRunEnd } from './format/run.js';
-import { localZone } from './format/time.js';
+import { readersOf } from './format/time.js';
+import type { ForPeople } from '../locale/people.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
@@ -24,8 +25,8 @@ export interface SessionOptions {
   forceChanged?: boolean;
   /** Stay and send each deferred contact when its time comes (`run --wait`). */
   wait?: boolean;
-  /** The zone of the times printed (`--tz`); this machine's when not given. */
-  zone?: string;
+  /** How figures and times are printed (`--tz`, `--locale`); the environment's when not given. */
+  zone?: ForPeople;
 }
 
 /**
@@ -35,7 +36,7 @@ export interface SessionOptions {
  */
 export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
   const { store, connection } = options;
-  const zone = options.zone ?? localZone();
+  const zone = options.zone ?? readersOf({});
   const logger = fileLogger(store.jobFiles(prepared.job.name).log);
   const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
   const stop = new AbortController();

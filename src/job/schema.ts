@@ -3,8 +3,8 @@ import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNum
 import { experimentSchema, firstArm } from './experiment.js';
 import { followUpSchema } from './follow-up.js';
 import { messageSchema, type Message } from './message.js';
-import { startAt } from './start-at.js';
-import { dailyUniqueRecipients, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
+import { parseStartAt, startAt } from './start-at.js';
+import { dailyUniqueRecipients, defaultTimezone, minHoursBetweenMessages, requireOptIn, sendWindowSchema } from './send-window.js';
 
 /**
  * The job file: one JSON object, strict at every level (an unknown field is a mistake to report,
@@ -240,6 +240,7 @@ export const jobSchema = z
       window,
       limits,
       send_window: sendWindowSchema.optional(),
+      default_timezone: defaultTimezone,
       require_opt_in: requireOptIn,
       track,
       start_at: startAt,
@@ -254,6 +255,7 @@ export const jobSchema = z
   .superRefine((job, ctx) => {
     audienceProblems(job, ctx);
     messageProblems(job, ctx);
+    zoneProblems(job, ctx);
     // A follow-up reads the earlier job's list with the earlier job's columns: they are checked when it is loaded.
     if (job.follow_up !== undefined) return;
     if (job.require_opt_in && job.columns.opt_in === undefined) {
@@ -285,7 +287,11 @@ export const jobSchema = z
     // Folded once too: `channel_id` is the first number, `channels` the whole pool (one id for a single number).
     const { channel_id, ...rest } = job;
     const channels = Array.isArray(channel_id) ? channel_id : [channel_id];
-    return { ...rest, message, channel_id: channels[0] as number, channels };
+    // One default zone: the job's own, else its send window's (either fills the other).
+    const window = job.send_window;
+    const zone = job.default_timezone ?? window?.default_timezone;
+    const send_window = window && zone !== undefined && window.default_timezone === undefined ? { ...window, default_timezone: zone } : window;
+    return { ...rest, ...(send_window && { send_window }), ...(zone !== undefined && { default_timezone: zone }), message, channel_id: channels[0] as number, channels };
   })
   .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' });
 
@@ -311,6 +317,29 @@ function audienceProblems(job: { contacts?: string[] | undefined; follow_up?: un
       path: ['contacts'],
       input: job.contacts,
       message: 'cannot go with follow_up, which takes the earlier job\'s contacts; remove one of the two',
+    });
+  }
+}
+
+/** A zone for contacts whose own is unknown, where the job needs one: send_window with "recipient", or a start_at without an offset. */
+function zoneProblems(job: { default_timezone?: string | undefined; send_window?: { timezone: string; default_timezone?: string | undefined } | undefined; start_at?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (job.default_timezone !== undefined) return;
+  const window = job.send_window;
+  const own = window?.timezone === 'recipient' && window.default_timezone === undefined;
+  if (job.start_at !== undefined && parseStartAt(job.start_at)?.kind === 'local' && (window === undefined || own)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['start_at'],
+      input: job.start_at,
+      message: `${JSON.stringify(job.start_at)} names no offset, so it is each contact's own local time, and the job names no zone for the contacts whose number does not tell theirs; set "default_timezone", e.g. "America/Sao_Paulo", or write the time with an offset for one instant everywhere, e.g. "${job.start_at}-03:00"`,
+    });
+  }
+  if (own) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['send_window', 'default_timezone'],
+      input: undefined,
+      message: 'is missing; with "timezone": "recipient" it is the zone of contacts whose own zone is unknown, e.g. "America/Sao_Paulo" (or set the job\'s default_timezone)',
     });
   }
 }

@@ -14,7 +14,7 @@ export type {
 } from './types.js';
 export { decide, renderCustomFields, MAX_TEXT_LENGTH, type PlanJob } from './decide.js';
 export type { PlanContext, Budget } from './context.js';
-export { recipientZone, countryZone, type RecipientZone, type ZoneSource } from './zone.js';
+export { recipientZone, zoneRules, type RecipientZone, type ZoneRules, type ZoneSource } from './zone.js';
 export { nextOpening } from './quiet-hours.js';
 export { columnUses, columnsUsed, type ColumnUse } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';

@@ -94,7 +94,7 @@ describe('run and status with suppressed and deferred contacts (command line)', 
     const plan = await cli(['plan', jobFile], env());
     expect(plan.stdout).toMatch(/defer:quiet_hours/);
     expect(plan.stdout).toMatch(/skip:suppressed +1/);
-    expect(plan.stdout).toMatch(/send_window: 0 contacts fell back to default_timezone UTC/);
+    expect(plan.stdout).toMatch(/ 0 contacts fell back to default_timezone UTC/);
 
     const run = await cli(['run', jobFile, '--no-progress'], env());
     expect(run.code).toBe(0);

@@ -13,7 +13,7 @@ import { describeDemoRefusals, forceDemoRefusals } from '../demo-provider.js';
 import { DEMO_DELIVERY, demoTrack } from '../demo-track.js';
 import { ExitCode } from '../exit.js';
 import { formatPlan } from '../format/plan.js';
-import { localZone } from '../format/time.js';
+import { readersOf } from '../format/time.js';
 import { repoRoot } from '../repo-root.js';
 import { runSession } from '../run-session.js';
 import { openStore } from '../store-root.js';
@@ -64,7 +64,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
 
     say(`\n== 3. outreach plan ${shown(jobFile)}   (a dry run: nothing sent)`);
     const plan = await planJob(prepared, { store });
-    process.stdout.write(formatPlan(plan, localZone()));
+    process.stdout.write(formatPlan(plan, readersOf({})));
     const { refusals, line } = forceDemoRefusals(sim, plan.lastPhones);
 
     const session = { store, connection: { baseUrl: sim.url, token: sim.token }, progress: flags.progress !== false };

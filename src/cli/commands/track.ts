@@ -3,6 +3,7 @@ import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js'
 import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
 import { STORE_OPTION } from '../store-root.js';
+import { LOCALE_OPTION, localeOption } from '../format/time.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 interface TrackFlags extends ReadbackFlags {
@@ -23,6 +24,7 @@ export function registerTrack(program: Command): void {
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR or .outreach)')
     .option(...STORE_OPTION)
+    .option(...LOCALE_OPTION)
     .action(async (jobPath: string, flags: TrackFlags) => {
       const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
@@ -40,7 +42,7 @@ export function registerTrack(program: Command): void {
           },
         }),
       );
-      process.stdout.write(flags.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatTrack(outcome));
+      process.stdout.write(flags.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatTrack(outcome, { locale: localeOption(flags.locale) }));
       process.exitCode = outcomeExitCode(outcome);
     });
 }

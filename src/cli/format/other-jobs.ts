@@ -1,5 +1,6 @@
 import type { MessagedByOtherJobs } from '../../app/index.js';
-import { formatTime } from './time.js';
+import { count } from '../../locale/people.js';
+import { formatTime, readers, type Readers } from './time.js';
 
 /**
  * "171 contacts of this list got a first message from other jobs in the last 24 h: bf-2026 (171, last
@@ -7,11 +8,12 @@ import { formatTime } from './time.js';
  * them)", or with the protection off, that they are messaged again. Undefined when no contact of the
  * list was. Times in `zone`, named.
  */
-export function formatMessagedByOtherJobs(m: MessagedByOtherJobs, zone: string, now: number): string | undefined {
-  const localTime = (iso: string): string => formatTime(Date.parse(iso), zone, now);
+export function formatMessagedByOtherJobs(m: MessagedByOtherJobs, r: Readers, now: number): string | undefined {
+  const p = readers(r);
+  const localTime = (iso: string): string => formatTime(Date.parse(iso), r, now);
   if (m.contacts === 0) return undefined;
-  const jobs = m.byJob.map((j) => `${j.job} (${j.contacts}, last ${localTime(j.lastAt)})`).join(', ');
-  const head = `${m.contacts} contact${m.contacts === 1 ? '' : 's'} of this list got a first message from other jobs in the last ${m.hours} h: ${jobs}`;
+  const jobs = m.byJob.map((j) => `${j.job} (${count(p, j.contacts)}, last ${localTime(j.lastAt)})`).join(', ');
+  const head = `${count(p, m.contacts)} contact${m.contacts === 1 ? '' : 's'} of this list got a first message from other jobs in the last ${m.hours} h: ${jobs}`;
   if (!m.protectionOn) return `${head}; limits.min_hours_between_messages is 0, so they are messaged again`;
   return `${head}; deferred recently_messaged until ${m.until === undefined ? 'then' : localTime(m.until)} (the last of them)`;
 }

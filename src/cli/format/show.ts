@@ -1,10 +1,10 @@
 import type { ContactStory } from '../../app/index.js';
 import type { ContactEvent, ContactState } from '../../checkpoint/index.js';
-import { formatStamp } from './time.js';
+import { formatStamp, type Readers } from './time.js';
 
 /** One contact's story for people: the row, the message, each request and its answer, the ids, delivery, reply, and what comes next. */
-export function formatStory(s: ContactStory, zone: string): string {
-  const at = (iso: string): string => formatStamp(iso, zone);
+export function formatStory(s: ContactStory, r: Readers): string {
+  const at = (iso: string): string => formatStamp(iso, r);
   const lines = [`${s.phone} in job ${s.job}`];
   if (s.row) {
     lines.push(`row       ${s.row.file} line ${s.row.line}, phone written "${s.row.phoneAsWritten}"`);
