@@ -13,6 +13,8 @@ export interface FollowUpView {
   afterHours: number;
   /** How many of the earlier job's contacts are in each outcome now. */
   byOutcome: Record<EarlierOutcome, number>;
+  /** `not_delivered` told apart: delivery failed (the funnel's "not delivered"), or still only "sent". */
+  notDelivered: { failed: number; stillSent: number };
   /** How many the follow-up takes (those it already handled included). */
   takes: number;
   /** Of the earlier job's contacts in one of `who`, how many are not old enough yet. */
@@ -74,6 +76,7 @@ export async function loadJobIn(jobPath: string, whole: StateStore | undefined, 
       who: followUp.who,
       afterHours: followUp.after_hours,
       byOutcome: selection.byOutcome,
+      notDelivered: selection.notDelivered,
       takes: selection.phones.size,
       tooRecent: selection.tooRecent,
       ...(tracked.at !== undefined && { lastTrackedAt: tracked.at }),

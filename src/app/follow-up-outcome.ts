@@ -34,6 +34,11 @@ export interface FollowUpSelection {
   phones: Set<string>;
   /** Of the earlier job's contacts in one of `who`, how many are not old enough yet (a later run takes them). */
   tooRecent: number;
+  /**
+   * `not_delivered` told apart: the messages whose delivery failed (what the job's funnel calls not
+   * delivered) and those still only "sent" (accepted, no delivery read back yet).
+   */
+  notDelivered: { failed: number; stillSent: number };
 }
 
 const HOUR_MS = 3_600_000;
@@ -61,14 +66,19 @@ export function selectFollowUp(
   const wanted = new Set<EarlierOutcome>(followUp.who);
   const phones = new Set<string>(handled);
   let tooRecent = 0;
+  const notDelivered = { failed: 0, stillSent: 0 };
   for (const state of earlier) {
     const outcome = earlierOutcome(state, replies.get(state.phone));
     byOutcome[outcome] += 1;
+    if (outcome === 'not_delivered' && state.status === 'sent') {
+      if (state.delivery?.status === 'failed') notDelivered.failed += 1;
+      else notDelivered.stillSent += 1;
+    }
     if (!wanted.has(outcome)) continue;
     const first = state.status === 'sent' ? state.sentAt : state.updatedAt;
     const age = first === undefined ? Infinity : now - Date.parse(first);
     if (age >= followUp.after_hours * HOUR_MS) phones.add(state.phone);
     else if (!phones.has(state.phone)) tooRecent += 1;
   }
-  return { byOutcome, phones, tooRecent };
+  return { byOutcome, phones, tooRecent, notDelivered };
 }

@@ -4,7 +4,7 @@ export { platformError, onPlatform } from './platform-errors.js';
 export { prepare, loaderOptions, type ContactList, type Prepared, type PrepareSource } from './prepare.js';
 export { audience, type AudienceItem, type AudienceOptions } from './audience.js';
 export { planJob, type PlanResult } from './plan-job.js';
-export { startAtProblem } from '../job/index.js';
+export { parseStartAt, readStartAt, startAtProblem, type DateOrder, type StartAt } from '../job/index.js';
 export { stopJob, stopJobFile, type StopJobOptions, type StopOutcome } from './stop-job.js';
 export { testSend, type TestSend, type TestSendOptions, type TestSendResult } from './test-send.js';
 export { estimateSend, requestsPerSend, type EstimateWarning, type SendEstimate } from './plan-estimate.js';
@@ -45,3 +45,4 @@ export { armFor, armTallies, decideExperiment, decisionTime, experimentView, typ
 export { decideIfDue } from './experiment-decide.js';
 export { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from './experiment-stats.js';
 export { messageKey } from '../job/index.js';
+export { jobZone, zoneOfJob } from './job-zone.js';

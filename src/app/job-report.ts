@@ -306,6 +306,8 @@ export interface JobReportOptions {
   clock?: () => number;
   /** The IANA zone the HTML page shows its times in (default: this machine's). */
   zone?: string;
+  /** The locale of the HTML page's figures and times (default: none, figures grouped as in English). */
+  locale?: string;
 }
 
 /** Streams one row per contact to `out` (default: the report file the store names, `.json` for JSON, `.html` for the page). */
@@ -322,7 +324,7 @@ export async function jobReport(
   const file = options.out ?? (format === 'csv' ? (excel ? excelName(defaultFile) : defaultFile) : defaultFile.replace(/\.csv$/, `.${format}`));
   let contacts = 0;
   if (format === 'html') {
-    await writeHtmlReport(file, report, store, (options.clock ?? Date.now)(), options.zone);
+    await writeHtmlReport(file, report, store, (options.clock ?? Date.now)(), options.zone, options.locale);
     contacts = report.view.states.size + report.listOnlyPending;
   } else {
     const counted = async function* (rows: AsyncIterable<ReportRow>): AsyncGenerator<ReportRow> {

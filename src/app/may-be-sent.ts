@@ -16,3 +16,8 @@ export function mayBeSent(states: ContactStates, phone: string, mode: RetryMode)
       return (status === 'failed' && !mode.retryFailed) || (status === 'in_doubt' && !mode.retryInDoubt) ? false : shouldSend(states.get(phone), mode);
   }
 }
+
+/** Whether the job holds a state for `phone` (the status alone is read when the states can). */
+export function holds(states: ContactStates, phone: string): boolean {
+  return (states.statusOf ? states.statusOf(phone) : states.get(phone)?.status) !== undefined;
+}

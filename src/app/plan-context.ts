@@ -1,6 +1,8 @@
 import type { StateStore, WindowLookup } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
-import type { PlanContext } from '../plan/index.js';
+import { numberZone } from '../contacts/index.js';
+import type { Job } from '../job/index.js';
+import { zoneRules, type PlanContext } from '../plan/index.js';
 import { complianceContext, complianceLookups, type ComplianceLookups, type OwnState } from './compliance.js';
 import { experimentFacts, type ExperimentLookup } from './experiment.js';
 
@@ -11,12 +13,19 @@ export interface PlanLookups {
   compliance?: ComplianceLookups;
   /** An experiment's decision and when it is due; without it an experiment's contacts all count as its test. */
   experiment?: ExperimentLookup;
+  /** The job places each contact in its own zone (send_window "recipient", or its default_timezone): the context carries the zone of each number. */
+  ownZones?: true;
 }
 
 /** The store's lookups for one job, read now; `refreshEveryMs` as in `complianceLookups`. */
-export async function planLookups(store: StateStore, job: ComplianceLookups['job'], refreshEveryMs?: number, own?: OwnState): Promise<PlanLookups> {
+export async function planLookups(
+  store: StateStore,
+  job: ComplianceLookups['job'] & Partial<Pick<Job, 'send_window' | 'default_timezone'>>,
+  refreshEveryMs?: number,
+  own?: OwnState,
+): Promise<PlanLookups> {
   const [windows, compliance] = await Promise.all([store.windows(), complianceLookups(store, job, refreshEveryMs, own)]);
-  return { windows, compliance };
+  return { windows, compliance, ...(zoneRules(job)?.timezone === 'recipient' && { ownZones: true as const }) };
 }
 
 /**
@@ -25,9 +34,11 @@ export async function planLookups(store: StateStore, job: ComplianceLookups['job
  */
 export function planContextFor(lookups: PlanLookups, contact: Contact, now: number, pool?: { from: number | undefined }): PlanContext {
   const lastInboundAt = pool === undefined ? lookups.windows.lastInboundAt(contact.phone) : inboundOnNumber(lookups.windows, contact.phone, pool.from);
+  const zone = lookups.ownZones ? numberZone(contact.phone) : undefined;
   return {
     now,
     ...(lastInboundAt !== undefined && { lastInboundAt }),
+    ...(zone !== undefined && { numberZone: zone }),
     ...(pool !== undefined && { windowOfNumber: true as const }),
     ...(lookups.compliance && complianceContext(lookups.compliance, contact, now)),
     ...(lookups.experiment && { experiment: experimentFacts(lookups.experiment, contact.phone) }),

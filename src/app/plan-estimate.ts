@@ -14,8 +14,10 @@ export type EstimateWarning =
 export interface SendEstimate {
   /** Contacts sent a first message. */
   contacts: number;
-  /** Requests their sends take: each first message and each after-send step (media, a tag, the custom fields). */
+  /** Requests their sends take: each first message and each after-send step (media, a tag, the custom fields), `owedSteps` included. */
   requests: number;
+  /** Of `requests`, the after-send steps owed by contacts an earlier run sent (a tag that failed): `run` takes them too. */
+  owedSteps: number;
   /** The job's rate in requests per second (per_minute counts when it is the slower one). */
   perSecond: number;
   durationMs: number;
@@ -45,6 +47,8 @@ export function ratePerSecond(rate: Pick<Job['rate'], 'per_second' | 'per_minute
 export interface EstimateInput {
   contacts: number;
   requests: number;
+  /** Of `requests`, the after-send steps owed by contacts sent earlier (default none). */
+  owedSteps?: number;
   rate: Pick<Job['rate'], 'per_second' | 'per_minute'>;
   /** Epoch ms the send would start. */
   start: number;
@@ -77,7 +81,7 @@ export function estimateSend(input: EstimateInput): SendEstimate {
   if (room?.limit !== undefined && room.room !== undefined && waiting > 0) {
     warnings.push({ kind: 'messaging_limit', limit: room.limit, room: room.room, waiting, ...(room.freesAt !== undefined && { freesAt: room.freesAt }) });
   }
-  return { contacts: input.contacts, requests: input.requests, perSecond, durationMs, startsAt: input.start, endsAt, warnings };
+  return { contacts: input.contacts, requests: input.requests, owedSteps: input.owedSteps ?? 0, perSecond, durationMs, startsAt: input.start, endsAt, warnings };
 }
 
 /** When the window open at `now` in `zone` closes (epoch ms), or undefined when it is closed at `now`. */

@@ -75,6 +75,7 @@ export async function planJob(prepared: Prepared, options: { store: StateStore; 
   const estimate = estimateSend({
     contacts: pass.wouldSendNow,
     requests: pass.requestsNow,
+    owedSteps: pass.owedSteps,
     rate: { per_second: job.rate.per_second * poolScale, ...(job.rate.per_minute !== undefined && { per_minute: job.rate.per_minute * poolScale }) },
     start: now,
     ...(job.send_window && { window: job.send_window, zones: pass.sendZones }),

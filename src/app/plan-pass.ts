@@ -1,8 +1,10 @@
 import type { ContactState, DeferredState } from '../checkpoint/index.js';
 import { describeWarnings, type Contact, type Reject } from '../contacts/index.js';
 import { deferredCounter, type DeferredGroup } from '../report/index.js';
-import { contactNumber, rendezvousNumber, shouldSend } from '../run/index.js';
-import { actionLabel, decide, recipientZone, type Action } from '../plan/index.js';
+import { contactNumber, rendezvousNumber, shouldSend, stepsOwed } from '../run/index.js';
+import { actionLabel, decide, heldReject, recipientZone, zoneRules, type Action } from '../plan/index.js';
+import { numberZone } from '../contacts/index.js';
+import { parseStartAt, startInstant } from '../job/index.js';
 import { audience } from './audience.js';
 import { noteDecision } from './compliance.js';
 import type { MessagedByOtherJobs, OtherJobsTally } from './other-jobs.js';
@@ -34,12 +36,20 @@ export interface PlanPass {
   byNumber?: Record<string, number>;
   /** With `message.variants`: per variant (name, index or `default`), the planned actions by label. */
   byVariant: Record<string, Record<string, number>>;
-  /** With `send_window.timezone: "recipient"`: contacts whose zone is `default_timezone` (no zone cell, and a phone country of several zones). */
+  /** Contacts in their own zone (send_window "recipient", or the job's default_timezone): those whose zone is `default_timezone` (no zone cell, a number of several zones or none). */
   zoneFallbacks?: { count: number; zone: string };
+  /** Contacts in their own zone: how many in each zone (IANA name). */
+  byZone?: Record<string, number>;
+  /** The job's start_at: one instant, or each contact's own local time, with the zones that start first and last (of the contacts planned). */
+  startAt?: { kind: 'instant'; at: number } | { kind: 'local'; text: string; first?: { zone: string; at: number }; last?: { zone: string; at: number } };
   /** Contacts not settled by this job that other jobs of the state folder messaged lately (with `otherJobs`). */
   messagedByOtherJobs?: MessagedByOtherJobs;
-  /** Requests the contacts of `wouldSendNow` take: each first message and its after-send steps (plan-estimate.ts). */
+  /** A follow-up: rows of the earlier job's list it does not take (contacts in no outcome of `who`, and the earlier job's own rejects). */
+  notTaken?: number;
+  /** Requests the contacts of `wouldSendNow` take: each first message and its after-send steps (plan-estimate.ts); `owedSteps` included. */
   requestsNow: number;
+  /** After-send steps that contacts sent by an earlier run still owe (a tag that failed…): `run` takes them too, each a request. */
+  owedSteps: number;
   /** With `send_window`: the zones of the contacts of `wouldSendNow`. */
   sendZones: string[];
 }
@@ -79,13 +89,26 @@ export async function planPass(
 ): Promise<PlanPass> {
   const { now } = options;
   const pool = prepared.job.channels;
-  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {}, requestsNow: 0, sendZones: [] };
+  const pass: PlanPass = { rows: 0, contacts: 0, rejects: [], rejectedByReason: {}, byAction: {}, examples: [], lastPhones: [], loaderWarnings: [], wouldSendNow: 0, deferred: [], byCountry: {}, byVariant: {}, requestsNow: 0, owedSteps: 0, sendZones: [] };
   const zones = new Set<string>();
   const deferred = deferredCounter();
   const heldBack = (state: ContactState | undefined): DeferredState | undefined => (state?.status === 'deferred' && !shouldSend(state, RUN, now) ? state : undefined);
-  const { items, counts } = audience(prepared, { decide: (contact) => (heldBack(prior(contact.phone)) ? undefined : planner(contact)) });
+  const decideHeld = (contact: Contact): Action | undefined => {
+    const state = prior(contact.phone);
+    return heldBack(state) ? undefined : heldReject(planner(contact), state !== undefined);
+  };
+  const { items, counts } = audience(prepared, { decide: decideHeld });
   const window = prepared.job.send_window;
-  if (window?.timezone === 'recipient' && window.default_timezone !== undefined) pass.zoneFallbacks = { count: 0, zone: window.default_timezone };
+  const rules = zoneRules(prepared.job);
+  if (rules?.timezone === 'recipient' && rules.default_timezone !== undefined) {
+    pass.zoneFallbacks = { count: 0, zone: rules.default_timezone };
+    pass.byZone = {};
+  }
+  const start = prepared.job.start_at === undefined ? undefined : parseStartAt(prepared.job.start_at);
+  if (start?.kind === 'instant') pass.startAt = { kind: 'instant', at: start.at };
+  const local: Extract<PlanPass['startAt'], { kind: 'local' }> | undefined = start?.kind === 'local' ? { kind: 'local', text: start.text } : undefined;
+  if (local) pass.startAt = local;
+  const zoneOf = (contact: Contact) => (rules ? recipientZone(contact, rules, rules.timezone === 'recipient' ? numberZone(contact.phone) : undefined) : undefined);
   for await (const item of items) {
     if (item.kind === 'reject') {
       pass.rejects.push(item.reject);
@@ -101,7 +124,14 @@ export async function planPass(
       pass.contacts += 1;
       pass.lastPhones.push(contact.phone);
       if (pass.lastPhones.length > 2) pass.lastPhones.shift();
-      if (pass.zoneFallbacks !== undefined && window && recipientZone(contact, window).source === 'default') pass.zoneFallbacks.count += 1;
+      const own = zoneOf(contact);
+      if (own !== undefined && pass.byZone !== undefined) pass.byZone[own.zone] = (pass.byZone[own.zone] ?? 0) + 1;
+      if (pass.zoneFallbacks !== undefined && own?.source === 'default') pass.zoneFallbacks.count += 1;
+      if (local && start && own !== undefined) {
+        const at = startInstant(start, own.zone);
+        if (local.first === undefined || at < local.first.at) local.first = { zone: own.zone, at };
+        if (local.last === undefined || at > local.last.at) local.last = { zone: own.zone, at };
+      }
       pass.byAction[label] = (pass.byAction[label] ?? 0) + 1;
       const country = contact.country ?? 'unknown';
       pass.byCountry[country] = (pass.byCountry[country] ?? 0) + 1;
@@ -120,7 +150,11 @@ export async function planPass(
           byNumber[id] = (byNumber[id] ?? 0) + 1;
         }
         pass.requestsNow += requestsPerSend(action, prepared.job);
-        if (window) zones.add(recipientZone(contact, window).zone);
+        if (window && own !== undefined) zones.add(own.zone);
+      } else if (state?.status === 'sent') {
+        const owed = stepsOwed(prepared.job, state, contact, false);
+        pass.owedSteps += owed;
+        pass.requestsNow += owed;
       }
       // Contacts this job has not settled (a later deferral of its own included) that other jobs messaged lately.
       if (now !== undefined && shouldSend(state, RUN)) options.tally?.note(contact.phone, now, action);
@@ -133,6 +167,7 @@ export async function planPass(
     }
   }
   pass.rows = counts.rows;
+  if (prepared.only !== undefined) pass.notTaken = Math.max(0, counts.rows - pass.contacts - pass.rejects.length);
   pass.sendZones = [...zones].sort();
   pass.deferred = deferred.result();
   if (options.tally) pass.messagedByOtherJobs = options.tally.result();

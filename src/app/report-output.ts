@@ -38,8 +38,9 @@ export function reportLayout(report: Pick<JobReport, 'job' | 'headers'>, options
 }
 
 /** Writes report.html for the job report: the page's numbers gathered here, drawn by report/html. */
-export async function writeHtmlReport(file: string, report: JobReport, store: StateStore, now: number, zone?: string): Promise<void> {
-  await writeFileAtomic(file, [renderHtmlReport(await htmlReportData(report, store, now, zone))]);
+export async function writeHtmlReport(file: string, report: JobReport, store: StateStore, now: number, zone?: string, locale?: string): Promise<void> {
+  const data = await htmlReportData(report, store, now, zone);
+  await writeFileAtomic(file, [renderHtmlReport(locale === undefined ? data : { ...data, locale })]);
 }
 
 /** Everything the page shows, from the job's state, its rows and its rejects file; times shown in `zone` (default: this machine's). */

@@ -52,8 +52,8 @@ export interface RunJobOptions {
   /** Waits (retry backoffs, the provider's pair-rate wait); returns early when the signal aborts. Tests shorten it. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   logger?: Logger;
-  /** Before the first contact: how many contacts the list holds. */
-  onStart?: (info: { contacts: number; files: JobFiles }) => void;
+  /** Before the first contact: how many contacts the list holds, and whether the job never ran before (a `resume` of it is its first run). */
+  onStart?: (info: { contacts: number; files: JobFiles; firstRun: boolean }) => void;
   /** After each contact; `concurrencyBound` says when a fixed concurrency keeps the run below the asked rate. */
   onProgress?: (stats: RunStats, live: { concurrencyBound?: string }) => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
@@ -103,6 +103,8 @@ export interface RunOutcome {
   missedWindows?: MissedWindows;
   /** A pool of numbers: per number, in the job's order, this run's first messages sent and failed, its rate, and when and why it was drained. */
   numbers?: PoolNumberFigures[];
+  /** The job had never run before this one: a `resume` of it had nothing to resume and sent the list as a first run. */
+  firstRun?: true;
 }
 
 /**
@@ -181,6 +183,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     await saveRejects(store, job.name, pass);
     throw new AppError(tooMany, 'invalid');
   }
+  // A job whose state has no header never sent: this is its first run, whichever command started it.
+  const firstRun = state.header === undefined;
   // The content is pinned only once sending starts: a run refused before it sent nothing.
   // A header only when the content changes (or an earlier version's header has no state id yet): the path and host it was
   // started from stay recorded (for people, never compared), and the state's id stays the one its first header minted.
@@ -204,7 +208,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
   const contacts = read.picked ? read.picked.kept.size : await listSize(prepared, store, read.files);
   logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
-  options.onStart?.({ contacts, files: state.files });
+  if (firstRun && command === 'resume') logger.info({ job: job.name }, 'resume of a job that never ran: this is its first run');
+  options.onStart?.({ contacts, files: state.files, firstRun });
 
   // The sends count the messaging limit afresh: nothing reserved before them (the read's planner only looks for rejects).
   const compliance = run.lookups.compliance && (run.lookups.compliance = { ...freshPass(run.lookups.compliance), ...(run.holder && { holder: run.holder }) });
@@ -330,6 +335,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     ...(state.tookOverFrom !== undefined && { tookOverFrom: state.tookOverFrom }),
     ...(pinned.continuedFrom && { continuedFrom: pinned.continuedFrom }),
     ...missed.outcome(),
+    ...(firstRun && { firstRun: true as const }),
   };
   if (pool) {
     outcome.numbers = poolFigures(pool, job.rate.per_second);

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { rowKey, type ContactListing, type ContactState, type ContactStates, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { readRejects } from '../report/index.js';
-import { decide } from '../plan/index.js';
+import { decide, heldReject } from '../plan/index.js';
 import { emptyStats, followupsDue, type RetryMode, type RunStats } from '../run/index.js';
-import { mayBeSent } from './may-be-sent.js';
+import { holds, mayBeSent } from './may-be-sent.js';
 import { listFiles, listSource } from './listing.js';
 import type { OtherJobsTally } from './other-jobs.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
@@ -48,7 +48,7 @@ export async function openSendPass(
       const now = clock();
       const action = decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
       run.otherJobs?.note(contact.phone, now, action);
-      return action;
+      return action.kind === 'reject' ? heldReject(action, holds(states, contact.phone)) : action;
     },
     // What the executor would only count as untouched is counted here, without a trip through it.
     settled: (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode),

@@ -1,4 +1,4 @@
-import type { ContactEvent, ContactState, DeliveryFacts, RequestContent, StateStore } from '../checkpoint/index.js';
+import type { ContactEvent, ContactState, DeliveryFacts, RequestContent, StateStore, SuppressionEntry } from '../checkpoint/index.js';
 import { normalisePhone, type Contact } from '../contacts/index.js';
 import { contactContent, type ContactContent } from '../plan/index.js';
 import { shouldSend } from '../run/index.js';
@@ -28,6 +28,8 @@ export interface ContactStory {
   delivery?: DeliveryFacts;
   sentAt?: string;
   repliedAt?: string;
+  /** The phone's entry on the store's suppression list, when it is on it: no job of the store messages it. */
+  suppressed?: SuppressionEntry;
   /** What `outreach resume` would do with it now, in one sentence. */
   next: string;
 }
@@ -56,6 +58,7 @@ export async function showContact(jobPath: string, phoneText: string, options: {
   const requested = lastRequest(events);
   const replies = state?.status === 'sent' && view ? await repliesOf(store, new Map([[phone, state]])) : new Map<string, string>();
   const repliedAt = replies.get(phone);
+  const suppressed = (await store.suppressions()).get(phone);
   return {
     job: job.name,
     phone,
@@ -73,7 +76,8 @@ export async function showContact(jobPath: string, phoneText: string, options: {
     events,
     ...(state?.status === 'sent' && { sentAt: state.sentAt, ...(state.delivery && { delivery: state.delivery }) }),
     ...(repliedAt !== undefined && { repliedAt }),
-    next: nextStep(state, contact !== undefined),
+    ...(suppressed && { suppressed }),
+    next: nextStep(state, contact !== undefined, suppressed),
   };
 }
 
@@ -84,8 +88,12 @@ export function lastRequest(events: readonly ContactEvent[]): ContactStory['requ
   return { at: attempt.at, ...(attempt.content !== undefined && { content: attempt.content }) };
 }
 
-/** What `resume` would do with a contact in this state, in one sentence. Pure. */
-export function nextStep(state: ContactState | undefined, listed: boolean): string {
+/** What `resume` would do with a contact in this state (and on the suppression list, when it is), in one sentence. Pure. */
+export function nextStep(state: ContactState | undefined, listed: boolean, suppressed?: SuppressionEntry): string {
+  if (suppressed) {
+    const why = `the phone is on the suppression list (${suppressed.source}: ${suppressed.reason}), so no job of the store messages it`;
+    return state?.status === 'sent' ? `nothing more: it was sent before, and ${why} again` : `nothing: ${why}`;
+  }
   if (!listed && state?.status !== 'sent') return 'nothing: the phone is no longer in the contact list';
   const where = (s: ContactState) => (s.conversationId !== undefined ? `on its conversation ${s.conversationId}` : 'with start-whatsapp (a first message)');
   if (!state) return 'send it with start-whatsapp (a first message)';

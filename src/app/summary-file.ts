@@ -36,6 +36,7 @@ export function outcomeJson(outcome: RunOutcome) {
     concurrency_bound: outcome.concurrencyBound ?? null,
     list_incomplete: outcome.listIncomplete ?? null,
     messaged_by_other_jobs: messagedByOtherJobsJson(outcome.messagedByOtherJobs),
+    ...(outcome.firstRun && { first_run: true }),
     ...(outcome.tookOverFrom && { took_over_from: outcome.tookOverFrom }),
     ...(outcome.missedWindows && { missed_windows: { count: outcome.missedWindows.count, reason: outcome.missedWindows.reason, opened_at: outcome.missedWindows.openedAt, zone: outcome.missedWindows.zone ?? null } }),
     ...(outcome.numbers && {

@@ -10,12 +10,15 @@ import type { StateStore, SuppressionEntry, SuppressionSource } from '../checkpo
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { InputError, loadContacts, normalisePhone, type LoaderOptions } from '../contacts/index.js';
 import { AppError } from './errors.js';
+import { loadJobIn } from './follow-up-job.js';
 import { loadJob } from '../job/index.js';
 
 export interface SuppressOptions {
   reason?: string;
   /** Country of numbers written without a country code (ISO 3166-1 alpha-2). */
   defaultCountry?: string;
+  /** The job named (`--job`): its `default_country` reads such numbers when `defaultCountry` is not given. */
+  jobFile?: string;
   clock?: () => number;
 }
 
@@ -27,7 +30,8 @@ export interface SuppressOutcome {
 
 /** Puts phones on the list by hand (source `manual`). A phone that cannot be read refuses the whole call, naming it. */
 export async function suppressPhones(store: StateStore, phones: readonly string[], options: SuppressOptions = {}): Promise<SuppressOutcome> {
-  const e164 = phones.map((p) => phoneOf(p, country(options.defaultCountry)));
+  const cc = await countryFor(store, options);
+  const e164 = phones.map((p) => phoneOf(p, cc));
   return add(store, e164, 'manual', options.reason ?? 'added by hand', options.clock);
 }
 
@@ -35,9 +39,10 @@ export async function suppressPhones(store: StateStore, phones: readonly string[
 export async function unsuppressPhones(
   store: StateStore,
   phones: readonly string[],
-  options: Pick<SuppressOptions, 'defaultCountry' | 'clock'> = {},
+  options: Pick<SuppressOptions, 'defaultCountry' | 'jobFile' | 'clock'> = {},
 ): Promise<{ removed: string[]; notListed: string[] }> {
-  const e164 = [...new Set(phones.map((p) => phoneOf(p, country(options.defaultCountry))))];
+  const cc = await countryFor(store, options);
+  const e164 = [...new Set(phones.map((p) => phoneOf(p, cc)))];
   const removed = await store.unsuppress(e164, options.clock ? { at: new Date(options.clock()).toISOString() } : {});
   return { removed, notListed: e164.filter((p) => !removed.includes(p)) };
 }
@@ -52,7 +57,7 @@ export interface ImportOutcome extends SuppressOutcome {
  * header such as `Telefone` or `WhatsApp`), or a plain list of one number a line.
  */
 export async function importSuppressions(store: StateStore, file: string, options: SuppressOptions = {}): Promise<ImportOutcome> {
-  const cc = country(options.defaultCountry);
+  const cc = await countryFor(store, options);
   const first = await firstLine(file);
   const read = first !== undefined && /\p{L}/u.test(first) ? await readCsv(file, first, cc) : await readLines(file, cc);
   const outcome = await add(store, read.phones, 'import', options.reason ?? `imported from ${file}`, options.clock);
@@ -100,6 +105,13 @@ async function add(store: StateStore, phones: readonly string[], source: Suppres
   const unique = [...new Set(phones)];
   const result = await store.suppress(unique.map((phone) => ({ phone, reason, source, at })));
   return { added: result.added, already: result.already };
+}
+
+/** The country of numbers written without a country code: the one given, else the named job's `default_country` (a follow-up's is its earlier job's). */
+async function countryFor(store: StateStore, options: Pick<SuppressOptions, 'defaultCountry' | 'jobFile' | 'clock'>): Promise<CountryCode | undefined> {
+  if (options.defaultCountry !== undefined || options.jobFile === undefined) return country(options.defaultCountry);
+  const loaded = await loadJobIn(options.jobFile, store, (options.clock ?? Date.now)());
+  return loaded.job.default_country;
 }
 
 /** The default country as a code libphonenumber knows, or an AppError saying how to write it. */

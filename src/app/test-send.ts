@@ -5,7 +5,8 @@ import type { ApiClient } from '../api/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import { normalisePhone, type Contact } from '../contacts/index.js';
 import { decide, type Action, type PlanJob } from '../plan/index.js';
-import { classify, planOf, startBody } from '../run/index.js';
+import type { CheckpointEvent } from '../checkpoint/index.js';
+import { abortableSleep, createRateLimiter, deliver, type SendContext } from '../run/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { rendered } from './plan-pass.js';
@@ -36,6 +37,8 @@ export interface TestSendOptions {
   /** Names where the phones came from in a refusal (`--test-to`, `test_to`). */
   source?: string;
   clock?: () => number;
+  /** Waits between tries (a retry's backoff); returns early when the signal aborts. Tests shorten it. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   logger?: Logger;
 }
 
@@ -63,29 +66,86 @@ export async function testSend(prepared: Prepared, options: TestSendOptions): Pr
   const file = options.store.account(job.company_id).jobFiles(job.name).testSends;
   await makePrivateDir(path.dirname(file));
   const sends: TestSend[] = [];
-  for (const [i, phone] of phones.entries()) {
-    const { contact, action } = rows[i % rows.length] as { contact: Contact; action: Message };
-    // The team's phone, with nothing of the row's person (no name on the platform's client): only the message carries the row's values.
-    const body = startBody(job, { file: contact.file, line: contact.line, phone, vars: {} }, planOf(action).payload);
-    const outcome: TestSend['outcome'] = await options.api.startWhatsapp(body).then(
-      (r) => ({ kind: 'sent' as const, conversationId: r.conversationId, messageId: r.messageId }),
-      (err: unknown) => ({ kind: 'failed' as const, error: classify(err).error }),
-    );
-    const send: TestSend = { phone, row: { file: contact.file, line: contact.line }, message: rendered(action), outcome };
-    sends.push(send);
-    const line = {
-      at: new Date(clock()).toISOString(),
-      job: job.name,
-      phone,
-      row: send.row,
-      message: send.message,
-      outcome: outcome.kind,
-      ...(outcome.kind === 'sent' ? { conversation_id: outcome.conversationId, message_id: outcome.messageId } : { error: outcome.error }),
-    };
-    await writePrivateFile(file, `${JSON.stringify(line)}\n`, 'a');
-    logger.info({ test_send: line }, `test send to ${phone}: ${outcome.kind}`);
+  const sending = testContext(prepared, options, clock);
+  try {
+    for (const [i, phone] of phones.entries()) {
+      const { contact, action } = rows[i % rows.length] as { contact: Contact; action: Message };
+      const outcome = await sendOne(sending, { file: contact.file, line: contact.line, phone }, action);
+      sends.push(await note(job.name, { file, clock, logger }, { phone, row: { file: contact.file, line: contact.line }, message: rendered(action), outcome }));
+    }
+  } finally {
+    await sending.ctx.limiter.stop().catch(() => undefined);
   }
   return { job: job.name, sends, file };
+}
+
+interface TestContext {
+  ctx: SendContext;
+  /** The events the send loop wrote for the phone being sent (kept here: a test send has no journal). */
+  events: CheckpointEvent[];
+}
+
+/**
+ * The campaign's send loop with nothing of the campaign's state: the job's rate and retries (a 502
+ * heals on its conversation as the campaign's first message does), no after-send step, no journal,
+ * no suppression of the team's phones.
+ */
+function testContext(prepared: Prepared, options: TestSendOptions, clock: () => number): TestContext {
+  const { job } = prepared;
+  const events: CheckpointEvent[] = [];
+  const never = new AbortController().signal;
+  const ctx: SendContext = {
+    api: options.api,
+    job: { ...job, after_send: { tags: [], custom_fields: {} } },
+    channel: prepared.channel,
+    limiter: createRateLimiter({ perSecond: job.rate.per_second }),
+    record: async (event) => void events.push(event),
+    clock,
+    sleep: options.sleep ?? abortableSleep,
+    random: Math.random,
+    planContext: (_contact, now) => ({ now }),
+    stopSignal: never,
+    requestSignal: never,
+    onAuthRefused: () => undefined,
+    onProviderStop: () => undefined,
+    onOptedOut: async () => undefined,
+  };
+  return { ctx, events };
+}
+
+/** One phone: the team's phone, with nothing of the row's person (no name on the platform's client): only the message carries the row's values. */
+async function sendOne(sending: TestContext, who: { file: string; line: number; phone: string }, action: Message): Promise<TestSend['outcome']> {
+  sending.events.length = 0;
+  const result = await deliver(sending.ctx, { ...who, vars: {} }, undefined, action, { retryFailed: false, retryInDoubt: false });
+  const sent = sending.events.find((e): e is Extract<CheckpointEvent, { t: 'sent' }> => e.t === 'sent');
+  if (result.kind === 'sent' && sent !== undefined) return { kind: 'sent', conversationId: sent.conversation_id, messageId: Number(sent.message_id) };
+  switch (result.kind) {
+    case 'failed':
+      return { kind: 'failed', error: result.error };
+    case 'in_doubt':
+      return { kind: 'failed', error: `no answer, it may have reached the phone: ${result.error}` };
+    case 'deferred':
+      return { kind: 'failed', error: `the provider holds it back (${result.reason}) until ${new Date(result.notBefore).toISOString()}` };
+    default:
+      return { kind: 'failed', error: `not sent (${result.kind})` };
+  }
+}
+
+/** A test send as one line of the job's `test-sends.jsonl` and of its run log. */
+async function note(job: string, to: { file: string; clock: () => number; logger: Logger }, send: TestSend): Promise<TestSend> {
+  const { outcome, phone } = send;
+  const line = {
+    at: new Date(to.clock()).toISOString(),
+    job,
+    phone,
+    row: send.row,
+    message: send.message,
+    outcome: outcome.kind,
+    ...(outcome.kind === 'sent' ? { conversation_id: outcome.conversationId, message_id: outcome.messageId } : { error: outcome.error }),
+  };
+  await writePrivateFile(to.file, `${JSON.stringify(line)}\n`, 'a');
+  to.logger.info({ test_send: line }, `test send to ${phone}: ${outcome.kind}`);
+  return send;
 }
 
 /**

@@ -15,6 +15,7 @@ export interface ReadbackFlags {
   store?: string;
   json?: boolean;
   settleMinutes?: string;
+  locale?: string;
 }
 
 /**

@@ -6,7 +6,8 @@ import type { RetryMode } from '../run/index.js';
 import type { Connection } from './api-command.js';
 import { ExitCode, outcomeExitCode } from './exit.js';
 import { formatRunEnd } from './format/run.js';
-import { localZone } from './format/time.js';
+import { readersOf } from './format/time.js';
+import type { ForPeople } from '../locale/people.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
@@ -25,8 +26,8 @@ export interface SessionOptions {
   forceChanged?: boolean;
   /** Stay and send each deferred contact when its time comes (`run --wait`). */
   wait?: boolean;
-  /** The zone of the times printed (`--tz`); this machine's when not given. */
-  zone?: string;
+  /** How figures and times are printed (`--tz`, `--locale`); the environment's when not given. */
+  zone?: ForPeople;
 }
 
 /**
@@ -36,15 +37,22 @@ export interface SessionOptions {
  */
 export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
   const { store, connection } = options;
-  const zone = options.zone ?? localZone();
+  const zone = options.zone ?? readersOf({});
   const logger = fileLogger(store.account(prepared.job.company_id).jobFiles(prepared.job.name).log);
   const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
   const stop = new AbortController();
   const cut = new AbortController();
   let grace: NodeJS.Timeout | undefined;
+  let progress: Progress | undefined;
+  // The bar goes before anything else is written: it redraws over the line it started on, and a line written under it would be overwritten.
+  const clearBar = () => {
+    progress?.stop();
+    progress = undefined;
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) return cut.abort(new Error(`${signal} again`));
     logger.warn({ signal }, 'stopping: no new contacts; waiting for requests in flight');
+    clearBar();
     process.stderr.write(`\n${stamped(`${signal}: stopping after the requests in flight (${signal} again to cut them)`, process.stderr.isTTY)}\n`);
     stop.abort(new Error(signal));
     grace = setTimeout(() => cut.abort(new Error('shutdown grace period over')), SHUTDOWN_GRACE_MS);
@@ -52,7 +60,6 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let progress: Progress | undefined;
   try {
     const jobOptions: Parameters<typeof runJob>[1] = {
       store,
@@ -64,21 +71,25 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       signal: stop.signal,
       cutSignal: cut.signal,
       logger,
-      onStart: ({ contacts }) => {
-        progress?.stop();
+      onStart: ({ contacts, firstRun }) => {
+        clearBar();
+        if (firstRun && options.command === 'resume' && options.json !== true) {
+          process.stderr.write(`${stamped(`resume of ${prepared.job.name}: the job has never run, so there is nothing to resume; this is its first run, sending the list (about ${contacts} contacts)`, process.stderr.isTTY)}\n`);
+        }
+        // Once stopping, no bar comes back: the lines said since stay as they are.
+        if (stop.signal.aborted) return;
         progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
       },
       onProgress: (stats, live) => progress?.update(stats, live),
     };
-    const outcome = options.wait ? await runWaiting(prepared, jobOptions, () => progress?.stop(), zone) : await runJob(prepared, jobOptions);
-    progress?.stop();
-    progress = undefined;
+    const outcome = options.wait ? await runWaiting(prepared, jobOptions, clearBar, zone) : await runJob(prepared, jobOptions);
+    clearBar();
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
     else process.stdout.write(stamped(formatRunEnd(outcome, zone), process.stdout.isTTY));
     if (outcome.stopped && !options.json) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
     return outcomeExitCode(outcome);
   } finally {
-    progress?.stop();
+    clearBar();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (grace) clearTimeout(grace);

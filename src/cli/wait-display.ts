@@ -1,6 +1,6 @@
 import type { WaitInfo } from '../app/index.js';
 import { formatDeferred } from './format/deferred.js';
-import { formatTime } from './format/time.js';
+import { formatTime, type Readers } from './format/time.js';
 
 /** Without a terminal, a waiting line this often. */
 const LINE_EVERY_MS = 5 * 60_000;
@@ -12,7 +12,7 @@ export interface WaitDisplay {
 }
 
 /** What `run --wait` shows while it waits, on stderr. */
-export function waitDisplay(out: NodeJS.WriteStream, zone: string, clock: () => number = Date.now): WaitDisplay {
+export function waitDisplay(out: NodeJS.WriteStream, zone: Readers, clock: () => number = Date.now): WaitDisplay {
   let timer: NodeJS.Timeout | undefined;
   const tty = out.isTTY === true;
   const stop = () => {

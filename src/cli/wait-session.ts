@@ -1,12 +1,13 @@
 import { runUntilDone, type Prepared, type RunJobOptions, type RunOutcome } from '../app/index.js';
 import { formatDeferred } from './format/deferred.js';
 import { waitDisplay } from './wait-display.js';
+import type { Readers } from './format/time.js';
 
 /**
  * `run --wait` at the command line: the runs of `runUntilDone`, a line after each but the last, and
  * what it waits for in between. `beforeWait` stops the progress display of the run that ended.
  */
-export async function runWaiting(prepared: Prepared, options: RunJobOptions, beforeWait: () => void, zone: string): Promise<RunOutcome> {
+export async function runWaiting(prepared: Prepared, options: RunJobOptions, beforeWait: () => void, zone: Readers): Promise<RunOutcome> {
   const display = waitDisplay(process.stderr, zone);
   try {
     const result = await runUntilDone(prepared, {

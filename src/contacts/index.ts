@@ -11,3 +11,4 @@ export { countryLabel } from './country.js';
 export { InputError } from './errors.js';
 export { isClearYes } from './opt-in.js';
 export { pickRows, type Picked, type RowAt } from './pick.js';
+export { numberZone, numberZones } from './number-zone.js';

@@ -10,6 +10,6 @@ export { messageKey, type FilledMessage } from './message-key.js';
 export { jobJsonSchema } from './json-schema.js';
 export { WEEKDAYS, secondsOfDay, canonicalZone, type SendWindow, type Weekday } from './send-window.js';
 export { closest } from './suggest.js';
-export { startAtProblem } from './start-at.js';
+export { parseStartAt, readStartAt, startAtProblem, startInstant, type DateOrder, type StartAt } from './start-at.js';
 export { FOLLOW_UP_OUTCOMES, whoNeedsTracking, type FollowUp, type FollowUpWho } from './follow-up.js';
 export { EXPERIMENT_METRICS, type Experiment, type ExperimentMetric } from './experiment.js';

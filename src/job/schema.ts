@@ -3,8 +3,8 @@ import { countryCode, id, positiveNumber, ratio, says, templated, text, wholeNum
 import { experimentSchema, firstArm } from './experiment.js';
 import { followUpSchema } from './follow-up.js';
 import { messageSchema, type Message } from './message.js';
-import { startAt } from './start-at.js';
-import { dailyUniqueRecipients, minHoursBetweenMessages, repeatMessage, requireOptIn, sendWindowSchema } from './send-window.js';
+import { parseStartAt, startAt } from './start-at.js';
+import { dailyUniqueRecipients, defaultTimezone, minHoursBetweenMessages, repeatMessage, requireOptIn, sendWindowSchema } from './send-window.js';
 
 /**
  * The job file: one JSON object, strict at every level (an unknown field is a mistake to report,
@@ -41,7 +41,20 @@ const columns = z
     phone: column.default('phone'),
     name: column.default('name'),
     lastname: column.default('lastname'),
-    email: column.default('email'),
+    email: z
+      .unknown()
+      .optional()
+      .superRefine((value, ctx) => {
+        if (value === undefined) return;
+        ctx.addIssue({
+          code: 'custom',
+          input: value,
+          message:
+            'goes nowhere: the platform takes no e-mail address with a message (start-whatsapp has no email field), so outreach cannot put it on the client; remove it (the column still fills {{placeholders}} by its own header)',
+        });
+      })
+      .transform(() => undefined)
+      .describe('Refused: the platform takes no e-mail address with a message; a column of the list fills {{placeholders}} by its own header'),
     last_inbound_at: column.default('last_inbound_at'),
     country: column
       .optional()
@@ -59,6 +72,7 @@ const columns = z
       .describe('Each row\'s IANA time zone (America/Sao_Paulo), for send_window with "timezone": "recipient"; read only when given'),
   })
   .prefault({})
+  .transform(({ email: _refused, ...rest }) => rest)
   .describe('Which column holds each field; each defaults to the column of the same name (country and language: none)');
 
 const input = z
@@ -227,6 +241,7 @@ export const jobSchema = z
       window,
       limits,
       send_window: sendWindowSchema.optional(),
+      default_timezone: defaultTimezone,
       require_opt_in: requireOptIn,
       track,
       start_at: startAt,
@@ -241,6 +256,7 @@ export const jobSchema = z
   .superRefine((job, ctx) => {
     audienceProblems(job, ctx);
     messageProblems(job, ctx);
+    zoneProblems(job, ctx);
     // A follow-up reads the earlier job's list with the earlier job's columns: they are checked when it is loaded.
     if (job.follow_up !== undefined) return;
     if (job.require_opt_in && job.columns.opt_in === undefined) {
@@ -272,7 +288,11 @@ export const jobSchema = z
     // Folded once too: `channel_id` is the first number, `channels` the whole pool (one id for a single number).
     const { channel_id, ...rest } = job;
     const channels = Array.isArray(channel_id) ? channel_id : [channel_id];
-    return { ...rest, message, channel_id: channels[0] as number, channels };
+    // One default zone: the job's own, else its send window's (either fills the other).
+    const window = job.send_window;
+    const zone = job.default_timezone ?? window?.default_timezone;
+    const send_window = window && zone !== undefined && window.default_timezone === undefined ? { ...window, default_timezone: zone } : window;
+    return { ...rest, ...(send_window && { send_window }), ...(zone !== undefined && { default_timezone: zone }), message, channel_id: channels[0] as number, channels };
   })
   .meta({ title: 'outreach job', description: 'One bulk WhatsApp outreach job of the outreach CLI' });
 
@@ -298,6 +318,29 @@ function audienceProblems(job: { contacts?: string[] | undefined; follow_up?: un
       path: ['contacts'],
       input: job.contacts,
       message: 'cannot go with follow_up, which takes the earlier job\'s contacts; remove one of the two',
+    });
+  }
+}
+
+/** A zone for contacts whose own is unknown, where the job needs one: send_window with "recipient", or a start_at without an offset. */
+function zoneProblems(job: { default_timezone?: string | undefined; send_window?: { timezone: string; default_timezone?: string | undefined } | undefined; start_at?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (job.default_timezone !== undefined) return;
+  const window = job.send_window;
+  const own = window?.timezone === 'recipient' && window.default_timezone === undefined;
+  if (job.start_at !== undefined && parseStartAt(job.start_at)?.kind === 'local' && (window === undefined || own)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['start_at'],
+      input: job.start_at,
+      message: `${JSON.stringify(job.start_at)} names no offset, so it is each contact's own local time, and the job names no zone for the contacts whose number does not tell theirs; set "default_timezone", e.g. "America/Sao_Paulo", or write the time with an offset for one instant everywhere, e.g. "${job.start_at}-03:00"`,
+    });
+  }
+  if (own) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['send_window', 'default_timezone'],
+      input: undefined,
+      message: 'is missing; with "timezone": "recipient" it is the zone of contacts whose own zone is unknown, e.g. "America/Sao_Paulo" (or set the job\'s default_timezone)',
     });
   }
 }

@@ -69,24 +69,24 @@ export const sendWindowSchema = z
       ),
     default_timezone: zone('America/Sao_Paulo')
       .optional()
-      .describe('The zone of a contact whose own zone is unknown (a country with several zones); required with "recipient"'),
+      .describe('The zone of a contact whose own zone is unknown (no timezone cell, a number of several zones); with "recipient", this or the job\'s default_timezone is required'),
   })
   .superRefine((window, ctx) => {
     if (secondsOfDay(window.from) >= secondsOfDay(window.to)) {
       ctx.addIssue({ code: 'custom', path: ['to'], input: window.to, message: `must be later than from (${window.from}); a window cannot cross midnight` });
     }
-    if (window.timezone === 'recipient' && window.default_timezone === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['default_timezone'],
-        input: undefined,
-        message: 'is missing; with "timezone": "recipient" it is the zone of contacts whose own zone is unknown, e.g. "America/Sao_Paulo"',
-      });
-    }
+    // A missing default_timezone is told at the job's level: the job's own default_timezone stands for it.
   })
   .describe('Quiet hours: send only between from and to, local time, on the given days; other contacts are deferred to their next opening');
 
 export type SendWindow = z.output<typeof sendWindowSchema>;
+
+/** The job's own `default_timezone`: an IANA zone, canonical. */
+export const defaultTimezone = zone('America/Sao_Paulo')
+  .optional()
+  .describe(
+    "The zone of contacts whose own zone is unknown (no timezone cell, a number whose numbering plan names several zones), for send_window and a start_at without an offset; and the zone of the times printed for people when neither --tz nor TZ is given",
+  );
 
 export const requireOptIn = z
   .boolean({ error: says('true or false') })

@@ -28,6 +28,11 @@ export interface PlanContext {
   sentBefore?: ReadonlyArray<{ job: string; at: number; message: string }>;
   /** The messaging limit now, when the job sets `limits.daily_unique_recipients`. */
   budget?: Budget;
+  /**
+   * The zone the numbering plan gives the contact's phone, when it names one (`+5592…`: America/Manaus),
+   * for a job that places contacts in their own zone (send_window, a start_at without an offset).
+   */
+  numberZone?: string;
   /** An experiment's job: this contact's draw, and what the store knows of the decision. */
   experiment?: ExperimentFacts;
 }

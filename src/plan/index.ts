@@ -14,7 +14,7 @@ export type {
 } from './types.js';
 export { decide, renderCustomFields, MAX_TEXT_LENGTH, type PlanJob } from './decide.js';
 export type { PlanContext, Budget } from './context.js';
-export { recipientZone, countryZone, type RecipientZone, type ZoneSource } from './zone.js';
+export { recipientZone, zoneRules, type RecipientZone, type ZoneRules, type ZoneSource } from './zone.js';
 export { nextOpening } from './quiet-hours.js';
 export { columnUses, columnsUsed, type ColumnUse } from './columns.js';
 export { render, placeholderColumns, columnKey, type RenderResult } from './render.js';
@@ -26,6 +26,7 @@ export { chooseVariant, variantLabel, type VariantChoice } from './variant.js';
 export { contactContent, type ContactContent } from './content.js';
 export { languageMatches, parseLanguage, formatLanguage, type LanguageTag } from './language.js';
 export { actionLabel } from './label.js';
+export { heldReject } from './held.js';
 export { checkCustomFields, type CustomFieldInfo } from './custom-fields-check.js';
 export { armOf, unitDraw, type ArmDraw } from './experiment-arm.js';
 export type { ExperimentFacts } from './context.js';

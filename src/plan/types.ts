@@ -40,7 +40,12 @@ export type SkipReason =
   /** The job requires opt-in and the contact's consent cell is not a clear yes. */
   | 'no_opt_in'
   /** Another job of the company already sent the person this very message (the same template and values, or the same text). */
-  | 'already_sent';
+  | 'already_sent'
+  /**
+   * A contact this job already holds (deferred earlier, e.g. waiting for an experiment's winner)
+   * whose message can no longer be filled: skipped with the reject's reason (`held.ts`).
+   */
+  | PlanRejectReason;
 
 /** Why a contact is not sent now but may be later (the rules that say so arrive with their issues). */
 export type DeferReason = 'quiet_hours' | 'daily_limit' | 'recently_messaged' | 'marketing_limit' | 'start_at' | 'experiment';

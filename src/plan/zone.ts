@@ -1,41 +1,33 @@
 /**
- * A contact's time zone for the sending window: the job's own zone, else the contact's zone cell,
- * else the zone of the phone's country when the country keeps one time (countries-and-timezones'
- * table), else the job's default. Pure.
+ * A contact's time zone, for the sending window and a start_at without an offset: the job's one zone
+ * for everybody when its send_window names one; else the contact's zone cell; else the zone the
+ * numbering plan gives its phone (`PlanContext.numberZone`: Manaus's area code 92 is America/Manaus);
+ * else the job's default_timezone. Pure.
  */
-import { getTimezonesForCountry } from 'countries-and-timezones';
 import type { Contact } from '../contacts/types.js';
-import type { SendWindow } from '../job/index.js';
+import type { Job, SendWindow } from '../job/index.js';
 
-/** Where a contact's zone came from: the job names one zone, the contact's cell, its phone's country, or the job's default. */
-export type ZoneSource = 'job' | 'column' | 'country' | 'default';
+/** Where a contact's zone came from: the job names one zone, the contact's cell, its number, or the job's default. */
+export type ZoneSource = 'job' | 'column' | 'number' | 'default';
 
 export interface RecipientZone {
   zone: string;
   source: ZoneSource;
 }
 
-const byCountry = new Map<string, string | undefined>();
+/** How a job places its contacts in time: each in its own zone (`recipient`, with a default), or all in one. */
+export type ZoneRules = Pick<SendWindow, 'timezone' | 'default_timezone'>;
 
-/**
- * The country's zone when it has one, or several that keep the same time all year (Argentina's
- * twelve are all UTC−3): undefined for countries whose zones differ (Brazil, Mexico, the US).
- */
-export function countryZone(country: string): string | undefined {
-  if (byCountry.has(country)) return byCountry.get(country);
-  const zones = getTimezonesForCountry(country) ?? [];
-  const first = zones[0];
-  const one = first !== undefined && zones.every((z) => z.utcOffset === first.utcOffset && z.dstOffset === first.dstOffset);
-  const zone = one ? first.name : undefined;
-  byCountry.set(country, zone);
-  return zone;
+/** The job's zone rules: its send_window's, else each contact's own zone with the job's default_timezone; undefined when it has neither. */
+export function zoneRules(job: Partial<Pick<Job, 'send_window' | 'default_timezone'>>): ZoneRules | undefined {
+  if (job.send_window) return job.send_window;
+  return job.default_timezone !== undefined ? { timezone: 'recipient', default_timezone: job.default_timezone } : undefined;
 }
 
-export function recipientZone(contact: Pick<Contact, 'timezone' | 'country'>, window: Pick<SendWindow, 'timezone' | 'default_timezone'>): RecipientZone {
-  if (window.timezone !== 'recipient') return { zone: window.timezone, source: 'job' };
+export function recipientZone(contact: Pick<Contact, 'timezone'>, rules: ZoneRules, numberZone?: string): RecipientZone {
+  if (rules.timezone !== 'recipient') return { zone: rules.timezone, source: 'job' };
   if (contact.timezone !== undefined) return { zone: contact.timezone, source: 'column' };
-  const fromCountry = contact.country !== undefined ? countryZone(contact.country) : undefined;
-  if (fromCountry !== undefined) return { zone: fromCountry, source: 'country' };
-  // The schema requires default_timezone with "recipient"; UTC only keeps the type honest.
-  return { zone: window.default_timezone ?? 'UTC', source: 'default' };
+  if (numberZone !== undefined) return { zone: numberZone, source: 'number' };
+  // The schema requires a default_timezone where the job places contacts in their own zone; UTC only keeps the type honest.
+  return { zone: rules.default_timezone ?? 'UTC', source: 'default' };
 }

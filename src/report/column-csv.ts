@@ -74,9 +74,12 @@ export interface ColumnCsvInput {
   count?: () => void;
 }
 
-/** Whether the layout can be written from the columns: without the list's own columns (`report --columns`). */
+/**
+ * Whether the layout can be written from the columns: without the list's own columns (`report --columns`),
+ * and not the spreadsheet form (its phones and ids are written as text: report.ts).
+ */
 export function columnCsvFits(layout: ReportLayout): boolean {
-  return (layout.sourceColumns ?? []).length === 0;
+  return (layout.sourceColumns ?? []).length === 0 && layout.excel !== true;
 }
 
 /** The CSV bytes, in pieces of about 256 KB, each valid until the next is asked for (writeFileAtomic writes each first): the header, the table's rows, then the pending ones. */

@@ -1,3 +1,4 @@
+import { count } from '../locale/people.js';
 import type { ContactState } from '../checkpoint/types.js';
 
 /** Failed and in-doubt contacts of one class of the provider's refusals (`other`: no code, or one the run does not act on). */
@@ -41,12 +42,13 @@ export function failureClassCounter(): { add(s: ContactState, n?: number): void;
  * The summary's lines for the classes: `  undeliverable  3  e.g. <message>`, under a heading; none
  * when no failure carried a provider code (then "top errors" says it all).
  */
-export function formatFailureClasses(classes: readonly FailureClass[]): string[] {
+export function formatFailureClasses(classes: readonly FailureClass[], locale?: string): string[] {
   if (classes.every((c) => c.class === 'other')) return [];
+  const n = (x: number) => count({ locale }, x);
   const name = Math.max(...classes.map((c) => c.class.length));
-  const count = Math.max(...classes.map((c) => c.count.toLocaleString('en-US').length));
+  const width = Math.max(...classes.map((c) => n(c.count).length));
   return [
     'failures by class',
-    ...classes.map((c) => `  ${c.class.padEnd(name)}  ${c.count.toLocaleString('en-US').padStart(count)}  e.g. ${c.example}`),
+    ...classes.map((c) => `  ${c.class.padEnd(name)}  ${n(c.count).padStart(width)}  e.g. ${c.example}`),
   ];
 }

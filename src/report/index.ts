@@ -1,4 +1,4 @@
-export { safeCell, unguard } from './csv-safe.js';
+export { safeCell, spreadsheetCell, unguard } from './csv-safe.js';
 export { readRejects, writeRejects, REJECT_COLUMNS } from './rejects.js';
 export { contactRow, reportRows, reportRowsOf } from './report-rows.js';
 export type { ReportRow, ReportExtra, RowSource } from './report-rows.js';

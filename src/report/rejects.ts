@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import type { Reject } from '../contacts/types.js';
 import { csvChunks } from './csv-chunks.js';
 import { csvOptions, type ReportLayout } from './report-layout.js';
-import { safeCell, unguard } from './csv-safe.js';
+import { safeCell, spreadsheetCell, unguard } from './csv-safe.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 /** The columns rejects.csv starts with; the original columns of the rows follow. */
@@ -34,7 +34,7 @@ export async function writeRejects(
       yield [r.file, String(r.line), r.rawPhone, r.reason, r.detail, ...originals.map((c) => r.raw[c] ?? '')];
     }
   }
-  await writeFileAtomic(file, csvChunks(safeRows(rows()), csvOptions(layout)));
+  await writeFileAtomic(file, csvChunks(safeRows(rows(), layout.excel === true ? header : undefined), csvOptions(layout)));
   return all.length;
 }
 
@@ -48,8 +48,13 @@ function originalHeading(column: string): string {
   return (REJECT_COLUMNS as readonly string[]).includes(column) ? `${column} (original)` : column;
 }
 
-function* safeRows(rows: Iterable<string[]>): Generator<string[]> {
-  for (const row of rows) yield row.map(safeCell);
+/** Every cell formula-safe; in the spreadsheet form (`header` given), phones and long numbers as text (`spreadsheetCell`). */
+function* safeRows(rows: Iterable<string[]>, header?: readonly string[]): Generator<string[]> {
+  let first = true;
+  for (const row of rows) {
+    yield header === undefined || first ? row.map(safeCell) : row.map((value, i) => spreadsheetCell(value, header[i]));
+    first = false;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { csvChunks, csvChunksSync } from './csv-chunks.js';
-import { safeCell } from './csv-safe.js';
+import { safeCell, spreadsheetCell } from './csv-safe.js';
 import type { ReportRow } from './report-rows.js';
 import { csvOptions, reportColumns, sourceHeader, TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
 import { writeFileAtomic } from './write-atomic.js';
@@ -62,12 +62,14 @@ async function* csvRows(rows: AsyncIterable<ReportRow>, layout: ReportLayout): A
 export function csvLayout(layout: ReportLayout): { header: string[]; cellsOf(row: ReportRow): string[] } {
   const columns = reportColumns(REPORT_COLUMNS, layout);
   const sources = layout.sourceColumns ?? [];
+  // The spreadsheet form writes phones, ids and long numbers so that they open as text.
+  const write = layout.excel ? excelCell : (value: Parameters<typeof cell>[0]) => cell(value);
   return {
     header: [...columns, ...sources.map((h) => safeCell(sourceHeader(h, columns)))],
     cellsOf: (row) => {
       const out = new Array<string>(columns.length + sources.length);
-      for (let i = 0; i < columns.length; i++) out[i] = cell(row[columns[i] as (typeof columns)[number]]);
-      for (let i = 0; i < sources.length; i++) out[columns.length + i] = cell(row.source_columns?.[sources[i] ?? '']);
+      for (let i = 0; i < columns.length; i++) out[i] = write(row[columns[i] as (typeof columns)[number]], columns[i]);
+      for (let i = 0; i < sources.length; i++) out[columns.length + i] = write(row.source_columns?.[sources[i] ?? '']);
       return out;
     },
   };
@@ -77,6 +79,12 @@ export function csvLayout(layout: ReportLayout): { header: string[]; cellsOf(row
 export function cell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? safeCell(value) : String(value);
+}
+
+/** A value's cell in the spreadsheet form (`spreadsheetCell`), numbers included (an id is a number in the row). */
+function excelCell(value: string | number | boolean | null | undefined, column?: string): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'boolean' ? String(value) : spreadsheetCell(String(value), column);
 }
 
 async function* jsonChunks(rows: Iterable<ReportRow> | AsyncIterable<ReportRow>): AsyncGenerator<string> {

@@ -1,3 +1,4 @@
+import { count, decimal, percent } from '../locale/people.js';
 import type { ContactState, ContactStatus, InDoubtState } from '../checkpoint/types.js';
 import { actionLabel } from './action-label.js';
 import { failureClassCounter, formatFailureClasses, type FailureClass } from './failure-classes.js';
@@ -128,15 +129,17 @@ const LABELS: Record<ContactStatus, string> = {
 };
 
 /** A few aligned lines for the terminal. */
-export function formatSummary(summary: Summary): string {
-  const n = (x: number): string => x.toLocaleString('en-US');
+/** The summary for people, its figures in `locale` (none: grouped as in English). */
+export function formatSummary(summary: Summary, locale?: string): string {
+  const p = { locale };
+  const n = (x: number): string => count(p, x);
   const width = Math.max(...[summary.total, summary.inFlight ?? 0, ...Object.values(summary.byStatus)].map((x) => n(x).length));
   const lines = [`contacts    ${n(summary.total).padStart(width)}`];
   for (const status of STATUSES) {
     const count = summary.byStatus[status];
     if (status === 'deferred' && count === 0) continue;
     let line = `  ${LABELS[status].padEnd(10)}${n(count).padStart(width)}`;
-    if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: check before sending again';
+    if (status === 'in_doubt' && count > 0) line += '   may have reached the platform: `outreach reconcile` checks them before any is sent again';
     if (status === 'failed' && count > 0) line += '   see report for why';
     lines.push(line);
     if (status === 'in_doubt' && summary.inFlight !== undefined && summary.inFlight > 0) {
@@ -148,9 +151,9 @@ export function formatSummary(summary: Summary): string {
     lines.push(`actions     ${actions.map(([a, c]) => `${a} ${n(c)}`).join(', ')}`);
   }
   if (summary.durationMs !== undefined) {
-    let line = `time        ${formatDuration(summary.durationMs)}`;
+    let line = `time        ${formatDuration(summary.durationMs, locale)}`;
     if (summary.sentThisRun !== undefined) line += `, ${n(summary.sentThisRun)} sent this run`;
-    if (summary.ratePerSec !== undefined) line += ` (${formatRate(summary.ratePerSec)})`;
+    if (summary.ratePerSec !== undefined) line += ` (${formatRate(summary.ratePerSec, locale)})`;
     lines.push(line);
   }
   if (summary.afterSendFailed.contacts > 0) {
@@ -161,9 +164,9 @@ export function formatSummary(summary: Summary): string {
     lines.push(`after-send steps failed: ${n(summary.afterSendFailed.contacts)} (${steps}); resume repeats them`);
   }
   if (summary.replies) {
-    lines.push(`replies     ${n(summary.replies.count)} (${(summary.replies.rate * 100).toFixed(1)}% of sent)`);
+    lines.push(`replies     ${n(summary.replies.count)} (${percent(p, summary.replies.rate)} of sent)`);
   }
-  lines.push(...formatFailureClasses(summary.failureClasses));
+  lines.push(...formatFailureClasses(summary.failureClasses, locale));
   if (summary.topErrors.length > 0) {
     lines.push('top errors');
     const w = Math.max(...summary.topErrors.map((e) => n(e.count).length));
@@ -178,8 +181,9 @@ function stepName(step: string): string {
   return step.startsWith('tag:') ? `tag ${step.slice(4)}` : step;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+/** "1.4s", "3m 46s", "25h 00m 00s"; a fraction in `locale` when given (1,4s in pt-BR). */
+export function formatDuration(ms: number, locale?: string): string {
+  if (ms < 60_000) return `${locale === undefined ? (ms / 1000).toFixed(1) : new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(ms / 1000)}s`;
   const total = Math.round(ms / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
@@ -188,8 +192,9 @@ export function formatDuration(ms: number): string {
 }
 
 /** Per second, or per minute when under one a second. */
-function formatRate(perSec: number): string {
-  return perSec >= 1 || perSec === 0 ? `${perSec.toFixed(1)}/s` : `${(perSec * 60).toFixed(1)}/min`;
+function formatRate(perSec: number, locale?: string): string {
+  const one = (x: number) => (locale === undefined ? x.toFixed(1) : decimal({ locale }, x, 1));
+  return perSec >= 1 || perSec === 0 ? `${one(perSec)}/s` : `${one(perSec * 60)}/min`;
 }
 
 function toMs(t: Date | string): number {

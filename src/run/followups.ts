@@ -45,7 +45,12 @@ export function owedMedia(job: Job, state: SentState, contact: Contact): Media |
 
 /** Whether `runFollowups` has a step to take for this sent contact (pure): one not done, and not left in doubt. */
 export function followupsDue(job: Job, state: SentState, contact: Contact, retryInDoubt: boolean): boolean {
-  return followupSteps(job, owedMedia(job, state, contact)).some((step) => !state.followups[step] && !(state.followupsInDoubt?.[step] && !retryInDoubt));
+  return stepsOwed(job, state, contact, retryInDoubt) > 0;
+}
+
+/** How many steps `runFollowups` would take for this sent contact (pure): those not done, and not left in doubt. */
+export function stepsOwed(job: Job, state: SentState, contact: Contact, retryInDoubt: boolean): number {
+  return followupSteps(job, owedMedia(job, state, contact)).filter((step) => !state.followups[step] && !(state.followupsInDoubt?.[step] && !retryInDoubt)).length;
 }
 
 /**

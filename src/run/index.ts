@@ -4,7 +4,7 @@ export { shouldSend, type ContactResult, type RetryMode } from './send-contact.j
 export { classify, providerRefusalOf, type Outcome, type ProviderRefusal } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
 export { attempted, emptyStats, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';
-export { followupSteps, followupsDue, owedMedia } from './followups.js';
+export { followupSteps, followupsDue, owedMedia, stepsOwed } from './followups.js';
 export { abortableSleep, type ProviderStopReason } from './context.js';
 export {
   PROVIDER_CLASSES,
@@ -51,5 +51,7 @@ export { contactNumber, createSenderPool, rendezvousNumber, type Drained, type N
 export { nextStep, type Step, type StepPlan, type Tries } from './next-step.js';
 export { startBody, type Payload } from './requests.js';
 export { planOf } from './send-plan.js';
+export { deliver } from './deliver.js';
+export type { SendContext } from './context.js';
 export { SHARE_RENEW_MS, SHARE_SETTLE_MS, evenShare, shareStep, shareUsableUntil, type ShareStep } from './rate-share.js';
 export { shareGate, type ShareGate } from './share-gate.js';

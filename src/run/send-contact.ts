@@ -1,6 +1,6 @@
 import type { ContactState } from '../checkpoint/index.js';
 import { contactReject, type Contact, type Reject } from '../contacts/index.js';
-import { decide } from '../plan/index.js';
+import { decide, heldReject } from '../plan/index.js';
 import { Interrupted } from './call.js';
 import { isoAt, type SendContext } from './context.js';
 import { deliver } from './deliver.js';
@@ -91,7 +91,8 @@ export async function sendContact(
   if (ctx.stopSignal.aborted) return { kind: 'interrupted' };
 
   const context = ctx.planContext(contact, ctx.clock());
-  const action = decide(contact, ctx.channel, ctx.job, context);
+  // A contact the job already holds is skipped, not rejected, when its message cannot be filled any more.
+  const action = heldReject(decide(contact, ctx.channel, ctx.job, context), prior !== undefined);
   ctx.onDecided?.(contact, action, context);
   switch (action.kind) {
     case 'reject':

@@ -145,7 +145,7 @@ describe('run reads the contact list once', () => {
     expect(report.filter((r) => r.status === 'sent')).toHaveLength(1_498);
     // The row after the stop that an earlier read rejected stays in rejects.csv.
     expect(parseCsv(await readFile(secondRejects, 'utf8')).map((r) => r.line)).toEqual(['2502']);
-    expect(run.stdout).toMatch(/rejects: .*rejects\.csv \(1 rows\)/);
+    expect(run.stdout).toMatch(/rejects: .*rejects\.csv \(1 row\)/);
 
     await writeFile(contacts, good);
     expect((await cli(['resume', c.jobFile, '--no-progress'], env())).code).toBe(0);

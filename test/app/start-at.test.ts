@@ -68,14 +68,20 @@ describe('start_at: a run started earlier sends nobody before then', () => {
     expect(b.started().size).toBe(3);
   });
 
-  it('refuses a start_at without a zone or that is not a time, naming the field', () => {
+  it('refuses a start_at that is not a time, or one without an offset where the job names no zone, with the forms that work', () => {
     const base = { name: 'x', contacts: 'c.csv', company_id: 1, channel_id: 10, message: { text: 'hi' } };
-    for (const value of ['2026-11-27T09:30:00', 'tomorrow']) {
-      const r = parseJob({ ...base, start_at: value });
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.problems.join('\n')).toMatch(/start_at: .* is not a time with its zone; write it as ISO 8601 with an offset or Z, e.g\. "2026-11-27T09:00:00-03:00"/);
-    }
+    const bad = parseJob({ ...base, start_at: 'tomorrow' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems).toEqual(['start_at: "tomorrow" is not a date and time this reads; write "2026-11-28 09:00" or "28/11/2026 09:00" (each contact\'s own local time), or with an offset for one instant everywhere, e.g. "2026-11-28T09:00:00-03:00"']);
+    const noZone = parseJob({ ...base, start_at: '2026-11-27 09:30' });
+    expect(noZone.ok).toBe(false);
+    if (!noZone.ok) expect(noZone.problems.join('\n')).toMatch(/start_at: "2026-11-27T09:30:00" names no offset, so it is each contact's own local time, and the job names no zone .*; set "default_timezone"/);
+    const ambiguous = parseJob({ ...base, default_timezone: 'America/Sao_Paulo', start_at: '05/11/2026 09:00' });
+    expect(ambiguous.ok).toBe(false);
+    if (!ambiguous.ok) expect(ambiguous.problems).toEqual(['start_at: "05/11/2026 09:00" could be 5 November or 11 May; write it year first, "2026-11-05 09:00" or "2026-05-11 09:00"']);
     expect(parseJob({ ...base, start_at: '2026-11-27T12:30:00Z' }).ok).toBe(true);
+    const local = parseJob({ ...base, default_timezone: 'America/Sao_Paulo', start_at: '28/11/2026 09:00' });
+    expect(local.ok && local.job.start_at).toBe('2026-11-28T09:00:00');
   });
 });
 
@@ -97,6 +103,6 @@ describe('outreach run --at', () => {
     for (const p of c.phones) expect(sim.state.startWhatsappCount(p)).toBe(0);
     const bad = await cli(['run', c.jobFile, '--at', 'tomorrow 9am'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--at: "tomorrow 9am" is not a time with its zone/);
+    expect(bad.stderr).toMatch(/--at: "tomorrow 9am" is not a date and time this reads; write "2026-11-28 09:00"/);
   });
 });

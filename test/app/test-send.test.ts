@@ -92,6 +92,25 @@ describe('a test send (run --test-to)', () => {
       await failing.close();
     }
   });
+
+  it("heals a 502 on the conversation it opened, as the campaign's first message does", async () => {
+    const jobFile = await b.job('healed', [{ phone: phone(0, 6) }], { retry: { attempts: 2, backoff_ms: 1 } });
+    const prepared = await b.prepare(jobFile);
+    const flaky = await startSimulator({ seed: 9, faults: { failRate: 1 } });
+    const api = createApiClient({ baseUrl: flaky.url, token: flaky.token });
+    try {
+      // The platform answers 502 to the first try; by the retry it is well again.
+      const sleep = async () => flaky.state.setFaults({ failRate: 0 });
+      const result = await testSend(prepared, { api, store: b.store, phones: [TEAM[0]!], clock: () => T0, sleep });
+      expect(result.sends).toEqual([expect.objectContaining({ phone: TEAM[0], outcome: expect.objectContaining({ kind: 'sent' }) })]);
+      const posts = flaky.state.requests.filter((q) => q.method === 'POST').map((q) => q.path.replace(/\d+/g, 'N'));
+      expect(posts).toEqual([START, '/chat/conversations/N/wba-send-template']);
+      expect(flaky.state.startWhatsappCount(TEAM[0]!)).toBe(1);
+    } finally {
+      await api.close();
+      await flaky.close();
+    }
+  });
 });
 
 describe('outreach run --test-to', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planJob } from '../../src/app/index.js';
 import { formatPlan, planJson } from '../../src/cli/format/plan.js';
+import { ServerError } from '../../src/api/errors.js';
 import { bench, phone, type Bench } from '../compliance/helpers.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli as runCli } from '../helpers/in-process.js';
@@ -28,6 +29,23 @@ describe('plan tells how long the send takes at the job rate', () => {
     const json = await runCli(['plan', c.jobFile, '--offline', '--channel-type', 'wba', '--state-dir', c.stateDir, '--json']);
     expect(JSON.parse(json.stdout).estimate).toMatchObject({ contacts: 10, requests: 30, per_second: 2, duration_s: 15, warnings: [] });
     expect(JSON.parse(json.stdout).estimate.ends_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('counts the after-send steps contacts sent earlier still owe, which run takes too', async () => {
+    b = await bench();
+    const rows = Array.from({ length: 4 }, (_, i) => ({ phone: phone(i, 8) }));
+    const jobFile = await b.job('owed', rows, { rate: { per_second: 4 }, after_send: { tags: ['bf'] } });
+    const prepared = await b.prepare(jobFile);
+    // The first run's tag requests all fail: each contact owes its tag step.
+    const failing = Object.create(b.api) as typeof b.api;
+    failing.addClientTag = () => Promise.reject(new ServerError('500: tags are down', { status: 500, platformMessage: 'tags are down', body: {}, method: 'POST', path: '/client/1/tags' }));
+    await b.run(prepared, { api: failing, clock: () => T0 });
+    const plan = await planJob(prepared, { store: b.store, clock: () => T0 + 60_000 });
+    expect(plan.estimate).toMatchObject({ contacts: 0, requests: 4, owedSteps: 4, durationMs: 1_000 });
+    expect(formatPlan(plan, 'UTC')).toContain('  time at the rate   1.0s: 4 requests (4 after-send steps owed by contacts sent earlier) at 4/s;');
+    const before = b.sim.state.requests.filter((q) => q.method === 'POST').length;
+    await b.run(prepared, { clock: () => T0 + 120_000 });
+    expect(b.sim.state.requests.filter((q) => q.method === 'POST').length - before).toBe(4);
   });
 
   it('warns when the sending window closes before the send ends, and when contacts wait for the messaging limit', async () => {

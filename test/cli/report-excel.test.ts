@@ -35,6 +35,15 @@ describe('report --excel', () => {
     expect(rejects.startsWith('\uFEFFfile;line;raw_phone;reason;detail;')).toBe(true);
     expect(rejects).toContain(';phone_invalid;');
 
+    // Phones and ids open as text, not as 5,5512E+12: the cells a spreadsheet would turn into numbers.
+    const [head = '', first = ''] = excel.replace(/^\uFEFF/, '').split('\n');
+    const row = Object.fromEntries(head.split(';').map((h, i) => [h, first.split(';')[i]]));
+    expect(row.phone).toBe(`"=""${c.phones[0]}"""`);
+    expect(row.conversation_id).toMatch(/^"=""\d+"""$/);
+    expect(row.message_id).toMatch(/^"=""\d+"""$/);
+    expect(rejects).toContain(';"=""120""";');
+    expect(before).toContain(`\n${c.phones[0]},sent,`);
+
     const named = await cli(['report', c.jobFile, '--excel', '--out', path.join(c.dir, 'mine.csv')], env);
     expect(named.stdout).toContain(`written to ${path.join(c.dir, 'mine.csv')}\n`);
     expect((await readFile(path.join(c.dir, 'mine.csv'), 'utf8')).startsWith('\uFEFF')).toBe(true);

@@ -54,6 +54,22 @@ describe('outreach suppress', () => {
     expect(JSON.parse((await cli(['suppress', 'list', '--json'], env())).stdout)).toHaveLength(4);
   });
 
+  it('reads a number without its country code with the default_country of the job --job names', async () => {
+    const jobFile = await b.job('bf', [{ phone: phone(0) }], { default_country: 'BR' });
+    const add = await cli(['suppress', 'add', '(11) 98765-4321', '--job', jobFile], env());
+    expect(add.stderr).toBe('');
+    expect(add.code).toBe(0);
+    await writeFile(path.join(b.dir, 'national.txt'), '11 98765-4322\n');
+    expect((await cli(['suppress', 'import', path.join(b.dir, 'national.txt'), '--job', jobFile], env())).code).toBe(0);
+    const listed = JSON.parse((await cli(['suppress', 'list', '--json', '--job', jobFile], env())).stdout) as Array<{ phone: string }>;
+    expect(listed.map((e) => e.phone)).toEqual(['+5511987654321', '+5511987654322']);
+    const removed = await cli(['suppress', 'remove', '11987654321', '--job', jobFile], env());
+    expect(removed.stdout).toMatch(/removed 1 phone/);
+    // The flag still wins over the job's country.
+    const pt = await cli(['suppress', 'add', '912 345 678', '--job', jobFile, '--default-country', 'PT'], env());
+    expect(pt.stdout).toMatch(/suppressed 1 phone/);
+  });
+
   it('refuses a number it cannot read, naming it, and sends nothing to the list', async () => {
     const bad = await cli(['suppress', 'add', '+5511987654321', '98765'], env());
     expect(bad.code).toBe(2);
@@ -78,7 +94,7 @@ describe('run and status with suppressed and deferred contacts (command line)', 
     const plan = await cli(['plan', jobFile], env());
     expect(plan.stdout).toMatch(/defer:quiet_hours/);
     expect(plan.stdout).toMatch(/skip:suppressed +1/);
-    expect(plan.stdout).toMatch(/send_window: 0 contacts fell back to default_timezone UTC/);
+    expect(plan.stdout).toMatch(/ 0 contacts fell back to default_timezone UTC/);
 
     const run = await cli(['run', jobFile, '--no-progress'], env());
     expect(run.code).toBe(0);

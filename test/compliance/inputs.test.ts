@@ -36,14 +36,16 @@ describe('the contact list: consent and time-zone columns', () => {
 });
 
 describe('plan: contacts that fall back to default_timezone', () => {
-  it('counts the contacts with no zone cell whose phone country has several zones', async () => {
-    const jobFile = await b.job('zones', [{ phone: phone(0), tz: 'Asia/Tokyo' }, { phone: phone(1) }, { phone: phone(2) }, { phone: '+5712345678' }], {
+  it("takes each contact's zone from its cell, else its number (the numbering plan), and counts those left to default_timezone", async () => {
+    const jobFile = await b.job('zones', [{ phone: phone(0), tz: 'Asia/Tokyo' }, { phone: phone(1) }, { phone: '+5592981234567' }, { phone: '+351912345678' }, { phone: '+12024561111' }], {
       columns: { timezone: 'tz' },
       send_window: { from: '00:00', to: '24:00', default_timezone: 'America/Sao_Paulo' },
       limits: { max_reject_ratio: 1 },
     });
     const plan = await planJob(await b.prepare(jobFile), { store: b.store });
-    expect(plan.zoneFallbacks).toEqual({ count: 2, zone: 'America/Sao_Paulo' });
+    // Portugal's mobiles may be in Lisbon or the Azores: only that one falls back.
+    expect(plan.zoneFallbacks).toEqual({ count: 1, zone: 'America/Sao_Paulo' });
+    expect(plan.byZone).toEqual({ 'Asia/Tokyo': 1, 'America/Sao_Paulo': 2, 'America/Manaus': 1, 'America/New_York': 1 });
   });
 });
 

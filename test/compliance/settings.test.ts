@@ -21,7 +21,7 @@ describe('the job fields of compliance', () => {
 
   it('says what is wrong with each field and how to fix it', () => {
     expect(problems({ send_window: { from: '09:00', to: '20:00' } })).toEqual([
-      'send_window.default_timezone: is missing; with "timezone": "recipient" it is the zone of contacts whose own zone is unknown, e.g. "America/Sao_Paulo"',
+      'send_window.default_timezone: is missing; with "timezone": "recipient" it is the zone of contacts whose own zone is unknown, e.g. "America/Sao_Paulo" (or set the job\'s default_timezone)',
     ]);
     expect(problems({ send_window: { from: '9:00', to: '20:00', timezone: 'Mars/Base' } })).toEqual([
       'send_window.from: "9:00" is not a time of day as HH:MM (00:00 to 24:00), e.g. "09:00"',

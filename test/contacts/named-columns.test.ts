@@ -68,8 +68,8 @@ describe('LoadedJob.namedColumns', () => {
   const job = { name: 'bf', contacts: 'c.csv', company_id: 1, channel_id: 2, message: { text: 'hi' } };
 
   it('lists the columns the job file writes out, defaults included, and nothing the schema filled', async () => {
-    const named = await t.write('named.json', JSON.stringify({ ...job, columns: { phone: 'Telefone', email: 'email' } }));
-    expect((await loadJob(named)).namedColumns).toEqual(['phone', 'email']);
+    const named = await t.write('named.json', JSON.stringify({ ...job, columns: { phone: 'Telefone', name: 'name' } }));
+    expect((await loadJob(named)).namedColumns).toEqual(['phone', 'name']);
     const bare = await t.write('bare.json', JSON.stringify(job));
     expect((await loadJob(bare)).namedColumns).toEqual([]);
   });

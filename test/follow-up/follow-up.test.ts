@@ -86,6 +86,10 @@ describe('the follow-up', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(new RegExp(`follows up bf-2026 \\(last tracked .*\\): ${unread.length} of its contacts \\(delivered_not_read\\)`));
     expect(plan.stdout).toMatch(new RegExp(`delivered_not_read ${unread.length}`));
+    // The rows of the earlier list the follow-up leaves out are named, and "not delivered" tells its two kinds apart.
+    expect(plan.stdout).toMatch(new RegExp(`rows read +40 .*\\n  not followed up +${40 - unread.length} `));
+    expect(plan.stdout).toMatch(/its contacts +not_delivered \d+ \(\d+ failed to deliver, \d+ still only "sent"\)/);
+    expect(plan.stdout).toMatch(new RegExp(`by country +BR ${unread.length}`));
 
     const run = await cli(['run', job, '--no-progress'], env);
     expect(run.code).toBe(0);

@@ -19,7 +19,8 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      // No locale unless a test gives one: the figures and times of the outputs asserted are the plain ones.
+      env: { ...process.env, NO_COLOR: '1', LC_ALL: '', LANG: 'C.UTF-8', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

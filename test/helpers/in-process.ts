@@ -19,7 +19,8 @@ export async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; cw
     stderr += String(chunk);
     return true;
   });
-  Object.assign(process.env, { NO_COLOR: '1' }, options.env);
+  // No locale unless a test gives one: the figures and times of the outputs asserted are the plain ones.
+  Object.assign(process.env, { NO_COLOR: '1', LC_ALL: '', LANG: 'C.UTF-8' }, options.env);
   if (options.cwd) process.chdir(options.cwd);
   try {
     const code = await runCli(['node', 'outreach', ...args]);

@@ -45,7 +45,6 @@ describe('loadJob', () => {
       phone: 'Phone',
       name: 'First name',
       lastname: 'lastname',
-      email: 'email',
       last_inbound_at: 'last_reply',
     });
     expect(job.input).toEqual({ require_mobile: false });

@@ -7,7 +7,7 @@ import { tempDir, writeFiles } from './tmp.js';
 const OPEN = '{"name":"bf","contacts":"c.csv","company_id":1,"message":{"text":"hi"}';
 const TOP_FIELDS =
   '"$schema", "name", "contacts", "follow_up", "company_id", "channel_id", "default_country", "columns", "input", "message", ' +
-  '"experiment", "conversation", "after_send", "rate", "retry", "window", "limits", "send_window", "require_opt_in", "track", "start_at", "test_to"';
+  '"experiment", "conversation", "after_send", "rate", "retry", "window", "limits", "send_window", "default_timezone", "require_opt_in", "track", "start_at", "test_to"';
 
 /** parseJob of a job file's text, as loadJob reads it. */
 function parseText(text: string) {

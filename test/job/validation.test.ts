@@ -158,6 +158,18 @@ describe('parseJob refuses, one sentence per problem naming the path and the fix
   });
 });
 
+describe('columns.email', () => {
+  it('is refused: the platform takes no e-mail address with a message, so it would go nowhere', () => {
+    const result = parseJob({ name: 'a', contacts: 'x.csv', company_id: 1, channel_id: 2, message: { text: 'hi' }, columns: { phone: 'Phone', email: 'E-mail' } });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        'columns.email: goes nowhere: the platform takes no e-mail address with a message (start-whatsapp has no email field), so outreach cannot put it on the client; remove it (the column still fills {{placeholders}} by its own header)',
+      ],
+    });
+  });
+});
+
 describe('parseJob fills every default once', () => {
   it('gives a minimal job the documented defaults', () => {
     const result = parseJob({ name: 'a', contacts: 'x.csv', company_id: 1, channel_id: 2, message: { text: 'hi' } });
@@ -169,7 +181,7 @@ describe('parseJob fills every default once', () => {
         company_id: 1,
         channel_id: 2,
         channels: [2],
-        columns: { phone: 'phone', name: 'name', lastname: 'lastname', email: 'email', last_inbound_at: 'last_inbound_at' },
+        columns: { phone: 'phone', name: 'name', lastname: 'lastname', last_inbound_at: 'last_inbound_at' },
         input: { require_mobile: false },
         message: { text: 'hi', prefer: 'text', variants: [] },
         conversation: {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryZone, decide, nextOpening, recipientZone, type PlanContext } from '../../src/plan/index.js';
+import { decide, nextOpening, recipientZone, type PlanContext } from '../../src/plan/index.js';
 import { HOUR, makeContact, makeJob, TEMPLATE, TEXT, WBA } from './fixtures.js';
 
 /** Monday 2026-03-02 12:00 UTC: 09:00 in São Paulo (UTC−3), 21:00 in Tokyo (UTC+9). */
@@ -70,15 +70,11 @@ describe('gates: quiet hours in the recipient zone', () => {
     expect(nextOpening(Date.UTC(2026, 2, 9, 12), window, 'America/New_York')).toBe(Date.UTC(2026, 2, 9, 14));
   });
 
-  it('takes the zone from the column, else the phone country when it keeps one time, else the default', () => {
+  it('takes the zone from the column, else the zone of the number, else the default', () => {
     const window = { timezone: 'recipient', default_timezone: 'America/Sao_Paulo' } as const;
-    expect(recipientZone({ timezone: 'Asia/Tokyo', country: 'BR' }, window)).toEqual({ zone: 'Asia/Tokyo', source: 'column' });
-    expect(recipientZone({ country: 'CO' }, window)).toEqual({ zone: 'America/Bogota', source: 'country' });
-    expect(recipientZone({ country: 'AR' }, window).source).toBe('country');
-    expect(recipientZone({ country: 'BR' }, window)).toEqual({ zone: 'America/Sao_Paulo', source: 'default' });
-    expect(recipientZone({}, window).source).toBe('default');
-    expect(recipientZone({ timezone: 'Asia/Tokyo' }, { timezone: 'Europe/Madrid' })).toEqual({ zone: 'Europe/Madrid', source: 'job' });
-    expect(countryZone('MX')).toBeUndefined();
-    expect(countryZone('JP')).toBe('Asia/Tokyo');
+    expect(recipientZone({ timezone: 'Asia/Tokyo' }, window, 'America/Manaus')).toEqual({ zone: 'Asia/Tokyo', source: 'column' });
+    expect(recipientZone({}, window, 'America/Manaus')).toEqual({ zone: 'America/Manaus', source: 'number' });
+    expect(recipientZone({}, window)).toEqual({ zone: 'America/Sao_Paulo', source: 'default' });
+    expect(recipientZone({ timezone: 'Asia/Tokyo' }, { timezone: 'Europe/Madrid' }, 'America/Manaus')).toEqual({ zone: 'Europe/Madrid', source: 'job' });
   });
 });

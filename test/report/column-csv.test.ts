@@ -138,7 +138,7 @@ async function* withArm(rows: Iterable<ReportRow>): AsyncGenerator<ReportRow> {
 describe("report.csv written from the state table's columns", () => {
   for (const [name, layout] of [
     ['plain', {}],
-    ['spreadsheet, variants, a pool', { excel: true, variants: true, numbers: true }],
+    ['variants, a pool', { variants: true, numbers: true }],
     ['an experiment', { variants: true, arms: true, numbers: true }],
   ] as const satisfies ReadonlyArray<readonly [string, ReportLayout]>) {
     it(`gives byte for byte the rows the general way for a job of every kind of outcome (${name})`, async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeCell } from '../../src/report/index.js';
+import { safeCell, spreadsheetCell } from '../../src/report/index.js';
 
 describe('safeCell', () => {
   it.each([
@@ -23,4 +23,27 @@ describe('safeCell', () => {
       expect(safeCell(input)).toBe(input);
     },
   );
+});
+
+describe('spreadsheetCell (report.xlsx.csv, rejects.xlsx.csv)', () => {
+  it.each([
+    ['+5561966701065', undefined, '="+5561966701065"'],
+    ['5561966701065', undefined, '="5561966701065"'],
+    ['00123', 'cpf', '="00123"'],
+    ['123456789012', undefined, '="123456789012"'],
+    ['+55 61 96670-1065', 'phone_as_written', '="+55 61 96670-1065"'],
+    ['(011) 97000-0001', 'raw_phone', '="(011) 97000-0001"'],
+    ['1234', 'conversation_id', '="1234"'],
+    ['say "hi" 1', 'message_id', '="say ""hi"" 1"'],
+  ])('writes %j (column %s) so that it opens as text, not a number', (value, column, expected) => {
+    expect(spreadsheetCell(value, column)).toBe(expected);
+  });
+
+  it.each([['12'], ['Maria'], [''], ['sent'], ['0'], ['12345678901']])('leaves %j as safeCell writes it', (value) => {
+    expect(spreadsheetCell(value)).toBe(safeCell(value));
+  });
+
+  it('keeps the formula guard of other cells', () => {
+    expect(spreadsheetCell('=SUM(A1)', 'name')).toBe("'=SUM(A1)");
+  });
 });

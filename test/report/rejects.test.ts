@@ -103,7 +103,7 @@ describe('writeRejects for a spreadsheet (--excel)', () => {
     expect(text.startsWith('\uFEFFfile;line;raw_phone;reason;detail;phone;name\n')).toBe(true);
     expect(parse(text.slice(1), { delimiter: ';' })).toEqual([
       ['file', 'line', 'raw_phone', 'reason', 'detail', 'phone', 'name'],
-      ['contacts.csv', '3', '123', 'phone_invalid', 'not a phone number', '123', 'Ana; Bia'],
+      ['contacts.csv', '3', '="123"', 'phone_invalid', 'not a phone number', '="123"', 'Ana; Bia'],
     ]);
   });
 });

@@ -36,7 +36,8 @@ describe('report.csv layouts', () => {
     const text = bytes.toString('utf8');
     expect(text.split('\n')[0]).toMatch(/^\uFEFFphone;status;action;/);
     const [row] = parse(text, { columns: true, bom: true, delimiter: ';' }) as Array<Record<string, string>>;
-    expect(row).toMatchObject({ phone: A, name: "'=1+2", 'source:status': 'vip', Nome: "'@Ana;Maria" });
+    // Phones and ids as text formulas: a spreadsheet opens them as text, not as 5,5512E+12.
+    expect(row).toMatchObject({ phone: `="${A}"`, conversation_id: '="1"', name: "'=1+2", 'source:status': 'vip', Nome: "'@Ana;Maria" });
     expect(row).not.toHaveProperty('variant');
   });
 

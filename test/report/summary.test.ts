@@ -84,7 +84,7 @@ describe('formatSummary', () => {
         'contacts    12,008',
         '  sent           3',
         '  failed         3   see report for why',
-        '  in doubt       1   may have reached the platform: check before sending again',
+        '  in doubt       1   may have reached the platform: `outreach reconcile` checks them before any is sent again',
         '  skipped        1',
         '  pending   12,000',
         'actions     template 3, text 3, template+media 1, skip:outside_window 1',

@@ -133,10 +133,11 @@ describe('a campaign with delivery shares, tracked until settled', () => {
     const rows = csv(bytes.toString('utf8'), ';');
     expect(rows).toHaveLength(61);
     expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(['phone', 'delivery_status', 'name', 'Phone', 'First name', 'coupon']));
-    const formula = rows.find((x) => x.phone === FORMULA_PHONE)!;
+    // The spreadsheet form writes each phone as a text formula, so that it opens as text.
+    const formula = rows.find((x) => x.phone === `="${FORMULA_PHONE}"`)!;
     expect(formula.name).toBe(`'${FORMULA_NAME}`);
     expect(formula['First name']).toBe(`'${FORMULA_NAME}`);
-    expect(rows.find((x) => x.phone === c.phones[3])).toMatchObject({ coupon: 'BF3', Phone: '(011) 97000-0003', name: 'Ana 3' });
+    expect(rows.find((x) => x.phone === `="${c.phones[3]}"`)).toMatchObject({ coupon: 'BF3', Phone: '(011) 97000-0003', name: 'Ana 3' });
 
     const some = await cli(['report', c.jobFile, '--columns', 'coupon', '--out', path.join(c.dir, 'some.csv')], env);
     expect(some.code).toBe(0);

@@ -62,6 +62,22 @@ describe('outreach show', () => {
   });
 });
 
+describe('outreach show of an opted-out person', () => {
+  it('says the phone is suppressed, since when and why, and that nothing will message it again', async () => {
+    sim = await startSimulator({ seed: 2 });
+    c = await campaign({ rows: 2 });
+    const env = { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
+    expect((await cli(['run', c.jobFile, '--no-progress'], env)).code).toBe(0);
+    expect((await cli(['suppress', 'add', c.phones[0]!, '--reason', 'replied PARAR'], env)).code).toBe(0);
+    const shown = await cli(['show', c.jobFile, c.phones[0]!, '--tz', 'UTC'], env);
+    expect(shown.stdout).toMatch(/^suppressed since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: manual, replied PARAR$/m);
+    expect(shown.stdout).toMatch(/^next {6}nothing more: it was sent before, and the phone is on the suppression list \(manual: replied PARAR\), so no job of the store messages it again$/m);
+    expect(shown.stdout).not.toContain('nothing: it was sent\n');
+    const never = await cli(['show', c.jobFile, c.phones[1]!], env);
+    expect(never.stdout).toMatch(/^next {6}nothing: it was sent$/m);
+  });
+});
+
 describe('chart buckets', () => {
   it('picks the smallest bucket that keeps the chart short, empty buckets included', () => {
     const t0 = Date.parse('2026-01-01T10:00:00.000Z');

@@ -7,12 +7,13 @@ import { planJob, prepare, suppressPhones } from '../../app/index.js';
 import { startSimulator } from '../../sim/index.js';
 import { keywordsFromEnv, startReceiver } from '../../webhook/index.js';
 import { demoAudience } from '../demo-audience.js';
+import { demoNextSteps } from '../demo-next.js';
 import { freshDemoFolder } from '../demo-folder.js';
 import { describeDemoRefusals, forceDemoRefusals } from '../demo-provider.js';
 import { DEMO_DELIVERY, demoTrack } from '../demo-track.js';
 import { ExitCode } from '../exit.js';
 import { formatPlan } from '../format/plan.js';
-import { localZone } from '../format/time.js';
+import { readersOf } from '../format/time.js';
 import { repoRoot } from '../repo-root.js';
 import { runSession } from '../run-session.js';
 import { openStore } from '../store-root.js';
@@ -64,7 +65,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
 
     say(`\n== 3. outreach plan ${shown(jobFile)}   (a dry run: nothing sent)`);
     const plan = await planJob(prepared, { store });
-    process.stdout.write(formatPlan(plan, localZone()));
+    process.stdout.write(formatPlan(plan, readersOf({})));
     const { refusals, line } = forceDemoRefusals(sim, plan.lastPhones);
 
     const session = { store, connection: { baseUrl: sim.url, token: sim.token }, progress: flags.progress !== false };
@@ -95,9 +96,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     say(`   run log:    ${files.log}`);
     say(`   state:      ${store.location} (checkpoint, webhook events, windows)`);
     say('\nNext, against your real platform:');
-    say('   export OUTREACH_BASE_URL=https://your-platform.example OUTREACH_TOKEN=…   # from Settings → Integrations');
-    say('   npx outreach channels --company-id 1 && npx outreach templates            # find channel_id and a template');
-    say('   npx outreach plan jobs/black-friday.json && npx outreach run jobs/black-friday.json');
+    for (const line of demoNextSteps(repoRoot(), process.cwd())) say(`   ${line}`);
     say(`\nThe campaign's page, to open in a browser: ${html}`);
   } finally {
     await receiver.close();

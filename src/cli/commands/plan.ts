@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { AppError, planJob, prepare, type Prepared } from '../../app/index.js';
+import { AppError, planJob, prepare, zoneOfJob, type Prepared } from '../../app/index.js';
 import type { ChannelType } from '../../plan/index.js';
 import type { StateStore } from '../../checkpoint/index.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
-import { TZ_OPTION, zoneOption } from '../format/time.js';
+import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface PlanFlags {
@@ -19,6 +19,7 @@ interface PlanFlags {
   tokenFile?: string;
   forceChanged?: boolean;
   tz?: string;
+  locale?: string;
 }
 
 export function registerPlan(program: Command): void {
@@ -36,11 +37,15 @@ export function registerPlan(program: Command): void {
     .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
     .option('--force-changed', 'preview the new content of a job whose message changed since its checkpoint started (as `run --force-changed` would send it)')
     .option(...TZ_OPTION)
+    .option(...LOCALE_OPTION)
     .action(async (jobPath: string, flags: PlanFlags) => {
-      const zone = zoneOption(flags.tz);
-      const plan = await withJobStore(flags, jobPath, async (store) => planJob(await prepareFor(jobPath, flags, store), { store, forceChanged: flags.forceChanged === true, host: hostname() }));
+      readersOf(flags); // a wrong --tz or --locale is told before anything is read
+      const { plan, zone } = await withJobStore(flags, jobPath, async (store) => {
+        const prepared = await prepareFor(jobPath, flags, store);
+        return { plan: await planJob(prepared, { store, forceChanged: flags.forceChanged === true, host: hostname() }), zone: zoneOfJob(prepared.job) };
+      });
       if (flags.json) process.stdout.write(`${JSON.stringify(planJson(plan), null, 2)}\n`);
-      else process.stdout.write(formatPlan(plan, zone));
+      else process.stdout.write(formatPlan(plan, readersOf(flags, zone)));
       if (plan.tooManyRejects) throw new AppError(plan.tooManyRejects, 'invalid');
     });
 }

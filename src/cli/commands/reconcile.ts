@@ -3,6 +3,7 @@ import { reconcileJob, SETTLE_MINUTES } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatReconcile } from '../format/track.js';
 import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
+import { LOCALE_OPTION, localeOption } from '../format/time.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 export function registerReconcile(program: Command): void {
@@ -17,12 +18,13 @@ export function registerReconcile(program: Command): void {
     .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
+    .option(...LOCALE_OPTION)
     .action(async (jobPath: string, flags: ReadbackFlags) => {
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
       const outcome = await readbackSession(jobPath, flags, (options) => reconcileJob(jobPath, { ...options, settleMinutes }));
       if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       else {
-        process.stdout.write(formatReconcile(outcome));
+        process.stdout.write(formatReconcile(outcome, { locale: localeOption(flags.locale) }));
         if (outcome.notDone === 0 && outcome.pending > 0) process.stdout.write('next: `outreach resume` sends the pending ones\n');
       }
       process.exitCode = outcomeExitCode(outcome);

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { jobReport } from '../../app/index.js';
+import { jobReport, jobZone } from '../../app/index.js';
 import { CliError } from '../exit.js';
-import { TZ_OPTION, zoneOption } from '../format/time.js';
+import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface ReportFlags {
@@ -13,6 +13,7 @@ interface ReportFlags {
   excel?: boolean;
   columns?: boolean | string;
   tz?: string;
+  locale?: string;
 }
 
 export function registerReport(program: Command): void {
@@ -27,9 +28,10 @@ export function registerReport(program: Command): void {
     .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
-    .option(TZ_OPTION[0], 'time zone of the times report.html shows (IANA name, e.g. America/Sao_Paulo; default: this machine\'s); the CSV and JSON keep ISO 8601')
+    .option(TZ_OPTION[0], "time zone of the times report.html shows (IANA name, e.g. America/Sao_Paulo; default: $TZ, else the job's default_timezone, else this machine's); the CSV and JSON keep ISO 8601")
+    .option(LOCALE_OPTION[0], 'how report.html writes figures and times, e.g. pt-BR (default: $LC_ALL, else $LANG); the CSV and JSON never change')
     .action(async (jobPath: string, flags: ReportFlags) => {
-      const zone = zoneOption(flags.tz);
+      const people = readersOf(flags, await jobZone(jobPath));
       const format = flags.format ?? 'csv';
       if (format !== 'csv' && format !== 'json' && format !== 'html') throw new CliError(`--format: "${format}" is not a report format; use csv, json or html`);
       const columns = typeof flags.columns === 'string' ? flags.columns.split(',').map((c) => c.trim()).filter((c) => c !== '') : flags.columns;
@@ -40,7 +42,8 @@ export function registerReport(program: Command): void {
           ...(flags.out && { out: path.resolve(flags.out) }),
           ...(flags.excel && { excel: true }),
           ...(columns !== undefined && { columns }),
-          zone,
+          zone: people.zone,
+          ...(people.locale !== undefined && { locale: people.locale }),
         }),
       );
       if (report.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${report.listProblem}\n`);

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { startAtProblem, type Prepared } from '../../app/index.js';
+import { readStartAt, zoneOfJob, type Prepared } from '../../app/index.js';
+import { dateOrder } from '../../locale/people.js';
 import type { RetryMode } from '../../run/index.js';
 import { CliError } from '../exit.js';
 import { connectionFrom, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
-import { TZ_OPTION, zoneOption } from '../format/time.js';
+import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
 
 interface RunFlags {
   baseUrl?: string;
@@ -19,6 +20,7 @@ interface RunFlags {
   retryInDoubt?: boolean;
   wait?: boolean;
   tz?: string;
+  locale?: string;
   testTo?: string | true;
   at?: string;
 }
@@ -35,12 +37,13 @@ function sendOptions(cmd: Command): Command {
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
     .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes')
-    .option(...TZ_OPTION);
+    .option(...TZ_OPTION)
+    .option(...LOCALE_OPTION);
 }
 
 export function registerRun(program: Command): void {
   sendOptions(program.command('run').description('Send the job: one first message per contact, rate-limited, checkpointed; continues an earlier run'))
-    .option('--at <time>', 'send nobody before this time (ISO 8601 with its zone, e.g. 2026-11-27T09:00:00-03:00; overrides the job\'s start_at): until then every contact is deferred, or with --wait the run waits')
+    .option('--at <time>', "send nobody before this time (overrides the job's start_at): \"2026-11-28 09:00\" or \"28/11/2026 09:00\" (day first as --locale writes dates) in each contact's own zone, or with an offset one instant, e.g. 2026-11-28T09:00:00-03:00; until then every contact is deferred, or with --wait the run waits")
     .option('--test-to [phones]', "send only a test: the message, with the first rows' values, to these phones (comma-separated; none given: the job's test_to); the campaign is not sent")
     .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: false, retryInDoubt: false }, 'run'));
   sendOptions(program.command('resume').description('Continue an interrupted run and retry every retryable failure on its known conversation'))
@@ -48,19 +51,24 @@ export function registerRun(program: Command): void {
     .action((jobPath: string, flags: RunFlags) => send(jobPath, flags, { retryFailed: true, retryInDoubt: flags.retryInDoubt === true }, 'resume'));
 }
 
-/** The job with `--at` as its start_at, when given. */
-function startingAt(prepared: Prepared, at: string | undefined): Prepared {
+/** The job with `--at` as its start_at, when given: read as the person writes dates (`locale`), a time without an offset in each contact's zone. */
+function startingAt(prepared: Prepared, at: string | undefined, locale: string | undefined): Prepared {
   if (at === undefined) return prepared;
-  const problem = startAtProblem(at);
-  if (problem !== undefined) throw new CliError(`--at: ${problem}`);
-  return { ...prepared, job: { ...prepared.job, start_at: at.trim() } };
+  const read = readStartAt(at, dateOrder(locale));
+  if (!read.ok) throw new CliError(`--at: ${read.problem}${locale === undefined && /could be/.test(read.problem) ? ', or give --locale (pt-BR reads it day first)' : ''}`);
+  const { job } = prepared;
+  if (read.start.kind === 'local' && job.default_timezone === undefined && (job.send_window === undefined || job.send_window.timezone === 'recipient')) {
+    throw new CliError(`--at: ${JSON.stringify(at)} names no offset, so it is each contact's own local time, and the job names no zone for the contacts whose number does not tell theirs; set "default_timezone" in the job, or give the time with an offset, e.g. ${read.start.text}-03:00`);
+  }
+  return { ...prepared, job: { ...job, start_at: read.start.text } };
 }
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
-  const zone = zoneOption(flags.tz);
+  const people = readersOf(flags); // a wrong --tz or --locale is told before anything is read
   process.exitCode = await withJobStore(flags, jobPath, async (store) => {
     const connection = await connectionFrom(flags);
-    const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at);
+    const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at, people.locale);
+    const zone = readersOf(flags, zoneOfJob(prepared.job));
     if (flags.testTo !== undefined) return testSendSession(prepared, flags.testTo, { store, connection });
     return runSession(prepared, {
       store,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { showContact } from '../../app/index.js';
+import { jobZone, showContact } from '../../app/index.js';
 import { formatStory } from '../format/show.js';
-import { TZ_OPTION, zoneOption } from '../format/time.js';
+import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 export function registerShow(program: Command): void {
@@ -15,8 +15,9 @@ export function registerShow(program: Command): void {
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
     .option(...TZ_OPTION)
-    .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string; store?: string; tz?: string }) => {
-      const zone = zoneOption(flags.tz);
+    .option(...LOCALE_OPTION)
+    .action(async (jobPath: string, phone: string, flags: { json?: boolean; stateDir?: string; store?: string; tz?: string; locale?: string }) => {
+      const zone = readersOf(flags, await jobZone(jobPath));
       const story = await withJobStore(flags, jobPath, (store) => showContact(jobPath, phone, { store }));
       process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatStory(story, zone));
     });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { describePlace, jobStatus, type JobStatus } from '../../app/index.js';
+import { describePlace, jobStatus, jobZone, type JobStatus } from '../../app/index.js';
+import { count, percent } from '../../locale/people.js';
 import { formatSummary } from '../../report/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatDeferred, formatRoom } from '../format/deferred.js';
@@ -7,7 +8,8 @@ import { formatFunnel } from '../format/funnel.js';
 import { experimentJson, formatExperiment } from '../format/experiment.js';
 import { followUpJson, formatFollowUp } from '../format/follow-up.js';
 import { formatNumbers, numbersJson } from '../format/pool.js';
-import { formatTime, TZ_OPTION, zoneOption } from '../format/time.js';
+import { nextSteps } from '../format/next-steps.js';
+import { formatTime, LOCALE_OPTION, readersOf, TZ_OPTION, type Readers } from '../format/time.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 
 interface StatusFlags {
@@ -15,6 +17,7 @@ interface StatusFlags {
   store?: string;
   json?: boolean;
   tz?: string;
+  locale?: string;
 }
 
 export function registerStatus(program: Command): void {
@@ -27,8 +30,9 @@ export function registerStatus(program: Command): void {
     .option(...STORE_FILE_OPTION)
     .option('--json', 'print the counts as one JSON object')
     .option(...TZ_OPTION)
+    .option(...LOCALE_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {
-      const zone = zoneOption(flags.tz);
+      const zone = readersOf(flags, await jobZone(jobPath));
       const status = await withJobStore(flags, jobPath, (store) => jobStatus(jobPath, { store }));
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
       const { summary, replies, deferred, messaging, funnel, running, experiment, followUp, numbers } = status;
@@ -42,12 +46,13 @@ export function registerStatus(program: Command): void {
           `status of ${status.job}\n` +
             (status.startedFrom ? `  started from ${describePlace(status.startedFrom)}\n` : '') +
             (running ? `  ${formatRunning(running, zone, now)}\n` : '') +
-            `${formatSummary(summary).trimEnd()}\n  replies ${replies.count} of ${summary.byStatus.sent} sent (${(replies.rate * 100).toFixed(1)}%)\n` +
+            `${formatSummary(summary, zone.locale).trimEnd()}\n  replies ${count(zone, replies.count)} of ${count(zone, summary.byStatus.sent)} sent (${percent(zone, replies.rate)})\n` +
+            nextSteps(summary.byStatus, summary.byStatus.pending, zone).map((line) => `  ${line}\n`).join('') +
             (waiting ? `  ${waiting}\n` : '') +
             (numbers ? formatNumbers(numbers, zone) : '') +
             `  ${formatRoom(messaging, now, zone)}\n` +
             (followUp ? `${formatFollowUp(followUp, now, zone).join('\n')}\n` : '') +
-            formatFunnel(funnel) +
+            formatFunnel(funnel, zone) +
             (experiment ? formatExperiment(experiment, now, zone) : ''),
         );
       }
@@ -56,7 +61,7 @@ export function registerStatus(program: Command): void {
 }
 
 /** "running now: `outreach run` by pid 4242 on host box-1, since 14:20 Europe/Lisbon; these counts move while it runs". */
-function formatRunning(running: NonNullable<JobStatus['running']>, zone: string, now: number): string {
+function formatRunning(running: NonNullable<JobStatus['running']>, zone: Readers, now: number): string {
   const by = `${running.command ? `\`outreach ${running.command}\` ` : ''}by pid ${running.pid} on host ${running.host}${running.jobFile ? ` from ${running.jobFile}` : ''}`;
   const since = Date.parse(running.since);
   const when = Number.isNaN(since) ? 'since a time its lock does not record' : `since ${formatTime(since, zone, now)}`;

@@ -17,7 +17,12 @@ interface SuppressFlags {
 
 const JOB = ['--job <file>', "the list of this job's company, numbers read with its default_country"] as const;
 const COMPANY = ['--company <id>', "the company whose list it is (needed only when the store holds several companies' jobs)"] as const;
-const COUNTRY = ['--default-country <cc>', 'country of numbers written without a country code, e.g. BR'] as const;
+const COUNTRY = ['--default-country <cc>', "country of numbers written without a country code, e.g. BR (default: --job's default_country)"] as const;
+
+/** --default-country, else the job of --job, whose default_country then reads numbers without a country code (a follow-up's is its earlier job's). */
+function countryFlags(flags: SuppressFlags): { defaultCountry?: string; jobFile?: string } {
+  return { ...(flags.defaultCountry && { defaultCountry: flags.defaultCountry }), ...(flags.job !== undefined && { jobFile: flags.job }) };
+}
 
 /** The company's list the flags mean, opened; `body` runs with it, then the store is let go. */
 function withList<T>(flags: SuppressFlags, body: (list: SuppressionAccount) => Promise<T>): Promise<T> {
@@ -31,12 +36,6 @@ function companyOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliError(`--company "${text}": give the platform company's id, a whole number such as 1`);
   return Number(text);
-}
-
-/** The country numbers without a code are read as: --default-country, else the job's. */
-function countryOf(flags: SuppressFlags, list: SuppressionAccount): { defaultCountry?: string } {
-  const country = flags.defaultCountry ?? list.defaultCountry;
-  return country !== undefined ? { defaultCountry: country } : {};
 }
 
 export function registerSuppress(program: Command): void {
@@ -57,7 +56,7 @@ export function registerSuppress(program: Command): void {
     .option(...STORE_FILE_OPTION)
     .action(async (phones: string[], flags: SuppressFlags) => {
       const { outcome, location } = await withList(flags, async (list) => ({
-        outcome: await suppressPhones(list.store, phones, { ...(flags.reason && { reason: flags.reason }), ...countryOf(flags, list) }),
+        outcome: await suppressPhones(list.store, phones, { ...(flags.reason && { reason: flags.reason }), ...countryFlags(flags) }),
         location: list.store.location,
       }));
       process.stdout.write(formatAdded(outcome, location));
@@ -74,7 +73,7 @@ export function registerSuppress(program: Command): void {
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
     .action(async (phones: string[], flags: SuppressFlags) => {
-      const result = await withList(flags, (list) => unsuppressPhones(list.store, phones, countryOf(flags, list)));
+      const result = await withList(flags, (list) => unsuppressPhones(list.store, phones, countryFlags(flags)));
       process.stdout.write(formatRemoved(result));
     });
 
@@ -90,7 +89,7 @@ export function registerSuppress(program: Command): void {
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
     .action(async (file: string, flags: SuppressFlags) => {
-      const outcome = await withList(flags, (list) => importSuppressions(list.store, file, { ...(flags.reason && { reason: flags.reason }), ...countryOf(flags, list) }));
+      const outcome = await withList(flags, (list) => importSuppressions(list.store, file, { ...(flags.reason && { reason: flags.reason }), ...countryFlags(flags) }));
       process.stdout.write(formatImported(file, outcome));
       if (outcome.unreadable.length > 0) process.exitCode = ExitCode.failed;
     });

@@ -3,6 +3,7 @@ import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js'
 import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
 import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
+import { LOCALE_OPTION, localeOption } from '../format/time.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 interface TrackFlags extends ReadbackFlags {
@@ -24,6 +25,7 @@ export function registerTrack(program: Command): void {
     .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
+    .option(...LOCALE_OPTION)
     .action(async (jobPath: string, flags: TrackFlags) => {
       const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
@@ -41,7 +43,7 @@ export function registerTrack(program: Command): void {
           },
         }),
       );
-      process.stdout.write(flags.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatTrack(outcome));
+      process.stdout.write(flags.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatTrack(outcome, { locale: localeOption(flags.locale) }));
       process.exitCode = outcomeExitCode(outcome);
     });
 }

@@ -1,8 +1,10 @@
-import { ofSent, type Funnel } from '../../app/index.js';
+import type { Funnel } from '../../app/index.js';
+import { count, percent, type ForPeople } from '../../locale/people.js';
 
 /** The funnel for people: sent → delivered → read → replied with counts and shares, then the delivery failures by reason. */
-export function formatFunnel(f: Funnel): string {
-  const n = (x: number) => x.toLocaleString('en-US');
+export function formatFunnel(f: Funnel, p: Pick<ForPeople, 'locale'> = { locale: undefined }): string {
+  const n = (x: number) => count(p, x);
+  const ofSent = (x: number, sent: number) => percent(p, sent > 0 ? x / sent : 0);
   const width = Math.max(...[f.sent, f.delivered, f.read, f.replied, f.failed].map((x) => n(x).length));
   const row = (name: string, x: number, share = true) => `  ${name.padEnd(14)}${n(x).padStart(width)}${share ? `  ${ofSent(x, f.sent).padStart(6)}` : ''}`;
   const lines = ['funnel (of the sent)', row('sent', f.sent, false), row('delivered', f.delivered), row('read', f.read), row('replied', f.replied), row('not delivered', f.failed)];

@@ -1,10 +1,10 @@
 import type { ContactStory } from '../../app/index.js';
 import type { ContactEvent, ContactState } from '../../checkpoint/index.js';
-import { formatStamp } from './time.js';
+import { formatStamp, type Readers } from './time.js';
 
 /** One contact's story for people: the row, the message, each request and its answer, the ids, delivery, reply, and what comes next. */
-export function formatStory(s: ContactStory, zone: string): string {
-  const at = (iso: string): string => formatStamp(iso, zone);
+export function formatStory(s: ContactStory, r: Readers): string {
+  const at = (iso: string): string => formatStamp(iso, r);
   const lines = [`${s.phone} in job ${s.job}`];
   if (s.row) {
     lines.push(`row       ${s.row.file} line ${s.row.line}, phone written "${s.row.phoneAsWritten}"`);
@@ -27,6 +27,7 @@ export function formatStory(s: ContactStory, zone: string): string {
     lines.push(`delivery  ${parts.join(', ')}`);
   } else if (s.sentAt !== undefined) lines.push('delivery  not read back yet (`outreach track`)');
   if (s.sentAt !== undefined) lines.push(`reply     ${s.repliedAt !== undefined ? at(s.repliedAt) : 'none recorded'}`);
+  if (s.suppressed) lines.push(`suppressed since ${at(s.suppressed.at)}: ${s.suppressed.source}, ${s.suppressed.reason}`);
   lines.push(`next      ${s.next}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,11 +1,15 @@
 import type { PassStart, ReconcileOutcome, TrackOutcome, TrackPass } from '../../app/index.js';
 import { formatDuration } from '../../report/index.js';
+import { count, type ForPeople } from '../../locale/people.js';
 import { formatFunnel } from './funnel.js';
 
+type Locale = Pick<ForPeople, 'locale'>;
+
 /** What reconcile did, in a few lines (nothing when no contact was in doubt). */
-export function formatReconcile(r: ReconcileOutcome): string {
+export function formatReconcile(r: ReconcileOutcome, p: Locale = { locale: undefined }): string {
   if (r.inDoubt === 0) return 'reconcile: no contact in doubt\n';
-  const lines = [`reconcile: ${r.inDoubt} in doubt → ${r.sent} found sent, ${r.pending} pending (resume sends them), ${r.unresolved.length} still in doubt (${r.requests} requests)`];
+  const n = (x: number) => count(p, x);
+  const lines = [`reconcile: ${n(r.inDoubt)} in doubt → ${n(r.sent)} found sent, ${n(r.pending)} pending (resume sends them), ${n(r.unresolved.length)} still in doubt (${n(r.requests)} requests)`];
   for (const u of r.unresolved.slice(0, 5)) lines.push(`  ${u.phone}: ${u.reason}`);
   if (r.unresolved.length > 5) lines.push(`  … and ${r.unresolved.length - 5} more (report.csv has each reason)`);
   return `${lines.join('\n')}\n`;
@@ -23,14 +27,15 @@ export function formatPass(pass: TrackPass, n: number): string {
 }
 
 /** The end of a track for people. */
-export function formatTrack(t: TrackOutcome): string {
+export function formatTrack(t: TrackOutcome, p: Locale = { locale: undefined }): string {
+  const n = (x: number) => count(p, x);
   const lines = [
-    formatReconcile(t.reconcile).trimEnd(),
-    `track of ${t.job}: ${t.checked} messages read in ${t.passes} pass(es), ${t.changed} changed; ${t.unsettled} still to watch${t.unsettled > 0 ? ' (run track again later)' : ''}`,
+    formatReconcile(t.reconcile, p).trimEnd(),
+    `track of ${t.job}: ${n(t.checked)} messages read in ${n(t.passes)} pass(es), ${n(t.changed)} changed; ${n(t.unsettled)} still to watch${t.unsettled > 0 ? ' (run track again later)' : ''}`,
   ];
   if (t.notFound > 0) lines.push(`  ${t.notFound} messages not found in their conversation`);
   if (t.errors > 0) lines.push(`  ${t.errors} reads failed, e.g. ${t.firstError ?? ''}; they are read again next time`);
   if (t.optedOut.length > 0) lines.push(`  ${t.optedOut.length} stopped marketing messages from this business (131050): never message them again`);
-  lines.push(formatFunnel(t.funnel).trimEnd());
+  lines.push(formatFunnel(t.funnel, p).trimEnd());
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@ import type { PlanContext } from '../context.js';
 import type { Action, ChannelInfo } from '../types.js';
 
 /** The parts of a job the planner reads. */
-export type PlanJob = Pick<Job, 'message' | 'window' | 'after_send' | 'send_window' | 'limits' | 'require_opt_in'> & Partial<Pick<Job, 'start_at' | 'experiment'>>;
+export type PlanJob = Pick<Job, 'message' | 'window' | 'after_send' | 'send_window' | 'limits' | 'require_opt_in'> & Partial<Pick<Job, 'start_at' | 'experiment' | 'default_timezone'>>;
 
 /** What every rule sees: the job with the contact's own message (its variant's, or the job's). */
 export interface RuleInput {

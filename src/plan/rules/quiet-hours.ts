@@ -6,7 +6,7 @@ import type { Gate } from './input.js';
 export const quietHours: Gate = ({ contact, job, context }) => {
   const window = job.send_window;
   if (window === undefined) return undefined;
-  const { zone } = recipientZone(contact, window);
+  const { zone } = recipientZone(contact, window, context.numberZone);
   const opens = nextOpening(context.now, window, zone);
   return opens === undefined ? undefined : { kind: 'defer', reason: 'quiet_hours', notBefore: opens, zone };
 };

@@ -1,13 +1,9 @@
-import { esc, num, pct } from './escape.js';
+import { esc, num, pct, share } from './escape.js';
 import type { HtmlReportData } from './types.js';
 
 /** The experiment's arms and decision, and the jobs following this one up; empty when the job has neither. Pure. */
 export function campaignSections(d: HtmlReportData): string {
   return [numbers(d), experiment(d), followUps(d)].filter((s) => s !== '').join('\n');
-}
-
-function share(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
 }
 
 function numbers(d: HtmlReportData): string {

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { esc, num } from './escape.js';
+import { currentLocale, esc, num } from './escape.js';
 import type { TimeBucket } from './types.js';
 
 /**
@@ -49,6 +49,11 @@ export function columns(buckets: readonly TimeBucket[], options: { limit?: numbe
 /** `2026-11-27 14:03:05` in `zone` (which the caller names beside it), seconds left out when zero. */
 export function label(iso: string, zone: string): string {
   const at = DateTime.fromISO(iso, { zone });
+  const locale = currentLocale();
+  if (locale !== undefined && at.isValid) {
+    const seconds = at.second !== 0 ? { second: '2-digit' as const } : {};
+    return new Intl.DateTimeFormat(locale, { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', ...seconds }).format(at.toMillis());
+  }
   const text = at.isValid ? at.toFormat('yyyy-MM-dd HH:mm:ss') : iso;
   return text.endsWith(':00') ? text.slice(0, 16) : text;
 }
@@ -61,5 +66,6 @@ function span(buckets: readonly TimeBucket[], zone: string): string {
   const a = label(first.start, zone);
   const b = label(last.start, zone);
   if (a === b) return a;
+  if (currentLocale() !== undefined) return `${a} – ${b}`;
   return a.slice(0, 10) === b.slice(0, 10) ? `${a} – ${b.slice(11)}` : `${a} – ${b}`;
 }

@@ -1,3 +1,5 @@
+import { count, percent } from '../../locale/people.js';
+
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text made safe for an HTML element or a quoted attribute. */
@@ -5,12 +7,39 @@ export function esc(text: string | number): string {
   return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
-/** `1,234` */
-export function num(n: number): string {
-  return n.toLocaleString('en-US');
+/** The locale of the page being rendered (`inLocale`); none: figures grouped as in English. */
+let pageLocale: string | undefined;
+
+/**
+ * Renders a page with its figures and times in `locale` (`HtmlReportData.locale`): the page is
+ * rendered in one synchronous call, and its helpers read the locale of that call.
+ */
+export function inLocale<T>(locale: string | undefined, render: () => T): T {
+  const before = pageLocale;
+  pageLocale = locale;
+  try {
+    return render();
+  } finally {
+    pageLocale = before;
+  }
 }
 
-/** `12.5%` of `of` (0% of none). */
+/** The locale of the page being rendered. */
+export function currentLocale(): string | undefined {
+  return pageLocale;
+}
+
+/** `1,234` (`1.234` in pt-BR). */
+export function num(n: number): string {
+  return count({ locale: pageLocale }, n);
+}
+
+/** `12.5%` of `of` (0% of none; `12,5%` in pt-BR). */
 export function pct(n: number, of: number): string {
-  return `${(of > 0 ? (n / of) * 100 : 0).toFixed(1)}%`;
+  return percent({ locale: pageLocale }, of > 0 ? n / of : 0);
+}
+
+/** A share as a percentage: `12.5%`. */
+export function share(x: number): string {
+  return percent({ locale: pageLocale }, x);
 }

@@ -1,6 +1,6 @@
 import { campaignSections } from './campaign-sections.js';
 import { bar, columns, label } from './charts.js';
-import { esc, num, pct } from './escape.js';
+import { esc, inLocale, num, pct } from './escape.js';
 import { STYLE } from './style.js';
 import type { HtmlReportData } from './types.js';
 
@@ -10,6 +10,10 @@ import type { HtmlReportData } from './types.js';
  * so a test (or a person's script) can read it back. Pure.
  */
 export function renderHtmlReport(d: HtmlReportData): string {
+  return inLocale(d.locale, () => page(d));
+}
+
+function page(d: HtmlReportData): string {
   return `<!doctype html>
 <html lang="en">
 <head>

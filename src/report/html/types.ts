@@ -25,6 +25,8 @@ export interface HtmlReportData {
   generatedAt: string;
   /** The IANA zone the page shows its times in (named beside each); the data keep ISO 8601. */
   zone: string;
+  /** The locale of the page's figures and times (pt-BR: 4.521, 28/11/2026, 09:00); none: grouped as in English, dates year first. */
+  locale?: string;
   total: number;
   byStatus: Record<ContactStatus, number>;
   funnel: { sent: number; delivered: number; read: number; replied: number; failed: number; tracked: number };
