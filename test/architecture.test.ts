@@ -60,7 +60,7 @@ describe('the layout of docs/architecture.md holds', () => {
     expect(index).not.toMatch(/export type \{[^}]*\} from '\.\/file\//);
   });
 
-  it('lets no folder but the store reach the file backend, and keeps sim/, api/, locale/ and time/ apart', async () => {
+  it('lets no folder but the store reach the file backend, and keeps sim/, api/, locale/, time/ and metrics/ apart', async () => {
     for (const file of await files(src)) {
       const rel = path.relative(src, file);
       for (const imported of await importsOf(file)) {
@@ -69,6 +69,7 @@ describe('the layout of docs/architecture.md holds', () => {
         if (folderOf(rel) === 'api') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('api');
         if (folderOf(rel) === 'locale') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('locale');
         if (folderOf(rel) === 'time') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('time');
+        if (folderOf(rel) === 'metrics') expect(folderOf(imported), `${rel} imports ${imported}`).toBe('metrics');
         if (folderOf(rel) === 'plan') expect(['plan', 'job', 'contacts'], `${rel} imports ${imported}`).toContain(folderOf(imported));
       }
     }
