@@ -22,6 +22,7 @@ import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
 import { fileBudgetHolder, placesHeld } from './budget-file.js';
 import { fileRateShares } from './rate-share-file.js';
+import { pingFolder } from './ping.js';
 
 export interface FileStoreOptions {
   /** How journals are opened (tests inject a failing disk). */
@@ -190,6 +191,8 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       }
       return conversations;
     },
+
+    ping: () => pingFolder(dir),
   };
 }
 

@@ -17,6 +17,7 @@ import { openPgWindowStore, pgWindows } from './windows.js';
 import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
 import { pgClaimRate, pgLeaveRate } from './rate-shares.js';
+import { pingDb } from './ping.js';
 
 export interface PgStoreOptions extends DbOptions, LeaseOptions {
   /** The local folder for the files for people (report.csv, rejects.csv, run.log, summary.json, report.html). */
@@ -63,5 +64,6 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
     claimRate: (claim) => pgClaimRate(db, claim),
     leaveRate: (channel, sender) => pgLeaveRate(db, channel, sender),
     close: () => db.close(),
+    ping: () => pingDb(db),
   };
 }

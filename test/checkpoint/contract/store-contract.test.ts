@@ -631,4 +631,16 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(phones).toEqual(new Map([['client-1', phoneOf(1)], ['c2', phoneOf(2)], ['client-3', phoneOf(3)]]));
     });
   });
+
+  describe('whether the store can be used now', () => {
+    it('answers a ping on a fresh store, and again once a job is kept in it, writing nothing a job reads', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      const job = await store.openJob('promo', ownerA);
+      await job.record(header);
+      await job.close();
+      await expect((await place.another()).ping()).resolves.toBeUndefined();
+      expect((await store.readJob('promo'))?.header).toEqual(header);
+      expect(await store.runningBy('promo')).toBeUndefined();
+    });
+  });
 });
