@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { StoreWriteError, type BudgetHolder, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import { StoreWriteError, type BudgetHolder, type CheckpointEvent, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
@@ -65,6 +65,8 @@ export interface RunJobOptions {
   refreshEveryMs?: number;
   /** Told when the provider says a person stopped marketing messages (131050); the phone is already on the store's suppression list. */
   onOptedOut?: (phone: string, reason: string) => Promise<void>;
+  /** Told each event of the send loop once it is durable (the metrics count first messages sent and the provider's refusals from them). */
+  onRecorded?: (event: CheckpointEvent) => void;
 }
 
 export interface RunOutcome {
@@ -210,6 +212,13 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const concurrency = runConcurrency(job.rate, clock, pool && { ids: pool.numbers.map((n) => n.channel.id), live: (id) => !pool.isDrained(id) });
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
+  const { onRecorded } = options;
+  const recordState = onRecorded
+    ? async (event: CheckpointEvent) => {
+        await state.record(event);
+        onRecorded(event);
+      }
+    : (event: CheckpointEvent) => state.record(event);
   const places =
     run.holder && compliance && limit !== undefined
       ? budgetPlaces(run.holder, compliance, limit, { perSecond: concurrency.askedPerSecond, workers: concurrency.ceiling, refreshEveryMs: options.refreshEveryMs ?? REFRESH_EVERY_MS })
@@ -224,7 +233,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       await places?.beforeContact(clock());
     })),
     prior: (phone) => missed.prior(phone, state.states.get(phone)),
-    record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
+    record: ledger ? (event) => ledger.record(event, recordState) : recordState,
     limiter: first,
     ...(pool && { pool }),
     mode: options.mode,

@@ -10,6 +10,8 @@ import { fileLogger, flushLogger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
 import { runWaiting } from './wait-session.js';
+import type { MetricsTargets } from '../metrics/index.js';
+import { runMetricsSession } from './run-metrics.js';
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -26,6 +28,10 @@ export interface SessionOptions {
   wait?: boolean;
   /** The zone of the times printed (`--tz`); this machine's when not given. */
   zone?: string;
+  /** Where the run's metrics go (`--metrics-file`, `--pushgateway`); none when absent. */
+  metrics?: MetricsTargets;
+  /** When the command started (epoch ms): the run's duration counts from it. */
+  startedAt?: number;
 }
 
 /**
@@ -51,6 +57,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const metrics = options.metrics ? runMetricsSession(options.metrics, { prepared, store, logger, startedAt: options.startedAt ?? Date.now() }) : undefined;
   let progress: Progress | undefined;
   try {
     const jobOptions: Parameters<typeof runJob>[1] = {
@@ -64,17 +71,30 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       cutSignal: cut.signal,
       logger,
       onStart: ({ contacts }) => {
+        metrics?.sending(true);
         progress?.stop();
         progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
       },
       onProgress: (stats, live) => progress?.update(stats, live),
+      ...(metrics && {
+        onRecorded: (event) => metrics.onRecorded(event),
+        onOptedOut: async () => metrics.onOptedOut(),
+      }),
     };
-    const outcome = options.wait ? await runWaiting(prepared, jobOptions, () => progress?.stop(), zone) : await runJob(prepared, jobOptions);
+    const beforeWait = () => {
+      progress?.stop();
+      metrics?.sending(false);
+    };
+    const outcome = await (options.wait ? runWaiting(prepared, jobOptions, beforeWait, zone) : runJob(prepared, jobOptions)).catch(async (err: unknown) => {
+      await metrics?.end(false);
+      throw err;
+    });
     progress?.stop();
     progress = undefined;
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
     else process.stdout.write(stamped(formatRunEnd(outcome, zone), process.stdout.isTTY));
     if (outcome.stopped && !options.json) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
+    await metrics?.end(outcome.stopped === undefined);
     return outcomeExitCode(outcome);
   } finally {
     progress?.stop();

@@ -10,11 +10,14 @@ export interface MetricsTargets {
   pushgateway?: string;
 }
 
+/** A step of a publish: bringing the values up to date, writing the textfile, pushing. */
+export type PublishStep = 'refresh' | 'file' | 'pushgateway';
+
 /** How often a command that runs writes and pushes its metrics while it runs. */
 export const PUBLISH_EVERY_MS = 15_000;
 
 export interface Publisher {
-  /** Writes and pushes now (after `refresh`); a failure is told to `onError`, never thrown. */
+  /** Writes and pushes now (after `refresh`); each target's outcome is told to `report`, a failure never thrown. */
   publish(): Promise<void>;
   /** Publishes every `everyMs` until `stop`. */
   start(): void;
@@ -23,9 +26,9 @@ export interface Publisher {
 }
 
 /**
- * Publishes a registry to its targets: `refresh` brings the values up to date first; each target's
- * failure goes to `onError` (the command goes on: metrics never stop a campaign). Publishes never
- * overlap: a tick that comes while one is under way is skipped.
+ * Publishes a registry to its targets: `refresh` brings the values up to date first; each step's
+ * outcome goes to `report` (an error, or none when it worked: the command goes on either way, metrics
+ * never stop a campaign). Publishes never overlap: a tick that comes while one is under way is skipped.
  */
 export function publisher(
   registry: Registry,
@@ -33,7 +36,7 @@ export function publisher(
   options: {
     grouping: Readonly<Record<string, string>>;
     refresh?: () => Promise<void>;
-    onError: (err: unknown, target: 'file' | 'pushgateway' | 'refresh') => void;
+    report: (target: PublishStep, err?: unknown) => void;
     everyMs?: number;
   },
 ): Publisher {
@@ -41,11 +44,16 @@ export function publisher(
   let timer: NodeJS.Timeout | undefined;
 
   async function once(): Promise<void> {
-    if (options.refresh) await options.refresh().catch((err: unknown) => options.onError(err, 'refresh'));
+    const step = (target: PublishStep, work: Promise<void>) =>
+      work.then(
+        () => options.report(target),
+        (err: unknown) => options.report(target, err),
+      );
+    if (options.refresh) await step('refresh', options.refresh());
     const text = await registry.metrics();
     await Promise.all([
-      targets.file !== undefined ? writeTextfile(targets.file, text).catch((err: unknown) => options.onError(err, 'file')) : undefined,
-      targets.pushgateway !== undefined ? pushGroup(targets.pushgateway, registry, options.grouping).catch((err: unknown) => options.onError(err, 'pushgateway')) : undefined,
+      targets.file !== undefined ? step('file', writeTextfile(targets.file, text)) : undefined,
+      targets.pushgateway !== undefined ? step('pushgateway', pushGroup(targets.pushgateway, registry, options.grouping)) : undefined,
     ]);
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -19,4 +19,26 @@ export async function writeTextfile(file: string, text: string): Promise<void> {
     await rm(temp, { force: true }).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The value of the sample `name{labels}` in a textfile written earlier (its labels exactly these),
+ * or undefined when the file, or the sample, is not there: a failed run keeps, in the file it
+ * replaces, the last success a run before it wrote.
+ */
+export async function readTextfileSample(file: string, name: string, labels: Readonly<Record<string, string>>): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const set = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`)
+    .join(',');
+  const head = set === '' ? `${name} ` : `${name}{${set}} `;
+  const line = text.split('\n').find((l) => l.startsWith(head));
+  if (line === undefined) return undefined;
+  const value = Number(line.slice(head.length).split(' ')[0]);
+  return Number.isFinite(value) ? value : undefined;
 }

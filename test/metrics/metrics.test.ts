@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_STATUSES, passMetrics, publisher, pushGroup, receiverMetrics, runMetrics, writeTextfile } from '../../src/metrics/index.js';
+import { waitFor } from '../helpers/wait.js';
 import { checkMetrics, promtoolBin, pushgatewayBin, samples, skipWithout, startPushgateway, type RunningPushgateway } from '../helpers/prometheus-tools.js';
 
 /** A run's metrics with a value in every family, as a run that sent, failed and ended fills them. */
@@ -139,6 +140,19 @@ describe.skipIf(skipWithout(pushgatewayBin, 'prometheus-pushgateway'))('pushing 
 });
 
 describe('the publisher', () => {
+  it('publishes every `everyMs` once started, and no more once stopped', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-publish-'));
+    const m = passMetrics('sync');
+    let refreshed = 0;
+    const pub = publisher(m.registry, { file: path.join(dir, 'sync.prom') }, { grouping: {}, everyMs: 10, refresh: async () => void (refreshed += 1), report: () => undefined });
+    pub.start();
+    await waitFor(() => refreshed >= 3);
+    await pub.stop();
+    const then = refreshed;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(refreshed).toBe(then);
+  });
+
   let dir: string;
   afterEach(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -153,7 +167,7 @@ describe('the publisher', () => {
     const pub = publisher(m.registry, { file, pushgateway: 'http://127.0.0.1:1' }, {
       grouping: { campaign: 'promo' },
       refresh: async () => void m.duration.set({ campaign: 'promo' }, ++n),
-      onError: (_err, target) => void errors.push(target),
+      report: (target, err) => void (err !== undefined && errors.push(target)),
     });
     await pub.publish();
     await pub.publish();

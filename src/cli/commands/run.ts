@@ -7,8 +7,9 @@ import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
+import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
 
-interface RunFlags {
+interface RunFlags extends MetricsFlags {
   baseUrl?: string;
   tokenFile?: string;
   stateDir?: string;
@@ -34,7 +35,9 @@ function sendOptions(cmd: Command): Command {
     .option('--no-progress', 'no progress bar or progress lines')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
     .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes')
-    .option(...TZ_OPTION);
+    .option(...TZ_OPTION)
+    .option(...METRICS_FILE_OPTION)
+    .option(...PUSHGATEWAY_OPTION);
 }
 
 export function registerRun(program: Command): void {
@@ -56,7 +59,9 @@ function startingAt(prepared: Prepared, at: string | undefined): Prepared {
 }
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
+  const startedAt = Date.now();
   const zone = zoneOption(flags.tz);
+  const metrics = await metricsTargets(flags);
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
     const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at);
@@ -70,6 +75,7 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
       ...(flags.progress !== undefined && { progress: flags.progress }),
       ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
       ...(flags.wait !== undefined && { wait: flags.wait }),
+      ...(metrics && { metrics, startedAt }),
       zone,
     });
   });
