@@ -86,7 +86,7 @@ describe('outreach webhook', () => {
     expect(webhook.description()).toBe("Receive the platform's signed chat.message webhooks: replies and 24-hour windows");
     expect(webhook.options.map((o) => o.long)).toEqual(['--port', '--host', '--state-dir', '--store', '--base-url', '--token-file', '--log-file']);
     expect(syncCommand.description()).toBe('Poll the platform for messages the webhook missed');
-    expect(syncCommand.options.map((o) => o.long)).toEqual(['--since', '--state-dir', '--store', '--base-url', '--token-file', '--json', '--log-file']);
+    expect(syncCommand.options.map((o) => o.long)).toEqual(['--since', '--state-dir', '--store', '--base-url', '--token-file', '--json', '--log-file', '--metrics-file', '--pushgateway']);
   });
 
   it('listens, records what the simulator sends, links phones with the token, and stops on the signal', async () => {

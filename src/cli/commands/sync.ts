@@ -8,8 +8,11 @@ import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { consoleLogger, flushLogger } from '../logger.js';
 import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
+import type { MetricsTargets } from '../../metrics/index.js';
+import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
+import { withPassMetrics } from '../pass-metrics.js';
 
-interface SyncFlags {
+interface SyncFlags extends MetricsFlags {
   since?: string;
   stateDir?: string;
   store?: string;
@@ -27,13 +30,17 @@ export interface SyncSettings {
   since?: string;
   json: boolean;
   keywords: InboundKeywords;
+  /** Where its metrics go (`--metrics-file`, `--pushgateway`); none when absent. */
+  metrics?: MetricsTargets;
 }
 
 export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = process.env): Promise<SyncSettings> {
   if (flags.since !== undefined && Number.isNaN(Date.parse(flags.since))) {
     throw new CliError(`--since "${flags.since}" is not a date-time; write it as 2025-03-01T00:00:00Z`);
   }
+  const metrics = await metricsTargets(flags, env);
   return {
+    ...(metrics && { metrics }),
     baseUrl: resolveBaseUrl(flags.baseUrl, env),
     token: await resolveToken(flags.tokenFile, env),
     store: storeWhere(flags, env),
@@ -49,7 +56,8 @@ export async function runSync(
   io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
 ): Promise<SyncResult> {
   const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
-  const result = await usingStore(openStore(settings.store), async (store): Promise<SyncResult> => {
+  const reading = { succeeded: () => true, optOuts: (r: SyncResult) => ({ source: 'reply_keyword' as const, count: r.optOuts }) };
+  const result = await withPassMetrics('sync', settings.metrics, { logger: io.logger }, () => usingStore(openStore(settings.store), async (store): Promise<SyncResult> => {
     try {
       const phones = knownPhones(store, io.logger);
       await phones.load();
@@ -67,7 +75,7 @@ export async function runSync(
     } finally {
       await api.close();
     }
-  });
+  }), reading);
   if (settings.json) {
     io.out.write(`${JSON.stringify(result)}\n`);
   } else {
@@ -92,6 +100,8 @@ export function registerSync(program: Command): void {
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN)')
     .option('--json', 'print the result as one JSON object')
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
+    .option(...METRICS_FILE_OPTION)
+    .option(...PUSHGATEWAY_OPTION)
     .action(async (flags: SyncFlags) => {
       const settings = await syncSettings(flags);
       const logger = consoleLogger({ logFile: flags.logFile });
