@@ -186,7 +186,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
   if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
   const contacts = read.picked ? read.picked.kept.size : await listSize(prepared, store, read.files);
-  logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
+  logger.info({ event: 'run_started', job: job.name, command, contacts, channel: prepared.channel }, 'starting');
   options.onStart?.({ contacts, files: state.files });
 
   // The sends count the messaging limit afresh: nothing reserved before them (the read's planner only looks for rejects).
@@ -265,8 +265,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       missed.result(contact.phone, r);
       const concurrencyBound = bound();
       progress.result(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
-      if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
-      if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
+      if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ event: 'contact_not_sent', phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
+      if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ event: 'after_send_failed', phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
   })
     .catch(async (err: unknown) => {
@@ -323,7 +323,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     await Promise.all(pool.numbers.slice(1).map((n) => n.limiter.stop().catch(() => undefined)));
   }
   await writeSummary(state.files.summary, outcome);
-  logger.info(outcome, 'finished');
+  logger.info({ event: 'run_finished', ...outcome }, 'finished');
   return outcome;
 }
 

@@ -31,7 +31,7 @@ export async function readbackSession<T>(
   return usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
     const { job } = await loadJob(jobPath);
-    const logger = fileLogger(store.jobFiles(job.name).log);
+    const logger = fileLogger(store.jobFiles(job.name).log, { job: job.name });
     const work = () => untilStopped((signal) => withClient(connection, (api) => run({ store, api, owner: { pid: process.pid }, logger, signal }), clientSettings(job)));
     try {
       return await (metrics ? withPassMetrics(metrics.command, metrics.targets, { campaign: job.name, logger }, work, metrics.reading) : work());

@@ -32,7 +32,7 @@ export function runMetricsSession(
   const m = runMetrics();
   const channels = run.prepared.pool.map((c) => String(c.id));
   const single = String(run.prepared.channel.id);
-  const asked = job.rate.per_minute !== undefined ? Math.min(job.rate.per_second, job.rate.per_minute / 60) : job.rate.per_second;
+  const asked = askedPerSecond(job);
   const sentSince = new Map<string, number>(channels.map((c) => [c, 0]));
   let since = clock();
   let on = false;
@@ -103,6 +103,11 @@ export function runMetricsSession(
       await pub.publish();
     },
   };
+}
+
+/** The rate a job asks of each of its numbers, per second: rate.per_second, or per_minute's share of a second when that is less. */
+export function askedPerSecond(job: Prepared['job']): number {
+  return job.rate.per_minute !== undefined ? Math.min(job.rate.per_second, job.rate.per_minute / 60) : job.rate.per_second;
 }
 
 function round(n: number): number {

@@ -6,12 +6,13 @@ import type { Connection } from './api-command.js';
 import { ExitCode, outcomeExitCode } from './exit.js';
 import { formatRunEnd } from './format/run.js';
 import { localZone } from './format/time.js';
-import { fileLogger, flushLogger } from './logger.js';
+import { hostname } from 'node:os';
+import { fileLogger, flushLogger, logFormat } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
 import { runWaiting } from './wait-session.js';
 import type { MetricsTargets } from '../metrics/index.js';
-import { runMetricsSession } from './run-metrics.js';
+import { askedPerSecond, runMetricsSession } from './run-metrics.js';
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -22,7 +23,10 @@ export interface SessionOptions {
   command: 'run' | 'resume';
   mode: RetryMode;
   json?: boolean;
+  /** Whether the bar may be drawn (`--no-progress`: not); progress lines are logged without one. */
   progress?: boolean;
+  /** How often a progress line is logged without a bar (`--progress-every`); 0: never. */
+  progressEveryMs?: number;
   forceChanged?: boolean;
   /** Stay and send each deferred contact when its time comes (`run --wait`). */
   wait?: boolean;
@@ -42,15 +46,16 @@ export interface SessionOptions {
 export async function runSession(prepared: Prepared, options: SessionOptions): Promise<ExitCode> {
   const { store, connection } = options;
   const zone = options.zone ?? localZone();
-  const logger = fileLogger(store.jobFiles(prepared.job.name).log);
+  const logger = fileLogger(store.jobFiles(prepared.job.name).log, { job: prepared.job.name });
+  const sentences = logFormat() === 'sentences';
   const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
   const stop = new AbortController();
   const cut = new AbortController();
   let grace: NodeJS.Timeout | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) return cut.abort(new Error(`${signal} again`));
-    logger.warn({ signal }, 'stopping: no new contacts; waiting for requests in flight');
-    process.stderr.write(`\n${stamped(`${signal}: stopping after the requests in flight (${signal} again to cut them)`, process.stderr.isTTY)}\n`);
+    logger.warn({ event: 'stopping', signal }, `${signal}: stopping after the requests in flight (${signal} again to cut them)`);
+    if (sentences) process.stderr.write(`\n${stamped(`${signal}: stopping after the requests in flight (${signal} again to cut them)`, process.stderr.isTTY)}\n`);
     stop.abort(new Error(signal));
     grace = setTimeout(() => cut.abort(new Error('shutdown grace period over')), SHUTDOWN_GRACE_MS);
     grace.unref();
@@ -73,7 +78,18 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
       onStart: ({ contacts }) => {
         metrics?.sending(true);
         progress?.stop();
-        progress = createProgress({ total: contacts, tty: process.stderr.isTTY === true, enabled: options.progress !== false && options.json !== true, logger });
+        progress = createProgress({
+          total: contacts,
+          tty: process.stderr.isTTY === true,
+          enabled: options.progress !== false && options.json !== true,
+          logger,
+          ...(options.progressEveryMs !== undefined && { everyMs: options.progressEveryMs }),
+          job: prepared.job.name,
+          host: hostname(),
+          askedPerSecond: askedPerSecond(prepared.job) * prepared.pool.length,
+          // In the JSON format the logger itself writes the line on stderr.
+          ...(sentences && { print: (line: string) => void process.stderr.write(`${stamped(line, process.stderr.isTTY)}\n`) }),
+        });
       },
       onProgress: (stats, live) => progress?.update(stats, live),
       ...(metrics && {
@@ -93,7 +109,8 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
     progress = undefined;
     if (options.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`);
     else process.stdout.write(stamped(formatRunEnd(outcome, zone), process.stdout.isTTY));
-    if (outcome.stopped && !options.json) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
+    if (outcome.stopped) logger.error({ event: 'stopped', reason: outcome.stopped.reason }, outcome.stopped.message);
+    if (outcome.stopped && !options.json && sentences) process.stderr.write(`${stamped(`outreach: ${outcome.stopped.message}`, process.stderr.isTTY)}\n`);
     await metrics?.end(outcome.stopped === undefined);
     return outcomeExitCode(outcome);
   } finally {

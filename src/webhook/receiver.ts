@@ -145,21 +145,21 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       if (body.reason === 'aborted') return void req.socket.destroy();
       stats.tooLarge += 1;
       told('invalid');
-      logger.warn({ contentLength: req.headers['content-length'] }, 'webhook refused: body over 1 MiB');
+      logger.warn({ event: 'webhook_refused', reason: 'too_large', contentLength: req.headers['content-length'] }, 'webhook refused: body over 1 MiB');
       return reply(res, 413, { ok: false, error: 'body over 1 MiB' }, { Connection: 'close' });
     }
     const signature = req.headers[SIGNATURE_HEADER];
     if (!verifySignature(body.body, typeof signature === 'string' ? signature : undefined, options.secret)) {
       stats.unauthorized += 1;
       told('bad_signature');
-      logger.warn({ hasSignature: signature !== undefined }, 'webhook refused: missing or wrong signature');
+      logger.warn({ event: 'webhook_refused', reason: 'bad_signature', hasSignature: signature !== undefined }, 'webhook refused: missing or wrong signature');
       return reply(res, 401, { ok: false, error: 'invalid signature' });
     }
     const parsed = parseChatMessage(body.body);
     if (!parsed.ok) {
       stats.badRequest += 1;
       told('invalid');
-      logger.warn({ reason: parsed.reason }, 'webhook refused: not a chat.message event');
+      logger.warn({ event: 'webhook_refused', reason: parsed.reason }, 'webhook refused: not a chat.message event');
       return reply(res, 400, { ok: false, error: parsed.reason });
     }
     const message = parsed.event;
@@ -169,7 +169,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     } catch (err) {
       stats.storeFailures += 1;
       told('failed');
-      logger.error({ err, messageId: message.messageId }, 'webhook event could not be stored; `outreach sync` will recover it');
+      logger.error({ event: 'webhook_store_failed', err, messageId: message.messageId }, 'webhook event could not be stored; `outreach sync` will recover it');
       return reply(res, 500, { ok: false, error: 'could not store the event' });
     }
     if (recorded.isNew) stats.recorded += 1;
@@ -178,7 +178,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     reply(res, 200, { ok: true });
 
     logger.info(
-      { messageId: message.messageId, clientId: message.clientId, direction: message.direction, new: recorded.isNew },
+      { event: 'webhook_event', messageId: message.messageId, clientId: message.clientId, direction: message.direction, new: recorded.isNew },
       'webhook event recorded',
     );
     try {

@@ -8,6 +8,8 @@ import { testSendSession } from '../test-send-session.js';
 import { STORE_OPTION, storeFor, usingStore } from '../store-root.js';
 import { TZ_OPTION, zoneOption } from '../format/time.js';
 import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
+import { LOG_FORMAT_OPTION } from '../logger.js';
+import { numberFlag } from '../readback-session.js';
 
 interface RunFlags extends MetricsFlags {
   baseUrl?: string;
@@ -20,6 +22,7 @@ interface RunFlags extends MetricsFlags {
   retryInDoubt?: boolean;
   wait?: boolean;
   tz?: string;
+  progressEvery?: string;
   testTo?: string | true;
   at?: string;
 }
@@ -32,12 +35,14 @@ function sendOptions(cmd: Command): Command {
     .option('--state-dir <dir>', 'state folder (default $OUTREACH_STATE_DIR, or .outreach beside the job file)')
     .option(...STORE_OPTION)
     .option('--json', 'print the summary as one JSON object')
-    .option('--no-progress', 'no progress bar or progress lines')
+    .option('--no-progress', 'no progress bar (the progress lines of a run without one are still logged)')
+    .option('--progress-every <seconds>', 'without a bar, log a progress line this often (0: never)', '30')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
     .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes')
     .option(...TZ_OPTION)
     .option(...METRICS_FILE_OPTION)
-    .option(...PUSHGATEWAY_OPTION);
+    .option(...PUSHGATEWAY_OPTION)
+    .option(...LOG_FORMAT_OPTION);
 }
 
 export function registerRun(program: Command): void {
@@ -62,6 +67,7 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
   const startedAt = Date.now();
   const zone = zoneOption(flags.tz);
   const metrics = await metricsTargets(flags);
+  const progressEveryMs = numberFlag('--progress-every', flags.progressEvery ?? '30', 0) * 1000;
   process.exitCode = await usingStore(storeFor(flags, jobPath), async (store) => {
     const connection = await connectionFrom(flags);
     const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at);
@@ -73,6 +79,7 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
       mode,
       ...(flags.json !== undefined && { json: flags.json }),
       ...(flags.progress !== undefined && { progress: flags.progress }),
+      progressEveryMs,
       ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
       ...(flags.wait !== undefined && { wait: flags.wait }),
       ...(metrics && { metrics, startedAt }),

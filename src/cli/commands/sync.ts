@@ -6,7 +6,7 @@ import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResu
 import { resolveBaseUrl, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
 import { CliError } from '../exit.js';
-import { consoleLogger, flushLogger } from '../logger.js';
+import { consoleLogger, flushLogger, LOG_FORMAT_OPTION } from '../logger.js';
 import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere } from '../store-root.js';
 import type { MetricsTargets } from '../../metrics/index.js';
 import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
@@ -102,6 +102,7 @@ export function registerSync(program: Command): void {
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
     .option(...METRICS_FILE_OPTION)
     .option(...PUSHGATEWAY_OPTION)
+    .option(...LOG_FORMAT_OPTION)
     .action(async (flags: SyncFlags) => {
       const settings = await syncSettings(flags);
       const logger = consoleLogger({ logFile: flags.logFile });

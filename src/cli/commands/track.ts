@@ -4,6 +4,7 @@ import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
 import { STORE_OPTION } from '../store-root.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
+import { LOG_FORMAT_OPTION } from '../logger.js';
 import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
 
 interface TrackFlags extends ReadbackFlags, MetricsFlags {
@@ -26,6 +27,7 @@ export function registerTrack(program: Command): void {
     .option(...STORE_OPTION)
     .option(...METRICS_FILE_OPTION)
     .option(...PUSHGATEWAY_OPTION)
+    .option(...LOG_FORMAT_OPTION)
     .action(async (jobPath: string, flags: TrackFlags) => {
       const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
