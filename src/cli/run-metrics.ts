@@ -64,7 +64,9 @@ export function runMetricsSession(
       m.duration.set({ campaign }, round((clock() - run.startedAt) / 1000));
       const status = await jobStatus(run.prepared.jobFile, { store: run.store, clock });
       for (const s of CONTACT_STATUSES) m.contacts.set({ campaign, status: s }, status.summary.byStatus[s]);
-      if (status.messaging.room !== undefined) m.messagingLimitRemaining.set({ company: String(job.company_id) }, status.messaging.room);
+      const company = String(job.company_id);
+      if (status.messaging.room !== undefined) m.messagingLimitRemaining.set({ company }, status.messaging.room);
+      if (status.messaging.limit !== undefined) m.messagingLimit.set({ company }, status.messaging.limit);
     },
   });
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { receiverMetrics } from '../metrics/index.js';
-import { keywordsFromEnv, knownPhones, startReceiver, storeHealth, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
+import { healthStatus, keywordsFromEnv, knownPhones, startReceiver, storeHealth, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
 import { resolveBaseUrl, resolveToken } from './context.js';
 import { CliError } from './exit.js';
 import { openStore, shownWhere, storeWhere, type StoreWhere } from './store-root.js';
@@ -100,7 +100,9 @@ export async function runWebhook(
       health,
       // Each scrape asks the store afresh (or takes a check of the last second): outreach_store_up is never stale.
       metrics: async () => {
-        metrics.storeUp.set((await health.check()).storeUp ? 1 : 0);
+        const now = await health.check();
+        metrics.storeUp.set(now.storeUp ? 1 : 0);
+        metrics.healthy.set(healthStatus(now) === 200 ? 1 : 0);
         return { contentType: metrics.registry.contentType, text: await metrics.registry.metrics() };
       },
       onDelivery: (result) => metrics.deliveries.inc({ result }),

@@ -33,6 +33,7 @@ export interface RunMetrics {
   readonly lastSuccess: Gauge<'campaign'>;
   readonly duration: Gauge<'campaign'>;
   readonly messagingLimitRemaining: Gauge<'company'>;
+  readonly messagingLimit: Gauge<'company'>;
   readonly optOuts: Counter<'source'>;
 }
 
@@ -89,6 +90,12 @@ export function runMetrics(): RunMetrics {
       labelNames: ['company'],
       registers,
     }),
+    messagingLimit: new Gauge({
+      name: 'outreach_messaging_limit',
+      help: "The messaging limit the job sets (limits.daily_unique_recipients): unique recipients outside their window per rolling 24 hours.",
+      labelNames: ['company'],
+      registers,
+    }),
     optOuts: optOutsIn(registers),
   };
 }
@@ -99,6 +106,7 @@ export interface ReceiverMetrics {
   readonly deliveries: Counter<'result'>;
   readonly optOuts: Counter<'source'>;
   readonly storeUp: Gauge;
+  readonly healthy: Gauge;
 }
 
 export function receiverMetrics(): ReceiverMetrics {
@@ -119,6 +127,11 @@ export function receiverMetrics(): ReceiverMetrics {
     deliveries,
     optOuts,
     storeUp: new Gauge({ name: 'outreach_store_up', help: 'Whether the store (state folder or database) could be used at the last check: 1 yes, 0 no.', registers }),
+    healthy: new Gauge({
+      name: 'outreach_webhook_healthy',
+      help: 'Whether the receiver can take events (GET /healthz answers 200: recording, or spooling while the store is down): 1 yes, 0 no.',
+      registers,
+    }),
   };
 }
 

@@ -17,6 +17,7 @@ function filledRun(campaign = 'promo') {
   m.lastSuccess.set({ campaign }, 1_767_000_000);
   m.duration.set({ campaign }, 12.5);
   m.messagingLimitRemaining.set({ company: '1' }, 240);
+  m.messagingLimit.set({ company: '1' }, 250);
   m.optOuts.inc({ source: 'provider' });
   return m;
 }
@@ -63,6 +64,7 @@ describe('the metric names', () => {
       'outreach_run_last_success_timestamp_seconds gauge',
       'outreach_run_duration_seconds gauge',
       'outreach_messaging_limit_remaining gauge',
+      'outreach_messaging_limit gauge',
       'outreach_optouts_total counter',
     ]);
     expect(text).not.toMatch(/\b(job|instance)="/);

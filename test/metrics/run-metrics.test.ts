@@ -67,6 +67,7 @@ describe.skipIf(skip)("a run's metrics, in its textfile and its Pushgateway grou
     expect(undeliverable + optedOut).toBe(s1.byStatus.failed);
     expect(value(text, 'outreach_optouts_total', { source: 'provider' })).toBe(optedOut);
     expect(value(text, 'outreach_messaging_limit_remaining', { company: '1' })).toBe(s1.messaging.room);
+    expect(value(text, 'outreach_messaging_limit', { company: '1' })).toBe(1000);
     expect(value(text, 'outreach_send_rate_per_second', { campaign: 'cli-test', channel: '10' })).toBe(0);
     expect(value(text, 'outreach_rate_asked_per_second', { campaign: 'cli-test', channel: '10' })).toBe(0);
     const success = value(text, 'outreach_run_last_success_timestamp_seconds', { campaign: 'cli-test' });

@@ -119,6 +119,7 @@ describe('outreach webhook serves /healthz and /metrics', () => {
     const results = Object.fromEntries(samples(text, 'outreach_webhook_events_total').map((s) => [s.labels.result, s.value]));
     expect(results).toEqual({ accepted: 2, duplicate: 0, bad_signature: 1, invalid: 0, failed: 0, spooled: 0 });
     expect(samples(text, 'outreach_store_up')).toEqual([{ labels: {}, value: 1 }]);
+    expect(samples(text, 'outreach_webhook_healthy')).toEqual([{ labels: {}, value: 1 }]);
     expect(samples(text, 'outreach_optouts_total')).toEqual([{ labels: { source: 'reply_keyword' }, value: 1 }]);
     if (promtoolBin) expect(await checkMetrics(text)).toEqual({ code: 0, output: '' });
 
@@ -128,7 +129,9 @@ describe('outreach webhook serves /healthz and /metrics', () => {
     let sick = await get(`${url}/healthz`);
     await waitFor(async () => (sick = await get(`${url}/healthz`)).status === 503);
     expect(sick.body).toBe(`unhealthy: cannot take events; the store is unreachable: the state folder ${stateDir} cannot be used: it is a file, not a folder; fix the folder (or its disk), or pass another --state-dir\n`);
-    expect(samples((await get(`${url}/metrics`)).body, 'outreach_store_up')).toEqual([{ labels: {}, value: 0 }]);
+    const down = (await get(`${url}/metrics`)).body;
+    expect(samples(down, 'outreach_store_up')).toEqual([{ labels: {}, value: 0 }]);
+    expect(samples(down, 'outreach_webhook_healthy')).toEqual([{ labels: {}, value: 0 }]);
 
     await rm(stateDir);
     await rename(`${stateDir}.away`, stateDir);
