@@ -34,8 +34,10 @@ export function createProgress(options: {
   /** The job and the machine the line names. */
   job?: string;
   host?: string;
-  /** The rate asked, all the job's numbers together (per second). */
+  /** The rate asked, all the job's numbers together (requests per second, as rate.per_second counts them). */
   askedPerSecond?: number;
+  /** Requests sent so far (first messages, retries, after-send steps): the rate now is of them when given, else of first messages. */
+  requests?: () => number;
   /** Prints a line for people (stderr); absent: the line is only logged. */
   print?: (line: string) => void;
 }): Progress {
@@ -75,16 +77,19 @@ export function createProgress(options: {
 
   let bound: string | undefined;
   // The rate now is over the last interval: since the line before (or the start).
-  let before = { at: started, sent: 0, seen: 0 };
+  const requests = options.requests;
+  let before = { at: started, sent: 0, seen: 0, requests: requests?.() ?? 0 };
   const line = (): string | undefined => {
     if (!latest) return undefined;
     const now = clock();
     const seconds = Math.max(0.001, (now - before.at) / 1000);
     const total = Math.max(options.total, latest.seen);
-    const perSecond = (latest.sent - before.sent) / seconds;
+    const sentPerSecond = (latest.sent - before.sent) / seconds;
+    const requestsNow = requests?.();
+    const requestsPerSecond = requestsNow !== undefined ? (requestsNow - before.requests) / seconds : undefined;
     const donePerSecond = (latest.seen - before.seen) / seconds;
     const eta = donePerSecond > 0 ? Math.round((total - latest.seen) / donePerSecond) : undefined;
-    before = { at: now, sent: latest.sent, seen: latest.seen };
+    before = { at: now, sent: latest.sent, seen: latest.seen, requests: requestsNow ?? 0 };
     const fields = {
       done: latest.seen,
       total,
@@ -92,14 +97,16 @@ export function createProgress(options: {
       failed: latest.failed,
       in_doubt: latest.inDoubt,
       skipped: latest.skipped,
-      per_second: round1(perSecond),
-      average_per_second: round1(latest.sent / Math.max(0.001, (now - started) / 1000)),
+      sent_per_second: round1(sentPerSecond),
+      average_sent_per_second: round1(latest.sent / Math.max(0.001, (now - started) / 1000)),
+      ...(requestsPerSecond !== undefined && { requests_per_second: round1(requestsPerSecond) }),
       ...(options.askedPerSecond !== undefined && { asked_per_second: options.askedPerSecond }),
       ...(eta !== undefined && { eta_seconds: eta }),
     };
     const who = `${options.job ?? 'the run'}${options.host !== undefined ? ` on ${options.host}` : ''}`;
     const asked = options.askedPerSecond !== undefined ? ` (${round1(options.askedPerSecond)}/s asked)` : '';
-    const text = `progress of ${who}: ${latest.sent}/${total} sent, ${latest.seen} done, ${round1(perSecond)}/s now${asked}, ETA ${eta !== undefined ? formatEta(eta) : 'unknown'}${bound ? `; ${bound}` : ''}`;
+    const now_ = requestsPerSecond !== undefined ? `${round1(requestsPerSecond)} requests/s now` : `${round1(sentPerSecond)} sent/s now`;
+    const text = `progress of ${who}: ${latest.sent}/${total} sent, ${latest.seen} done, ${now_}${asked}, ETA ${eta !== undefined ? formatEta(eta) : 'unknown'}${bound ? `; ${bound}` : ''}`;
     options.logger.info({ event: 'progress', progress: fields, ...(bound && { concurrency_bound: bound }) }, text);
     return text;
   };

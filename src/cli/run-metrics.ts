@@ -3,6 +3,7 @@ import { jobStatus, type Prepared } from '../app/index.js';
 import type { CheckpointEvent, StateStore } from '../checkpoint/index.js';
 import { CONTACT_STATUSES, publisher, readTextfileSample, runMetrics, type MetricsTargets } from '../metrics/index.js';
 import { metricsReport } from './metrics-options.js';
+import type { RequestMeter } from './request-meter.js';
 
 /** What a run tells its metrics as it goes, and at its end. */
 export interface RunMetricsSession {
@@ -20,11 +21,12 @@ export interface RunMetricsSession {
  * The metrics of one `run` or `resume`, published to `targets` at the end and every 15 s while it
  * sends. The contacts by status and the messaging limit's room are read the way `status --json`
  * reads them (`jobStatus`), so the gauges equal it; first messages and refusals are counted from the
- * events as they are recorded; the send rate is the first messages of the last interval per second.
+ * events as they are recorded; the send rate is the requests of the last interval per second (first
+ * messages, their retries and the after-send steps: what `rate.per_second` asks), by number.
  */
 export function runMetricsSession(
   targets: MetricsTargets,
-  run: { prepared: Prepared; store: StateStore; logger: Logger; startedAt: number; clock?: () => number },
+  run: { prepared: Prepared; store: StateStore; logger: Logger; startedAt: number; meter: RequestMeter; clock?: () => number },
 ): RunMetricsSession {
   const clock = run.clock ?? Date.now;
   const { job } = run.prepared;
@@ -33,7 +35,7 @@ export function runMetricsSession(
   const channels = run.prepared.pool.map((c) => String(c.id));
   const single = String(run.prepared.channel.id);
   const asked = askedPerSecond(job);
-  const sentSince = new Map<string, number>(channels.map((c) => [c, 0]));
+  const counted = new Map<string, number>(channels.map((c) => [c, 0]));
   let since = clock();
   let on = false;
   let started = false;
@@ -47,9 +49,10 @@ export function runMetricsSession(
     const now = clock();
     const seconds = Math.max(0.001, (now - since) / 1000);
     for (const channel of channels) {
-      m.sendRate.set({ campaign, channel }, on ? round((sentSince.get(channel) ?? 0) / seconds) : 0);
+      const requests = run.meter.of(channel);
+      m.sendRate.set({ campaign, channel }, on ? round((requests - (counted.get(channel) ?? 0)) / seconds) : 0);
       m.rateAsked.set({ campaign, channel }, on ? asked : 0);
-      sentSince.set(channel, 0);
+      counted.set(channel, requests);
     }
     since = now;
   };
@@ -75,7 +78,6 @@ export function runMetricsSession(
       if (event.t === 'sent') {
         const channel = event.channel_id !== undefined ? String(event.channel_id) : single;
         m.messagesSent.inc({ campaign, channel });
-        sentSince.set(channel, (sentSince.get(channel) ?? 0) + 1);
       } else if (event.t === 'failed' && event.error_class !== undefined) {
         m.providerErrors.inc({ campaign, class: event.error_class });
       }

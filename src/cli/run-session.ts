@@ -13,6 +13,7 @@ import { stamped } from './stamp.js';
 import { runWaiting } from './wait-session.js';
 import type { MetricsTargets } from '../metrics/index.js';
 import { askedPerSecond, runMetricsSession } from './run-metrics.js';
+import { requestMeter } from './request-meter.js';
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -62,7 +63,8 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const metrics = options.metrics ? runMetricsSession(options.metrics, { prepared, store, logger, startedAt: options.startedAt ?? Date.now() }) : undefined;
+  const meter = requestMeter(String(prepared.channel.id));
+  const metrics = options.metrics ? runMetricsSession(options.metrics, { prepared, store, logger, meter, startedAt: options.startedAt ?? Date.now() }) : undefined;
   let progress: Progress | undefined;
   try {
     const jobOptions: Parameters<typeof runJob>[1] = {
@@ -87,15 +89,17 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
           job: prepared.job.name,
           host: hostname(),
           askedPerSecond: askedPerSecond(prepared.job) * prepared.pool.length,
+          requests: () => meter.total(),
           // In the JSON format the logger itself writes the line on stderr.
           ...(sentences && { print: (line: string) => void process.stderr.write(`${stamped(line, process.stderr.isTTY)}\n`) }),
         });
       },
       onProgress: (stats, live) => progress?.update(stats, live),
-      ...(metrics && {
-        onRecorded: (event) => metrics.onRecorded(event),
-        onOptedOut: async () => metrics.onOptedOut(),
-      }),
+      onRecorded: (event) => {
+        meter.note(event);
+        metrics?.onRecorded(event);
+      },
+      ...(metrics && { onOptedOut: async () => metrics.onOptedOut() }),
     };
     const beforeWait = () => {
       progress?.stop();

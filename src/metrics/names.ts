@@ -62,7 +62,7 @@ export function runMetrics(): RunMetrics {
     }),
     sendRate: new Gauge({
       name: 'outreach_send_rate_per_second',
-      help: 'First messages accepted per second over the last interval (0 once the run has ended).',
+      help: "Requests sent from the number per second over the last interval (first messages, their retries, after-send steps: what rate.per_second counts); 0 once the run has ended.",
       labelNames: ['campaign', 'channel'],
       registers,
     }),

@@ -41,7 +41,7 @@ describe('a run without a terminal', () => {
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) {
       expect(line).toMatch(ISO);
-      expect(line.replace(ISO, '')).toMatch(new RegExp(`^progress of cli-test on ${hostname().replace(/\./g, '\\.')}: \\d+/12 sent, \\d+ done, [\\d.]+/s now \\(4/s asked\\), ETA (\\d+s|\\d+m \\d\\ds|unknown)$`));
+      expect(line.replace(ISO, '')).toMatch(new RegExp(`^progress of cli-test on ${hostname().replace(/\./g, '\\.')}: \\d+/12 sent, \\d+ done, [\\d.]+ requests/s now \\(4/s asked\\), ETA (\\d+s|\\d+m \\d\\ds|unknown)$`));
     }
     const log = await runLog();
     expect(log.every((l) => l.host === hostname() && l.job === 'cli-test')).toBe(true);

@@ -58,13 +58,15 @@ describe('the progress line, when no bar is drawn', () => {
     const printed: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
     let now = 0;
-    const progress = createProgress({ total: 1_000, tty: true, enabled: false, logger, clock: () => now, everyMs: 10, job: 'promo', host: 'box-1', askedPerSecond: 5, print: (l) => void printed.push(l) });
+    let requests = 0;
+    const progress = createProgress({ total: 1_000, tty: true, enabled: false, logger, clock: () => now, everyMs: 10, job: 'promo', host: 'box-1', askedPerSecond: 10, requests: () => requests, print: (l) => void printed.push(l) });
     progress.update({ ...stats(100), failed: 0, inDoubt: 0 });
+    requests = 200; // a first message and an after-send step each
     now = 20_000; // 100 done in 20 s: 5/s, 900 left
     await waitFor(() => printed.length >= 1);
     progress.stop();
-    expect(printed[0]).toBe('progress of promo on box-1: 100/1000 sent, 100 done, 5/s now (5/s asked), ETA 3m 00s');
-    expect(logged[0]).toMatchObject({ event: 'progress', msg: printed[0], progress: { sent: 100, total: 1_000, per_second: 5, asked_per_second: 5, eta_seconds: 180 } });
+    expect(printed[0]).toBe('progress of promo on box-1: 100/1000 sent, 100 done, 10 requests/s now (10/s asked), ETA 3m 00s');
+    expect(logged[0]).toMatchObject({ event: 'progress', msg: printed[0], progress: { sent: 100, total: 1_000, sent_per_second: 5, requests_per_second: 10, asked_per_second: 10, eta_seconds: 180 } });
   });
 
   it('measures the rate now over the last interval, not since the start', async () => {
@@ -78,7 +80,7 @@ describe('the progress line, when no bar is drawn', () => {
     now = 20_000;
     await waitFor(() => printed.length >= 2);
     progress.stop();
-    expect(printed[1]).toMatch(/^progress of the run: 120\/300 sent, 120 done, 2\/s now, ETA 1m 30s$/);
+    expect(printed[1]).toMatch(/^progress of the run: 120\/300 sent, 120 done, 2 sent\/s now, ETA 1m 30s$/);
   });
 
   it('logs no line at all with an interval of 0', () => {
