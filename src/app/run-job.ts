@@ -154,19 +154,19 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const { store, command } = options;
   const { job } = prepared;
   const { state, clock, logger } = run;
-  if (state.tookOverFrom !== undefined) logger.warn({ owner: state.tookOverFrom }, `took over the job from pid ${state.tookOverFrom.pid} on host ${state.tookOverFrom.host}, which is gone`);
-  for (const notice of state.notices) logger[notice.level](notice.message);
+  if (state.tookOverFrom !== undefined) logger.warn({ event: 'took_over', owner: state.tookOverFrom }, `took over the job from pid ${state.tookOverFrom.pid} on host ${state.tookOverFrom.host}, which is gone`);
+  for (const notice of state.notices) logger[notice.level]({ event: 'store_notice' }, notice.message);
 
   const pinned = checkContent(job, prepared.jobFile, state.header, options.forceChanged === true);
   const experiment = await experimentLookup(store, job, state.states);
   if (experiment) run.lookups.experiment = experiment;
-  if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
+  if (pinned.changes) logger.warn({ event: 'content_changed', changes: pinned.changes }, 'message content changed; going on with --force-changed');
   // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
   const progress = settledProgress(options.onProgress);
   const otherJobs = new OtherJobsTally(job, run.lookups.compliance?.ledger);
   const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled, otherJobs, store }, state.files.rejects);
-  if (read.picked) logger.info({ rows: read.picked.items.length, settled: read.picked.settled }, 'going on from the listing of the list: only the rows left are read');
-  else if (read.whyWhole !== undefined) logger.debug({ why: read.whyWhole }, 'reading the whole list');
+  if (read.picked) logger.info({ event: 'list_resumed', rows: read.picked.items.length, settled: read.picked.settled }, 'going on from the listing of the list: only the rows left are read');
+  else if (read.whyWhole !== undefined) logger.debug({ event: 'list_read_whole', why: read.whyWhole }, 'reading the whole list');
   const { pass } = read;
   const tooMany = await pass.start().catch(async (err: unknown) => {
     await pass.close();
@@ -182,7 +182,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     const header = { t: 'header', v: 1, job: job.name, fingerprint: pinned.fingerprint, content: pinned.content, job_file: prepared.jobFile } as const;
     await state.record({ ...header, at: new Date(clock()).toISOString() });
   }
-  for (const w of prepared.warnings) logger.warn(w);
+  for (const w of prepared.warnings) logger.warn({ event: 'job_warning' }, w);
   // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
   if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
   const contacts = read.picked ? read.picked.kept.size : await listSize(prepared, store, read.files);
@@ -319,7 +319,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   };
   if (pool) {
     outcome.numbers = poolFigures(pool, job.rate.per_second);
-    for (const n of outcome.numbers) logger.info({ number: n }, `number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${n.drained ? `, drained at ${n.drained.at}: ${n.drained.error}` : ''}`);
+    for (const n of outcome.numbers) logger.info({ event: 'number_done', number: n }, `number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${n.drained ? `, drained at ${n.drained.at}: ${n.drained.error}` : ''}`);
     await Promise.all(pool.numbers.slice(1).map((n) => n.limiter.stop().catch(() => undefined)));
   }
   await writeSummary(state.files.summary, outcome);
