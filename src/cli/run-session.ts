@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { createApiClient } from '../api/index.js';
 import { clientSettings, outcomeJson, runJob, type Prepared } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
@@ -6,7 +7,6 @@ import type { Connection } from './api-command.js';
 import { ExitCode, outcomeExitCode } from './exit.js';
 import { formatRunEnd } from './format/run.js';
 import { localZone } from './format/time.js';
-import { hostname } from 'node:os';
 import { fileLogger, flushLogger, logFormat } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
 import { stamped } from './stamp.js';
