@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { StoreWriteError, type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore } from '../checkpoint/index.js';
+import { StoreWriteError, type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore, type CheckpointEvent } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
@@ -66,6 +66,8 @@ export interface RunJobOptions {
   refreshEveryMs?: number;
   /** Told when the provider says a person stopped marketing messages (131050); the phone is already on the store's suppression list. */
   onOptedOut?: (phone: string, reason: string) => Promise<void>;
+  /** Told each event of the send loop once it is durable (the metrics count first messages sent and the provider's refusals from them). */
+  onRecorded?: (event: CheckpointEvent) => void;
 }
 
 export interface RunOutcome {
@@ -159,20 +161,20 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const { store, command } = options;
   const { job } = prepared;
   const { state, clock, logger } = run;
-  if (state.tookOverFrom !== undefined) logger.warn({ owner: state.tookOverFrom }, `took over the job from pid ${state.tookOverFrom.pid} on host ${state.tookOverFrom.host}, which is gone`);
-  for (const notice of state.notices) logger[notice.level](notice.message);
+  if (state.tookOverFrom !== undefined) logger.warn({ event: 'took_over', owner: state.tookOverFrom }, `took over the job from pid ${state.tookOverFrom.pid} on host ${state.tookOverFrom.host}, which is gone`);
+  for (const notice of state.notices) logger[notice.level]({ event: 'store_notice' }, notice.message);
 
   const pinned = checkContent(job, { file: prepared.jobFile, ...(options.owner.host !== undefined && { host: options.owner.host }) }, state.header, options.forceChanged === true);
   if (pinned.continuedFrom) logger.info({ startedFrom: pinned.continuedFrom }, `continuing job ${job.name} started from ${describePlace(pinned.continuedFrom)}`);
   const experiment = await experimentLookup(store, job, state.states);
   if (experiment) run.lookups.experiment = experiment;
-  if (pinned.changes) logger.warn({ changes: pinned.changes }, 'message content changed; going on with --force-changed');
+  if (pinned.changes) logger.warn({ event: 'content_changed', changes: pinned.changes }, 'message content changed; going on with --force-changed');
   // One read of the list feeds the send and counts what a plan pass would (send-pass.ts).
   const progress = settledProgress(options.onProgress);
   const otherJobs = new OtherJobsTally(job, run.lookups.compliance?.ledger);
   const read = await openSendPass(prepared, { lookups: run.lookups, clock, states: state.states, mode: options.mode, onSettled: progress.settled, otherJobs, store }, state.files.rejects);
-  if (read.picked) logger.info({ rows: read.picked.items.length, settled: read.picked.settled }, 'going on from the listing of the list: only the rows left are read');
-  else if (read.whyWhole !== undefined) logger.debug({ why: read.whyWhole }, 'reading the whole list');
+  if (read.picked) logger.info({ event: 'list_resumed', rows: read.picked.items.length, settled: read.picked.settled }, 'going on from the listing of the list: only the rows left are read');
+  else if (read.whyWhole !== undefined) logger.debug({ event: 'list_read_whole', why: read.whyWhole }, 'reading the whole list');
   const { pass } = read;
   const tooMany = await pass.start().catch(async (err: unknown) => {
     await pass.close();
@@ -203,11 +205,11 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
     await state.record({ ...header, at: new Date(clock()).toISOString() });
     if (run.lookups.compliance) run.lookups.compliance.own = ownState(state.header);
   }
-  for (const w of prepared.warnings) logger.warn(w);
+  for (const w of prepared.warnings) logger.warn({ event: 'job_warning' }, w);
   // A follow-up notes itself on its earlier job: that job's report.html links its numbers.
   if (job.follow_up) await noteFollowUp(store, job.follow_up.job, { job: job.name, who: job.follow_up.who.join(', ') });
   const contacts = read.picked ? read.picked.kept.size : await listSize(prepared, store, read.files);
-  logger.info({ job: job.name, command, contacts, channel: prepared.channel }, 'starting');
+  logger.info({ event: 'run_started', job: job.name, command, contacts, channel: prepared.channel }, 'starting');
   if (firstRun && command === 'resume') logger.info({ job: job.name }, 'resume of a job that never ran: this is its first run');
   options.onStart?.({ contacts, files: state.files, firstRun });
 
@@ -234,6 +236,13 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const concurrency = runConcurrency(job.rate, clock, pool && { ids: pool.numbers.map((n) => n.channel.id), live: (id) => !pool.isDrained(id) });
   const bound = boundWatch(concurrency, clock);
   const limit = job.limits.daily_unique_recipients;
+  const { onRecorded } = options;
+  const recordState = onRecorded
+    ? async (event: CheckpointEvent) => {
+        await state.record(event);
+        onRecorded(event);
+      }
+    : (event: CheckpointEvent) => state.record(event);
   const places =
     run.holder && compliance && limit !== undefined
       ? budgetPlaces(run.holder, compliance, limit, { perSecond: concurrency.askedPerSecond, workers: concurrency.ceiling, refreshEveryMs: options.refreshEveryMs ?? REFRESH_EVERY_MS, clock })
@@ -248,7 +257,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       await places?.beforeContact(clock());
     })),
     prior: (phone) => missed.prior(phone, state.states.get(phone)),
-    record: ledger ? (event) => ledger.record(event, (e) => state.record(e)) : (event) => state.record(event),
+    record: ledger ? (event) => ledger.record(event, recordState) : recordState,
     limiter: first,
     ...(pool && { pool }),
     mode: options.mode,
@@ -280,8 +289,8 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       missed.result(contact.phone, r);
       const concurrencyBound = bound();
       progress.result(stats, concurrencyBound === undefined ? {} : { concurrencyBound });
-      if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
-      if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
+      if (r.kind === 'failed' || r.kind === 'in_doubt') logger.warn({ event: 'contact_not_sent', phone: contact.phone, line: contact.line, outcome: r.kind, error: r.error }, 'contact not sent');
+      if ((r.kind === 'sent' || r.kind === 'untouched') && r.warnings.length > 0) logger.warn({ event: 'after_send_failed', phone: contact.phone, warnings: r.warnings }, 'after-send step failed');
     },
   })
     .catch(async (err: unknown) => {
@@ -339,11 +348,11 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   };
   if (pool) {
     outcome.numbers = poolFigures(pool, job.rate.per_second);
-    for (const n of outcome.numbers) logger.info({ number: n }, `number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${n.drained ? `, drained at ${n.drained.at}: ${n.drained.error}` : ''}`);
+    for (const n of outcome.numbers) logger.info({ event: 'number_done', number: n }, `number ${n.channelId}: ${n.sent} sent, ${n.failed} failed${n.drained ? `, drained at ${n.drained.at}: ${n.drained.error}` : ''}`);
     await Promise.all(pool.numbers.slice(1).map((n) => n.limiter.stop().catch(() => undefined)));
   }
   await writeSummary(state.files.summary, outcome);
-  logger.info(outcome, 'finished');
+  logger.info({ event: 'run_finished', ...outcome }, 'finished');
   return outcome;
 }
 

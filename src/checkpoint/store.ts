@@ -194,6 +194,12 @@ export interface StateStore {
   leaveRate(channel: number, sender: string, now: number): Promise<void>;
   /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * Whether the store can be used now, cheaply and writing nothing (a health check asks it every few
+   * seconds): resolves when it can; rejects with a StoreUnavailableError naming the place (a folder; a
+   * database's host, port and name, never its password) and why, when it cannot.
+   */
+  ping(): Promise<void>;
 }
 
 /** What the store knows of a conversation one of its jobs started. */

@@ -1,33 +1,123 @@
-import pino, { type Logger } from 'pino';
+import { hostname } from 'node:os';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { FILE_MODE, preparePrivateFileSync } from '../files/private.js';
+import { CliError } from './exit.js';
 import { stamped } from './stamp.js';
 
 /** Explicit redact paths (a wildcard costs far more); never built from user input. */
 export const REDACT_PATHS = ['token', 'authorization', 'headers.authorization', 'req.headers.authorization', 'options.token'];
 
-/** The job's run.log: pino JSON lines, token redacted; a private file (0600). */
-export function fileLogger(file: string): Logger {
+/** How lines are written on stderr: sentences for people (the default), or one JSON object a line for a log shipper. */
+export type LogFormat = 'sentences' | 'json';
+
+/** `--log-format`, on the commands that log as they go (run, resume, track, sync, webhook). */
+export const LOG_FORMAT_OPTION = [
+  '--log-format <format>',
+  'how it writes on stderr: sentences, or json (one object a line: level, time, job, host, event and its fields, for a log shipper) (default $OUTREACH_LOG_FORMAT, else sentences)',
+] as const;
+
+let stderrFormat: LogFormat = 'sentences';
+
+/** The format of `--log-format`, else OUTREACH_LOG_FORMAT, else sentences; another value is refused in one sentence (exit 2). */
+export function logFormatOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): LogFormat {
+  const [value, from] = flag !== undefined ? [flag, '--log-format'] : [env.OUTREACH_LOG_FORMAT ?? '', 'OUTREACH_LOG_FORMAT'];
+  if (value === '' || value === 'sentences') return 'sentences';
+  if (value === 'json') return 'json';
+  throw new CliError(`${from} ${value}: give sentences (the default) or json`);
+}
+
+/** Sets the process's stderr format (the program does, before a command runs). */
+export function setLogFormat(format: LogFormat): void {
+  stderrFormat = format;
+}
+
+/** The process's stderr format. */
+export function logFormat(): LogFormat {
+  return stderrFormat;
+}
+
+/** The fields every record carries: the process, the machine, and the job when there is one. */
+function baseFields(job: string | undefined): Record<string, unknown> {
+  return { pid: process.pid, host: hostname(), ...(job !== undefined && { job }) };
+}
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+
+/**
+ * One pino line as the object a log shipper reads: `level` by name, `time` in ISO, then `job`,
+ * `host`, `event` (what happened, `log` when the record names nothing), the record's own fields, and
+ * `msg`, the sentence.
+ */
+export function shippedLine(line: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const { level, time, job, host, pid, event, msg, ...fields } = record;
+  const at = typeof time === 'number' ? time : Date.now();
+  const shipped = {
+    level: typeof level === 'number' ? (LEVELS[level] ?? String(level)) : level,
+    time: new Date(at).toISOString(),
+    ...(job !== undefined && { job }),
+    host,
+    pid,
+    event: event ?? 'log',
+    ...fields,
+    ...(msg !== undefined && { msg }),
+  };
+  return `${JSON.stringify(shipped)}\n`;
+}
+
+/** A line on stderr outside a logger (an error, a signal): a sentence, or in the JSON format an object with `event`. */
+export function stderrLine(level: 'info' | 'warn' | 'error', event: string, text: string, err: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr): void {
+  if (stderrFormat === 'json') {
+    const record = { level, time: new Date().toISOString(), host: hostname(), pid: process.pid, event, msg: text };
+    err.write(`${JSON.stringify(record)}\n`);
+    return;
+  }
+  err.write(`${stamped(text, err.isTTY)}\n`);
+}
+
+/**
+ * The job's run.log: pino JSON lines (with the host and the job), token redacted; a private file (0600). In the JSON format
+ * the same records go to stderr as well, shipped (`shippedLine`).
+ */
+export function fileLogger(file: string, options: { job?: string; err?: NodeJS.WritableStream } = {}): Logger {
+  // A private file (0600) in a private folder, whatever the umask.
   preparePrivateFileSync(file);
-  return pino(
-    { level: process.env.OUTREACH_LOG_LEVEL ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } },
-    pino.destination({ dest: file, sync: false, mode: FILE_MODE }),
-  );
+  const dest = pino.destination({ dest: file, sync: false, mode: FILE_MODE });
+  const err = options.err ?? process.stderr;
+  // A stream of our own keeps pino's flush (the file's) while the lines go to stderr too.
+  const stream: DestinationStream & { flush?: (cb: (e?: Error) => void) => void } =
+    stderrFormat === 'json'
+      ? {
+          write(line: string) {
+            dest.write(line);
+            err.write(shippedLine(line));
+          },
+          flush: (cb) => dest.flush(cb),
+        }
+      : dest;
+  return pino({ level: process.env.OUTREACH_LOG_LEVEL ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: baseFields(options.job) }, stream);
 }
 
 /**
  * Logs of a long-lived command (webhook, sync): each record as a sentence on stderr (after an ISO
- * timestamp when stderr is not a terminal, as `run` prints), and, with `logFile`, as a pino JSON line
- * appended to that file. stdout stays for results.
+ * timestamp when stderr is not a terminal, as `run` prints), or in the JSON format as one shipped
+ * object; and, with `logFile`, as a pino JSON line appended to that file. stdout stays for results.
  */
 export function consoleLogger(options: { logFile?: string | undefined; err?: NodeJS.WritableStream & { isTTY?: boolean } } = {}): Logger {
   const level = process.env.OUTREACH_LOG_LEVEL ?? 'info';
   const err = options.err ?? process.stderr;
-  const streams: pino.StreamEntry[] = [{ level: level as pino.Level, stream: { write: (line: string) => void err.write(sentenceOf(line, err.isTTY)) } }];
+  const toStderr = stderrFormat === 'json' ? (line: string) => shippedLine(line) : (line: string) => sentenceOf(line, err.isTTY);
+  const streams: pino.StreamEntry[] = [{ level: level as pino.Level, stream: { write: (line: string) => void err.write(toStderr(line)) } }];
   if (options.logFile !== undefined) {
     preparePrivateFileSync(options.logFile);
     streams.push({ level: level as pino.Level, stream: pino.destination({ dest: options.logFile, sync: false, append: true, mode: FILE_MODE }) });
   }
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, pino.multistream(streams));
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: baseFields(undefined) }, pino.multistream(streams));
 }
 
 /** One pino JSON line as a line for people: "warning: …" or "error: …" before the message, an error's own message after it. */

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { logFormatOf, setLogFormat } from './logger.js';
 
 /** The whole command tree. Each command lives in cli/commands/<name>.ts and registers itself here. */
 export function buildProgram(): Command {
@@ -11,6 +12,8 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (str, write) => write(str) });
   registerCommands(program);
   forEachCommand(program, usageErrorsThrow);
+  // The stderr format (--log-format, else OUTREACH_LOG_FORMAT) holds for everything the command writes there, its errors included.
+  program.hook('preAction', (_program, action) => setLogFormat(logFormatOf((action.opts() as { logFormat?: string }).logFormat)));
   return program;
 }
 

@@ -11,30 +11,42 @@ export interface Progress {
 /** The bar's line: fits 80 columns even at a million contacts (the bar is cleared before the summary prints). */
 export const BAR_FORMAT = '{bar} {value}/{total} {speed}/s ETA {eta_formatted} | ok {sent} fail {failed} doubt {doubt}';
 
-/** How often a line is logged when there is no terminal to draw a bar on. */
-const LOG_EVERY_MS = 5_000;
+/** How often a progress line is logged by default when no bar is drawn (`--progress-every`). */
+export const PROGRESS_EVERY_MS = 30_000;
 
 /**
- * On a terminal: a bar (done/total, rate, ETA, sent/failed). Elsewhere (cron, CI, pipes): a pino
- * line every few seconds. Both read the same RunStats.
+ * On a terminal: a bar (done/total, rate, ETA, sent/failed), unless `enabled` is false
+ * (`--no-progress`). Without a bar (cron, CI, pipes, or no bar asked): a progress line every
+ * `everyMs` (job, host, sent/total, the rate now and asked, ETA), logged and told to `print` (stderr,
+ * for people), and one more logged at the end. Both read the same RunStats.
  */
 export function createProgress(options: {
   total: number;
   tty: boolean;
+  /** Whether the bar may be drawn (on a terminal). */
   enabled: boolean;
   logger: Logger;
   clock?: () => number;
   /** Where the bar is drawn (stderr by default). */
   stream?: NodeJS.WriteStream;
+  /** How often a progress line is logged without a bar; 0: never (default PROGRESS_EVERY_MS). */
+  everyMs?: number;
+  /** The job and the machine the line names. */
+  job?: string;
+  host?: string;
+  /** The rate asked, all the job's numbers together (requests per second, as rate.per_second counts them). */
+  askedPerSecond?: number;
+  /** Requests sent so far (first messages, retries, after-send steps): the rate now is of them when given, else of first messages. */
+  requests?: () => number;
+  /** Prints a line for people (stderr); absent: the line is only logged. */
+  print?: (line: string) => void;
 }): Progress {
   const clock = options.clock ?? Date.now;
   const started = clock();
   let latest: RunStats | undefined;
   const rate = (s: RunStats) => s.seen / Math.max(0.001, (clock() - started) / 1000);
 
-  if (!options.enabled) return { update: () => undefined, stop: () => undefined };
-
-  if (options.tty) {
+  if (options.tty && options.enabled) {
     const bar = new cliProgress.SingleBar(
       {
         format: BAR_FORMAT,
@@ -64,26 +76,69 @@ export function createProgress(options: {
   }
 
   let bound: string | undefined;
-  const log = () => {
-    if (!latest) return;
-    options.logger.info(
-      {
-        progress: { done: latest.seen, total: options.total, sent: latest.sent, failed: latest.failed, in_doubt: latest.inDoubt, skipped: latest.skipped, per_second: Number(rate(latest).toFixed(1)) },
-        ...(bound && { concurrency_bound: bound }),
-      },
-      bound ? `progress; ${bound}` : 'progress',
-    );
+  // The rate now is over the last interval: since the line before (or the start).
+  const requests = options.requests;
+  let before = { at: started, sent: 0, seen: 0, requests: requests?.() ?? 0 };
+  const line = (): string | undefined => {
+    if (!latest) return undefined;
+    const now = clock();
+    const seconds = Math.max(0.001, (now - before.at) / 1000);
+    const total = Math.max(options.total, latest.seen);
+    const sentPerSecond = (latest.sent - before.sent) / seconds;
+    const requestsNow = requests?.();
+    const requestsPerSecond = requestsNow !== undefined ? (requestsNow - before.requests) / seconds : undefined;
+    const donePerSecond = (latest.seen - before.seen) / seconds;
+    const eta = donePerSecond > 0 ? Math.round((total - latest.seen) / donePerSecond) : undefined;
+    before = { at: now, sent: latest.sent, seen: latest.seen, requests: requestsNow ?? 0 };
+    const fields = {
+      done: latest.seen,
+      total,
+      sent: latest.sent,
+      failed: latest.failed,
+      in_doubt: latest.inDoubt,
+      skipped: latest.skipped,
+      sent_per_second: round1(sentPerSecond),
+      average_sent_per_second: round1(latest.sent / Math.max(0.001, (now - started) / 1000)),
+      ...(requestsPerSecond !== undefined && { requests_per_second: round1(requestsPerSecond) }),
+      ...(options.askedPerSecond !== undefined && { asked_per_second: options.askedPerSecond }),
+      ...(eta !== undefined && { eta_seconds: eta }),
+    };
+    const who = `${options.job ?? 'the run'}${options.host !== undefined ? ` on ${options.host}` : ''}`;
+    const asked = options.askedPerSecond !== undefined ? ` (${round1(options.askedPerSecond)}/s asked)` : '';
+    const now_ = requestsPerSecond !== undefined ? `${round1(requestsPerSecond)} requests/s now` : `${round1(sentPerSecond)} sent/s now`;
+    const text = `progress of ${who}: ${latest.sent}/${total} sent, ${latest.seen} done, ${now_}${asked}, ETA ${eta !== undefined ? formatEta(eta) : 'unknown'}${bound ? `; ${bound}` : ''}`;
+    options.logger.info({ event: 'progress', progress: fields, ...(bound && { concurrency_bound: bound }) }, text);
+    return text;
   };
-  const timer = setInterval(log, LOG_EVERY_MS);
-  timer.unref();
+  const everyMs = options.everyMs ?? PROGRESS_EVERY_MS;
+  const timer =
+    everyMs > 0
+      ? setInterval(() => {
+          const text = line();
+          if (text !== undefined) options.print?.(text);
+        }, everyMs)
+      : undefined;
+  timer?.unref();
   return {
     update(stats, live) {
       latest = stats;
       bound = live?.concurrencyBound;
     },
     stop() {
-      clearInterval(timer);
-      log();
+      if (timer) clearInterval(timer);
+      // The last line goes to the log only: the summary follows for people.
+      if (everyMs > 0) line();
     },
   };
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** "45s", "3m 05s", "2h 07m". */
+export function formatEta(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(seconds / 3600)}h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
 }

@@ -6,6 +6,8 @@ import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { withJobStore } from './store-root.js';
 import { clientSettings } from '../app/index.js';
+import type { MetricsTargets } from '../metrics/index.js';
+import { withPassMetrics, type PassReading } from './pass-metrics.js';
 
 /** The flags `track` and `reconcile` share. */
 export interface ReadbackFlags {
@@ -22,15 +24,19 @@ export interface ReadbackFlags {
  * One `track` or `reconcile` at the command line: the platform client (failures as one sentence),
  * the job's log file, and SIGINT/SIGTERM as the abort signal. `run` gets the use-case's options.
  */
-export async function readbackSession<T>(jobPath: string, flags: ReadbackFlags, run: (options: ReadbackOptions) => Promise<T>): Promise<T> {
+export async function readbackSession<T>(
+  jobPath: string,
+  flags: ReadbackFlags,
+  run: (options: ReadbackOptions) => Promise<T>,
+  metrics?: { command: 'track'; targets: MetricsTargets | undefined; reading: PassReading<T> },
+): Promise<T> {
   return withJobStore(flags, jobPath, async (store) => {
     const connection = await connectionFrom(flags);
     const { job } = await loadJob(jobPath);
-    const logger = fileLogger(store.account(job.company_id).jobFiles(job.name).log);
+    const logger = fileLogger(store.account(job.company_id).jobFiles(job.name).log, { job: job.name });
+    const work = () => untilStopped((signal) => withClient(connection, (api) => run({ store, api, owner: { pid: process.pid, host: hostname() }, logger, signal }), clientSettings(job)));
     try {
-      return await untilStopped((signal) =>
-        withClient(connection, (api) => run({ store, api, owner: { pid: process.pid, host: hostname() }, logger, signal }), clientSettings(job)),
-      );
+      return await (metrics ? withPassMetrics(metrics.command, metrics.targets, { campaign: job.name, logger }, work, metrics.reading) : work());
     } finally {
       await flushLogger(logger);
     }

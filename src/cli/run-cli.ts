@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { ExitCode, isUserError, userErrorExitCode } from './exit.js';
 import { stamped } from './stamp.js';
+import { logFormat, logFormatOf, setLogFormat, stderrLine } from './logger.js';
 
 /**
  * The whole command line, in-process: parses `argv`, runs the command, and returns the exit code.
@@ -10,6 +11,7 @@ import { stamped } from './stamp.js';
 export async function runCli(argv: string[]): Promise<ExitCode> {
   const program = buildProgram(); // every command throws its usage errors (program.ts)
   process.exitCode = undefined;
+  setLogFormat(envLogFormat());
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? (process.exitCode as ExitCode) : ExitCode.ok;
@@ -20,8 +22,13 @@ export async function runCli(argv: string[]): Promise<ExitCode> {
       return usageExit(err.exitCode);
     }
     if (isUserError(err)) {
-      process.stderr.write(`${stamped(`outreach: ${err.message}`, process.stderr.isTTY)}\n`);
+      if (logFormat() === 'json') stderrLine('error', 'error', err.message);
+      else process.stderr.write(`${stamped(`outreach: ${err.message}`, process.stderr.isTTY)}\n`);
       return userErrorExitCode(err);
+    }
+    if (logFormat() === 'json') {
+      stderrLine('error', 'bug', `unexpected error, this is a bug; please report it with the run.log of the job: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return ExitCode.aborted;
     }
     process.stderr.write(
       `outreach: unexpected error, this is a bug; please report it with the run.log of the job\n${
@@ -31,6 +38,15 @@ export async function runCli(argv: string[]): Promise<ExitCode> {
     return ExitCode.aborted;
   } finally {
     process.exitCode = undefined;
+  }
+}
+
+/** OUTREACH_LOG_FORMAT, or sentences when it is not one (the command's hook then refuses it in one sentence). */
+function envLogFormat() {
+  try {
+    return logFormatOf(undefined);
+  } catch {
+    return 'sentences' as const;
   }
 }
 

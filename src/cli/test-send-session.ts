@@ -17,7 +17,7 @@ export async function testSendSession(prepared: Prepared, flag: string | true, o
   if (phones.length === 0) {
     throw new CliError(`--test-to lists no phone and the job has no test_to; give your team's phones, e.g. --test-to +5511987654321,+5511912345678, or list them in the job's "test_to"`);
   }
-  const logger = fileLogger(options.store.jobFiles(job.name).log);
+  const logger = fileLogger(options.store.jobFiles(job.name).log, { job: job.name });
   const api = createApiClient({ ...options.connection, ...clientSettings(job) });
   try {
     const result = await testSend(prepared, { api, store: options.store, phones, source: given.length > 0 ? '--test-to' : 'test_to', logger });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
+import { receiverMetrics } from '../metrics/index.js';
+import { healthStatus, keywordsFromEnv, knownPhones, startReceiver, storeHealth, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
 import { resolveBaseUrl, resolveToken } from './context.js';
 import { CliError } from './exit.js';
 import { openStore, shownWhere, storeWhere, type StoreWhere } from './store-root.js';
@@ -84,6 +85,8 @@ export async function runWebhook(
   try {
     const phones = knownPhones(store, logger);
     await phones.load();
+    const metrics = receiverMetrics();
+    const health = storeHealth(store);
     receiver = await startReceiver({
       port: settings.port,
       host: settings.host,
@@ -94,13 +97,23 @@ export async function runWebhook(
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),
       ...(settings.company !== undefined && { company: settings.company }),
+      health,
+      // Each scrape asks the store afresh (or takes a check of the last second): outreach_store_up is never stale.
+      metrics: async () => {
+        const now = await health.check();
+        metrics.storeUp.set(now.storeUp ? 1 : 0);
+        metrics.healthy.set(healthStatus(now) === 200 ? 1 : 0);
+        return { contentType: metrics.registry.contentType, text: await metrics.registry.metrics() };
+      },
+      onDelivery: (result) => metrics.deliveries.inc({ result }),
+      onOptOut: () => metrics.optOuts.inc({ source: 'reply_keyword' }),
     });
   } catch (err) {
     await api?.close();
     await store.close();
     throw listenError(err, settings);
   }
-  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\npress Ctrl+C to stop\n`);
+  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\nhealth: ${receiver.url}/healthz, metrics: ${receiver.url}/metrics\npress Ctrl+C to stop\n`);
   if (!io.stop.aborted) {
     await new Promise<void>((resolve) => io.stop.addEventListener('abort', () => resolve(), { once: true }));
   }

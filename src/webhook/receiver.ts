@@ -6,6 +6,9 @@
  * Nothing is stored before the signature and shape pass. After answering (the platform waits
  * 10 s at most and never retries): the window store is written and the client's phone looked up.
  * Any path is accepted (the URL is whatever was registered); any content type too (A26).
+ *
+ * Two GET paths answer for the platform it runs on, when the caller gives them: `/healthz` (200 while
+ * it can take events, 503 with one line of why; health.ts) and `/metrics` (the text exposition).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +25,7 @@ import { readBody } from './read-body.js';
 import { SIGNATURE_HEADER, verifySignature } from './signature.js';
 import type { StateStore } from '../checkpoint/index.js';
 import { openWebhookState } from './state.js';
+import { healthLine, healthStatus, type HealthSource } from './health.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -45,7 +49,22 @@ export interface ReceiverOptions {
   onEvent?: (event: RecordedEvent, isNew: boolean) => void;
   /** The company of a message no job's conversation and no single company of the store tells (`--company`). */
   company?: number;
+  /** Answers GET /healthz; without it that path is a delivery like any other. */
+  health?: HealthSource;
+  /** Answers GET /metrics with the text exposition format; without it that path is a delivery like any other. */
+  metrics?: () => Promise<{ contentType: string; text: string }>;
+  /** Told what became of each delivery (the metrics count them). */
+  onDelivery?: (result: DeliveryResult) => void;
+  /** Told each phone an opt-out reply put on the suppression list. */
+  onOptOut?: (phone: string) => void;
 }
+
+/**
+ * What became of one delivery: recorded, a message already recorded, refused for its signature, not
+ * a chat.message or too large (`invalid`), not stored (`failed`), or kept in a spool while the store
+ * is down (`spooled`, once the receiver has one).
+ */
+export type DeliveryResult = 'accepted' | 'duplicate' | 'bad_signature' | 'invalid' | 'failed' | 'spooled';
 
 export interface ReceiverStats {
   /** Requests of any kind. */
@@ -105,8 +124,20 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     },
   };
 
+  const told = (result: DeliveryResult) => {
+    try {
+      options.onDelivery?.(result);
+    } catch (err) {
+      logger.error({ err }, 'onDelivery callback failed');
+    }
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests += 1;
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const served = await serveGet(req, res, options);
+      if (served) return;
+    }
     if (req.method !== 'POST') {
       stats.methodNotAllowed += 1;
       return reply(res, 405, { ok: false, error: 'only POST is accepted' }, { Allow: 'POST' });
@@ -115,19 +146,22 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     if (!body.ok) {
       if (body.reason === 'aborted') return void req.socket.destroy();
       stats.tooLarge += 1;
-      logger.warn({ contentLength: req.headers['content-length'] }, 'webhook refused: body over 1 MiB');
+      told('invalid');
+      logger.warn({ event: 'webhook_refused', reason: 'too_large', contentLength: req.headers['content-length'] }, 'webhook refused: body over 1 MiB');
       return reply(res, 413, { ok: false, error: 'body over 1 MiB' }, { Connection: 'close' });
     }
     const signature = req.headers[SIGNATURE_HEADER];
     if (!verifySignature(body.body, typeof signature === 'string' ? signature : undefined, options.secret)) {
       stats.unauthorized += 1;
-      logger.warn({ hasSignature: signature !== undefined }, 'webhook refused: missing or wrong signature');
+      told('bad_signature');
+      logger.warn({ event: 'webhook_refused', reason: 'bad_signature', hasSignature: signature !== undefined }, 'webhook refused: missing or wrong signature');
       return reply(res, 401, { ok: false, error: 'invalid signature' });
     }
     const parsed = parseChatMessage(body.body);
     if (!parsed.ok) {
       stats.badRequest += 1;
-      logger.warn({ reason: parsed.reason }, 'webhook refused: not a chat.message event');
+      told('invalid');
+      logger.warn({ event: 'webhook_refused', reason: parsed.reason }, 'webhook refused: not a chat.message event');
       return reply(res, 400, { ok: false, error: parsed.reason });
     }
     const message = parsed.event;
@@ -136,15 +170,17 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       recorded = await ingest.record(message, 'webhook');
     } catch (err) {
       stats.storeFailures += 1;
-      logger.error({ err, messageId: message.messageId }, 'webhook event could not be stored; `outreach sync` will recover it');
+      told('failed');
+      logger.error({ event: 'webhook_store_failed', err, messageId: message.messageId }, 'webhook event could not be stored; `outreach sync` will recover it');
       return reply(res, 500, { ok: false, error: 'could not store the event' });
     }
     if (recorded.isNew) stats.recorded += 1;
     else stats.duplicates += 1;
+    told(recorded.isNew ? 'accepted' : 'duplicate');
     reply(res, 200, { ok: true });
 
     logger.info(
-      { messageId: message.messageId, clientId: message.clientId, direction: message.direction, new: recorded.isNew },
+      { event: 'webhook_event', messageId: message.messageId, clientId: message.clientId, direction: message.direction, new: recorded.isNew },
       'webhook event recorded',
     );
     try {
@@ -156,7 +192,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       let phone = recorded.event.phone;
       if (message.direction === 'inbound' && !phone) phone = await ingest.linkPhone(message.clientId);
       if (message.direction === 'inbound') await ingest.linkNumber(recorded.event);
-      if (recorded.isNew) await applyKeywordReply(options.store, keywords, recorded.event, phone, logger);
+      if (recorded.isNew) {
+        const keyword = await applyKeywordReply(options.store, keywords, recorded.event, phone, logger);
+        if (keyword?.intent === 'opt_out' && keyword.changed) options.onOptOut?.(keyword.phone);
+      }
       await state.window.flush();
     });
   }
@@ -206,6 +245,28 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       return closing;
     },
   };
+}
+
+/** GET /healthz and GET /metrics, when the receiver was given them; false for any other GET (a delivery's path). */
+async function serveGet(req: IncomingMessage, res: ServerResponse, options: Pick<ReceiverOptions, 'health' | 'metrics'>): Promise<boolean> {
+  const route = (req.url ?? '/').split('?')[0];
+  if (route === '/healthz' && options.health) {
+    const health = await options.health.check();
+    answer(res, req, healthStatus(health), 'text/plain; charset=utf-8', healthLine(health));
+    return true;
+  }
+  if (route === '/metrics' && options.metrics) {
+    const { contentType, text } = await options.metrics();
+    answer(res, req, 200, contentType, text);
+    return true;
+  }
+  return false;
+}
+
+/** A text answer (its headers only, for HEAD); never cached: each probe and scrape asks anew. */
+function answer(res: ServerResponse, req: IncomingMessage, status: number, contentType: string, text: string): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 function reply(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {

@@ -43,15 +43,18 @@ describe("the README's install path and scheduled examples", () => {
   });
 });
 
-describe("the README's Kubernetes recipe", () => {
-  it("mounts the store's URL from a Secret as a file (OUTREACH_STORE_FILE), never in an argument or the environment", () => {
-    const yaml = codeBlocks(readme).filter((b) => /^kind: (CronJob|Deployment)$/m.test(b));
-    expect(yaml).toHaveLength(1);
-    const manifests = yaml[0] ?? '';
-    expect(manifests).not.toMatch(/name: OUTREACH_STORE\b(?!_FILE)|--store\b/);
-    for (const line of scheduledLines(manifests)) expect(line).not.toMatch(/postgres(ql)?:\/\//);
-    expect(manifests.match(/name: OUTREACH_STORE_FILE, value: \/run\/secrets\/outreach\/store-url/g)).toHaveLength(2);
-    expect(manifests.match(/secret: \{ secretName: outreach, items: \[\{ key: store-url, path: store-url \}\], defaultMode: 0400 \}/g)).toHaveLength(2);
+describe('the Kubernetes manifests (deploy/kubernetes/)', () => {
+  it("mount the store's URL from a Secret as a file (OUTREACH_STORE_FILE), never in an argument or the environment", async () => {
+    const dir = path.join(repoRoot, 'deploy', 'kubernetes');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const file of files) {
+      const manifests = await readFile(path.join(dir, file), 'utf8');
+      expect(manifests, file).not.toMatch(/name: OUTREACH_STORE\b(?!_FILE)|"--store"/);
+      expect(manifests, file).not.toMatch(/postgres(ql)?:\/\/[^\s"]*@/);
+      expect(manifests, file).toMatch(/name: OUTREACH_STORE_FILE, value: \/run\/secrets\/outreach\/store-url/);
+      expect(manifests, file).toMatch(/secret: \{ secretName: outreach/);
+    }
   });
 });
 

@@ -84,9 +84,9 @@ describe('outreach webhook', () => {
     const webhook = program.commands.find((c) => c.name() === 'webhook')!;
     const syncCommand = program.commands.find((c) => c.name() === 'sync')!;
     expect(webhook.description()).toBe("Receive the platform's signed chat.message webhooks: replies and 24-hour windows");
-    expect(webhook.options.map((o) => o.long)).toEqual(['--port', '--host', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--log-file', '--company']);
+    expect(webhook.options.map((o) => o.long)).toEqual(['--port', '--host', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--log-file', '--company', '--log-format']);
     expect(syncCommand.description()).toBe('Poll the platform for messages the webhook missed');
-    expect(syncCommand.options.map((o) => o.long)).toEqual(['--since', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--json', '--log-file', '--company']);
+    expect(syncCommand.options.map((o) => o.long)).toEqual(['--since', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--json', '--log-file', '--company', '--metrics-file', '--pushgateway', '--log-format']);
   });
 
   it('listens, records what the simulator sends, links phones with the token, and stops on the signal', async () => {

@@ -29,6 +29,7 @@ import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
 import { fileBudgetHolder, placesHeld } from './budget-file.js';
 import { fileRateShares } from './rate-share-file.js';
+import { pingFolder } from './ping.js';
 
 export interface FileStoreOptions {
   /** How journals are opened (tests inject a failing disk). */
@@ -203,6 +204,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       claimRate: (claim) => rateShares.claim(claim),
       leaveRate: (channel, sender, now) => rateShares.leave(channel, sender, now),
       close: () => Promise.resolve(),
+      ping: () => pingFolder(dir),
 
       async knownPhones(): Promise<Map<string, string>> {
         const phones = new Map<string, string>();

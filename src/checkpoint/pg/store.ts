@@ -20,6 +20,7 @@ import { openPgWindowStore, pgWindows } from './windows.js';
 import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
 import { pgClaimRate, pgLeaveRate } from './rate-shares.js';
+import { pingDb } from './ping.js';
 
 export interface PgStoreOptions extends DbOptions, LeaseOptions {
   /** The local folder for the files for people (report.csv, rejects.csv, run.log, summary.json, report.html). */
@@ -81,6 +82,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       leaveRate: (channel, sender) => pgLeaveRate(db, channel, sender),
       // The connections are the store's: a company's part lets nothing go (the composition root closes the store).
       close: () => (company === undefined ? db.close() : Promise.resolve()),
+      ping: () => pingDb(db),
     };
   };
 

@@ -68,7 +68,8 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
     process.stdout.write(formatPlan(plan, readersOf({})));
     const { refusals, line } = forceDemoRefusals(sim, plan.lastPhones);
 
-    const session = { store, connection: { baseUrl: sim.url, token: sim.token }, progress: flags.progress !== false };
+    // The demo narrates on stdout: its progress is the bar at a terminal, never lines between the narration.
+    const session = { store, connection: { baseUrl: sim.url, token: sim.token }, progress: flags.progress !== false, progressEveryMs: 0 };
     say(`\n== 4. outreach run ${shown(jobFile)}`);
     if (line) say(line);
     const runCode = await runSession(prepared, { ...session, command: 'run', mode: { retryFailed: false, retryInDoubt: false } });

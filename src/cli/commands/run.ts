@@ -8,8 +8,11 @@ import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
 import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
+import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
+import { LOG_FORMAT_OPTION } from '../logger.js';
+import { numberFlag } from '../readback-session.js';
 
-interface RunFlags {
+interface RunFlags extends MetricsFlags {
   baseUrl?: string;
   tokenFile?: string;
   stateDir?: string;
@@ -21,6 +24,7 @@ interface RunFlags {
   wait?: boolean;
   tz?: string;
   locale?: string;
+  progressEvery?: string;
   testTo?: string | true;
   at?: string;
 }
@@ -34,11 +38,15 @@ function sendOptions(cmd: Command): Command {
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
     .option('--json', 'print the summary as one JSON object')
-    .option('--no-progress', 'no progress bar or progress lines')
+    .option('--no-progress', 'no progress bar (the progress lines of a run without one are still logged)')
+    .option('--progress-every <seconds>', 'without a bar, log a progress line this often (0: never)', '30')
     .option('--force-changed', 'send even though the message content changed since the checkpoint started')
     .option('--wait', 'stay, and send each deferred contact (quiet hours, messaging limit) when its time comes')
     .option(...TZ_OPTION)
-    .option(...LOCALE_OPTION);
+    .option(...LOCALE_OPTION)
+    .option(...METRICS_FILE_OPTION)
+    .option(...PUSHGATEWAY_OPTION)
+    .option(...LOG_FORMAT_OPTION);
 }
 
 export function registerRun(program: Command): void {
@@ -65,6 +73,9 @@ function startingAt(prepared: Prepared, at: string | undefined, locale: string |
 
 async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 'run' | 'resume'): Promise<void> {
   const people = readersOf(flags); // a wrong --tz or --locale is told before anything is read
+  const startedAt = Date.now();
+  const metrics = await metricsTargets(flags);
+  const progressEveryMs = numberFlag('--progress-every', flags.progressEvery ?? '30', 0) * 1000;
   process.exitCode = await withJobStore(flags, jobPath, async (store) => {
     const connection = await connectionFrom(flags);
     const prepared = startingAt(await prepareOnline(jobPath, connection, store), flags.at, people.locale);
@@ -77,8 +88,10 @@ async function send(jobPath: string, flags: RunFlags, mode: RetryMode, command: 
       mode,
       ...(flags.json !== undefined && { json: flags.json }),
       ...(flags.progress !== undefined && { progress: flags.progress }),
+      progressEveryMs,
       ...(flags.forceChanged !== undefined && { forceChanged: flags.forceChanged }),
       ...(flags.wait !== undefined && { wait: flags.wait }),
+      ...(metrics && { metrics, startedAt }),
       zone,
     });
   });

@@ -1,92 +1,11 @@
 import type { Command } from 'commander';
-import type { Logger } from 'pino';
-import { createApiClient } from '../../api/index.js';
-import { platformError } from '../../app/index.js';
-import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResult } from '../../webhook/index.js';
-import { resolveBaseUrl, resolveToken } from '../context.js';
 import { untilStopped } from '../api-command.js';
-import { CliError } from '../exit.js';
-import { companyFlag } from '../webhook-session.js';
-import { consoleLogger, flushLogger } from '../logger.js';
-import { openStore, STORE_OPTION, storeWhere, usingStore, type StoreWhere, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
+import { consoleLogger, flushLogger, LOG_FORMAT_OPTION } from '../logger.js';
+import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
+import { METRICS_FILE_OPTION, PUSHGATEWAY_OPTION } from '../metrics-options.js';
+import { runSync, syncSettings, type SyncFlags } from '../sync-session.js';
 
-interface SyncFlags {
-  since?: string;
-  stateDir?: string;
-  store?: string;
-  storeFile?: string;
-  baseUrl?: string;
-  tokenFile?: string;
-  json?: boolean;
-  logFile?: string;
-  company?: string;
-}
-
-export interface SyncSettings {
-  baseUrl: string;
-  token: string;
-  /** Where the events, windows, suppression list and bookmark are kept. */
-  store: StoreWhere;
-  since?: string;
-  json: boolean;
-  keywords: InboundKeywords;
-  /** The company of a message no job's conversation tells, when the store holds several companies (`--company`). */
-  company?: number;
-}
-
-export async function syncSettings(flags: SyncFlags, env: NodeJS.ProcessEnv = process.env): Promise<SyncSettings> {
-  if (flags.since !== undefined && Number.isNaN(Date.parse(flags.since))) {
-    throw new CliError(`--since "${flags.since}" is not a date-time; write it as 2025-03-01T00:00:00Z`);
-  }
-  return {
-    baseUrl: resolveBaseUrl(flags.baseUrl, env),
-    token: await resolveToken(flags.tokenFile, env),
-    store: storeWhere(flags, env),
-    ...(flags.since !== undefined ? { since: new Date(Date.parse(flags.since)).toISOString() } : {}),
-    json: flags.json === true,
-    keywords: keywordsFromEnv(env),
-    ...(flags.company !== undefined && { company: companyFlag(flags.company) }),
-  };
-}
-
-/** One sync pass; prints what it recorded (one JSON object with --json). */
-export async function runSync(
-  settings: SyncSettings,
-  io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
-): Promise<SyncResult> {
-  const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
-  const result = await usingStore(openStore(settings.store), async (store): Promise<SyncResult> => {
-    try {
-      const phones = knownPhones(store, io.logger);
-      await phones.load();
-      return await sync({
-        api,
-        store,
-        logger: io.logger,
-        keywords: settings.keywords,
-        knownPhones: (clientId) => phones.get(clientId),
-        ...(settings.company !== undefined && { company: settings.company }),
-        ...(settings.since !== undefined ? { since: settings.since } : {}),
-        ...(io.signal ? { signal: io.signal } : {}),
-      });
-    } catch (err) {
-      throw platformError(err, { baseUrl: settings.baseUrl, note: 'progress so far is kept, run sync again to finish' });
-    } finally {
-      await api.close();
-    }
-  });
-  if (settings.json) {
-    io.out.write(`${JSON.stringify(result)}\n`);
-  } else {
-    io.out.write(
-      `sync: ${result.conversations} conversation(s) changed since ${result.since}; ` +
-        `${result.messagesSeen} message(s) read, ${result.recorded} new recorded (${result.inboundRecorded} inbound)\n` +
-        (result.optOuts + result.optIns > 0 ? `opt-out replies: ${result.optOuts} phone(s) suppressed; opt-in replies: ${result.optIns} phone(s) restored\n` : '') +
-        `next sync starts from ${result.until}\n`,
-    );
-  }
-  return result;
-}
+export { runSync, syncSettings, type SyncSettings } from '../sync-session.js';
 
 export function registerSync(program: Command): void {
   program
@@ -101,6 +20,9 @@ export function registerSync(program: Command): void {
     .option('--json', 'print the result as one JSON object')
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
     .option('--company <id>', "the company of a reply in a conversation no job started, when the store holds several companies' jobs (otherwise the store's only company)")
+    .option(...METRICS_FILE_OPTION)
+    .option(...PUSHGATEWAY_OPTION)
+    .option(...LOG_FORMAT_OPTION)
     .action(async (flags: SyncFlags) => {
       const settings = await syncSettings(flags);
       const logger = consoleLogger({ logFile: flags.logFile });

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
-import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS } from '../../app/index.js';
+import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS, type TrackOutcome } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
 import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
 import { LOCALE_OPTION, localeOption } from '../format/time.js';
 import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
+import { LOG_FORMAT_OPTION } from '../logger.js';
+import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
 
-interface TrackFlags extends ReadbackFlags {
+interface TrackFlags extends ReadbackFlags, MetricsFlags {
   untilSettled?: boolean;
   interval?: string;
 }
@@ -26,9 +28,14 @@ export function registerTrack(program: Command): void {
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
     .option(...LOCALE_OPTION)
+    .option(...METRICS_FILE_OPTION)
+    .option(...PUSHGATEWAY_OPTION)
+    .option(...LOG_FORMAT_OPTION)
     .action(async (jobPath: string, flags: TrackFlags) => {
       const intervalMs = numberFlag('--interval', flags.interval ?? '60', 1) * 1000;
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
+      const targets = await metricsTargets(flags);
+      const reading = { succeeded: (o: TrackOutcome) => o.stopped === undefined, optOuts: (o: TrackOutcome) => ({ source: 'provider' as const, count: o.optedOut.length }) };
       const outcome = await readbackSession(jobPath, flags, (options) =>
         trackJob(jobPath, {
           ...options,
@@ -42,6 +49,7 @@ export function registerTrack(program: Command): void {
             if (flags.untilSettled && !flags.json) process.stderr.write(formatPass(pass, n));
           },
         }),
+        { command: 'track', targets, reading },
       );
       process.stdout.write(flags.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatTrack(outcome, { locale: localeOption(flags.locale) }));
       process.exitCode = outcomeExitCode(outcome);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { untilStopped } from '../api-command.js';
 import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
-import { consoleLogger, flushLogger } from '../logger.js';
+import { consoleLogger, flushLogger, LOG_FORMAT_OPTION } from '../logger.js';
 import { DEFAULT_WEBHOOK_PORT, runWebhook, webhookSettings, type WebhookFlags } from '../webhook-session.js';
 
 export function registerWebhook(program: Command): void {
@@ -17,6 +17,7 @@ export function registerWebhook(program: Command): void {
     .option('--token-file <file>', 'file holding the integration token (default $OUTREACH_TOKEN); without one, no phone look-ups')
     .option('--log-file <file>', 'also append what it logs to this file, as JSON lines')
     .option('--company <id>', "the company of a reply in a conversation no job started, when the store holds several companies' jobs (otherwise the store's only company)")
+    .option(...LOG_FORMAT_OPTION)
     .addHelpText(
       'after',
       '\nThe signing secret comes from OUTREACH_WEBHOOK_SECRET; each delivery is checked against its header\nX-Service-Signature: sha256=<hex>. It records into the runs\' store: the account\'s state folder of this\nuser by default, or the one --state-dir, OUTREACH_STATE_DIR, --store-file, OUTREACH_STORE_FILE, --store or OUTREACH_STORE names. Put a reverse proxy with TLS in front and register\nhttps://<its public name>/ as the webhook URL under Integrations; run `outreach sync` now and then\nfor anything it missed.',

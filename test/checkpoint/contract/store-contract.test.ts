@@ -730,4 +730,16 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect((await store.readJob('promo'))?.header?.content).toEqual({ company_id: 1, channel_id: 10 });
     });
   });
+
+  describe('whether the store can be used now', () => {
+    it('answers a ping on a fresh store, and again once a job is kept in it, writing nothing a job reads', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      const job = await store.openJob('promo', ownerA);
+      await job.record(header);
+      await job.close();
+      await expect((await place.another()).ping()).resolves.toBeUndefined();
+      expect((await store.readJob('promo'))?.header).toEqual(header);
+      expect(await store.runningBy('promo')).toBeUndefined();
+    });
+  });
 });
