@@ -2,7 +2,7 @@
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
-export { StoreUnavailableError, StoreWriteError } from './errors.js';
+export { StoreUnavailableError, StoreWriteError, thenStep } from './errors.js';
 export { ContactListing, type ListedContact, type ListingColumns } from './listing.js';
 export { StateTable, type ColumnRows } from './state-table.js';
 export type { Columns } from './state-columns.js';
