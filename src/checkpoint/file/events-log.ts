@@ -12,7 +12,7 @@ import { createReadStream } from 'node:fs';
 import { makePrivateDir, openPrivate } from '../../files/private.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
 import { parseLine } from './jsonl-file.js';
 import { storeWriteError } from './state-file-error.js';
