@@ -197,6 +197,26 @@ describe.skipIf(!pgUrl)('the webhook receiver while its database is down', () =>
     expect((await store.openWindowStore()).lastInboundByClient('77')).toBe(Date.parse('2025-03-01T10:00:00.000Z'));
   });
 
+  it('starts while the database behind PgBouncer is down, answers 200, and applies what it kept once it can open the store', async () => {
+    const { store, rowsOf } = storeOf(bouncer.url);
+    expect(await store.companies()).toEqual([]);
+    await cluster.stop();
+    const spoolDir = path.join(await folder(), 'webhook-spool');
+    const retry = gate();
+    const receiver = await receiverOn(store, { spoolDir, sleep: retry.sleep });
+    expect(receiver.health()).toMatchObject({ storeUp: false, spooling: true, spooled: 0 });
+    const d = delivery({ clientId: '80', createdAt: '2025-03-01T10:00:00.000Z' });
+    expect((await send(receiver.url, { body: d.raw, headers: { 'x-service-signature': d.signature } })).status).toBe(200);
+    expect(receiver.health()).toMatchObject({ storeUp: false, spooling: true, spooled: 1 });
+
+    await cluster.start();
+    retry.open();
+    await receiver.drained();
+    expect(await rowsOf(d.messageId)).toBe(1);
+    expect((await store.openWindowStore()).lastInboundByClient('80')).toBe(Date.parse('2025-03-01T10:00:00.000Z'));
+    expect(receiver.health()).toEqual({ storeUp: true, spooling: false, spooled: 0 });
+  });
+
   it('applies at its start what a receiver stopped during the outage left in the spool, in order', async () => {
     const { store, url, rowsOf } = storeOf(bouncer.url);
     const spoolDir = path.join(await folder(), 'webhook-spool');
