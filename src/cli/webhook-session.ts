@@ -1,7 +1,9 @@
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { keywordsFromEnv, knownPhones, startReceiver, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
-import { resolveBaseUrl, resolveToken } from './context.js';
+import { keywordsFromEnv, knownPhones, startReceiver, STORE_TIMEOUT_MS, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
+import { resolveBaseUrl, resolveStateDir, resolveToken } from './context.js';
 import { CliError } from './exit.js';
 import { openStore, shownWhere, storeWhere, type StoreWhere } from './store-root.js';
 
@@ -17,7 +19,11 @@ export interface WebhookFlags {
   baseUrl?: string;
   tokenFile?: string;
   company?: string;
+  spool?: string;
 }
+
+/** Names the spool folder when --spool does not. */
+export const SPOOL_ENV = 'OUTREACH_WEBHOOK_SPOOL';
 
 export interface WebhookSettings {
   port: number;
@@ -31,6 +37,8 @@ export interface WebhookSettings {
   platform?: { baseUrl: string; token: string };
   /** The company of a message no job's conversation tells, when the store holds several companies (`--company`). */
   company?: number;
+  /** Where deliveries wait while the store cannot take them: --spool, else OUTREACH_WEBHOOK_SPOOL, else webhook-spool/ in the state folder (this machine's, with a database store). */
+  spoolDir: string;
 }
 
 /** Flags and environment folded once into the receiver's settings; a bad value is a one-sentence CliError. */
@@ -47,11 +55,13 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
   if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
   const company = companyFlag(flags.company);
   const token = flags.tokenFile ? await resolveToken(flags.tokenFile, env) : env.OUTREACH_TOKEN?.trim() || undefined;
+  const spool = flags.spool || env[SPOOL_ENV] || undefined;
   return {
     port: Number(flags.port),
     host: flags.host,
     secret,
     store: storeWhere(flags, env),
+    spoolDir: spool !== undefined ? path.resolve(spool) : path.join(resolveStateDir(flags.stateDir, env), 'webhook-spool'),
     keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
     ...(company !== undefined && { company }),
@@ -83,7 +93,8 @@ export async function runWebhook(
   let receiver;
   try {
     const phones = knownPhones(store, logger);
-    await phones.load();
+    // A store that does not answer (a database held by a pooler) does not hold the start: the phones come when it does.
+    await Promise.race([phones.load(), delay(STORE_TIMEOUT_MS, undefined, { ref: false })]);
     receiver = await startReceiver({
       port: settings.port,
       host: settings.host,
@@ -94,22 +105,27 @@ export async function runWebhook(
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),
       ...(settings.company !== undefined && { company: settings.company }),
+      spoolDir: settings.spoolDir,
     });
   } catch (err) {
     await api?.close();
     await store.close();
     throw listenError(err, settings);
   }
-  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\npress Ctrl+C to stop\n`);
+  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\nspool: ${settings.spoolDir}\npress Ctrl+C to stop\n`);
   if (!io.stop.aborted) {
     await new Promise<void>((resolve) => io.stop.addEventListener('abort', () => resolve(), { once: true }));
   }
+  const waiting = receiver.health().spooled;
   await receiver.close();
   await api?.close();
-  await store.close();
+  // A database that does not answer does not hold the stop: what was not recorded waits in the spool.
+  await Promise.race([store.close(), delay(STORE_TIMEOUT_MS, undefined, { ref: false })]);
   const s = receiver.stats;
   const refused = s.unauthorized + s.badRequest + s.tooLarge + s.methodNotAllowed + s.storeFailures;
-  io.out.write(`webhook receiver stopped: ${s.recorded} recorded, ${s.duplicates} repeated, ${refused} refused\n`);
+  const spooled = s.spooled > 0 || s.appliedFromSpool > 0 ? `, ${s.spooled} kept in the spool while the store could not take them, ${s.appliedFromSpool} applied from it` : '';
+  io.out.write(`webhook receiver stopped: ${s.recorded} recorded, ${s.duplicates} repeated, ${refused} refused${spooled}\n`);
+  if (waiting > 0) io.out.write(`${waiting} event(s) wait in the spool ${settings.spoolDir}: the receiver applies them when it starts again and the store answers\n`);
   return s;
 }
 

@@ -8,6 +8,9 @@ export {
   type ReceiverOptions,
   type ReceiverStats,
 } from './receiver.js';
+export { STORE_TIMEOUT_MS, type SpoolHealth } from './intake.js';
+export { SpoolInUseError } from './spool-owner.js';
+export type { Sleep } from './spool-drain.js';
 export { createPhoneLookup, type PhoneLookup, type PhoneLookupOptions } from './phone-lookup.js';
 export { sync, FIRST_SYNC_SINCE, SyncSinceError, type SyncOptions, type SyncResult } from './sync.js';
 export { knownPhones, type KnownPhones } from './known-phones.js';

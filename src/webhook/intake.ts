@@ -122,6 +122,7 @@ export async function openIntake(options: IntakeOptions): Promise<Intake> {
     reason = errorLine(err);
   };
   const isUp = () => {
+    if (!storeUp && spool !== undefined && spool.size > 0) logger.info({ event: 'webhook_store_back', spooled: spool.size }, `the store answers again; applying the ${spool.size} event(s) kept in the spool`);
     storeUp = true;
     reason = undefined;
   };
@@ -154,7 +155,10 @@ export async function openIntake(options: IntakeOptions): Promise<Intake> {
     if (spool === undefined) return true;
     const batch = spool.peek(APPLY_BATCH);
     if (batch.length === 0) {
-      if (spool.size === 0) return true;
+      if (spool.size === 0) {
+        isUp();
+        return true;
+      }
       await spool.idle();
       return false;
     }
@@ -171,6 +175,7 @@ export async function openIntake(options: IntakeOptions): Promise<Intake> {
     );
     const events = await timed(Promise.all(batch.map((e) => ingest.complete(e))), 'reading the conversations of spooled events');
     const outcomes = await timed(Promise.all(events.map((e) => ingest.recordEvent(e))), 'recording spooled events');
+    isUp();
     // In order, so a START after a STOP leaves the phone off the list.
     for (const { event } of outcomes) await timed(applyKeywordReply(store, keywords, event, event.phone, logger), 'applying an opt-out or opt-in reply');
     await timed(state.window.flush(), 'writing the reply windows');
@@ -185,18 +190,19 @@ export async function openIntake(options: IntakeOptions): Promise<Intake> {
     pass,
     sleep: options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal })),
     onFailure(err, failures) {
-      const first = storeUp;
+      const wasUp = storeUp;
       wentDown(err);
-      const line = `${errorLine(err)}; ${spool?.size ?? 0} event(s) wait in ${spool?.dir ?? 'the spool'}, tried again shortly`;
-      if (first || failures === 1) logger.error({ event: 'webhook_store_down', err: errorLine(err), spooled: spool?.size }, line);
-      else logger.debug({ event: 'webhook_store_down', err: errorLine(err), failures }, line);
+      const fields = { event: 'webhook_store_down', err: errorLine(err), spooled: spool?.size, failures };
+      const line = `${errorLine(err)}; ${spool?.size ?? 0} event(s) wait in the spool ${spool?.dir ?? ''}, tried again shortly`;
+      // Said when the store goes down, then every 20th try: a long outage does not fill the log.
+      if (wasUp) logger.error(fields, line);
+      else if (failures % 20 === 0) logger.warn(fields, `still ${line} (${failures} tries so far)`);
+      else logger.debug(fields, line);
     },
-    onRecovery() {
-      isUp();
-      logger.info({ event: 'webhook_store_back' }, 'the store answers again; applying the events kept in the spool');
-    },
+    onRecovery: isUp,
   });
   const spooling = () => spool !== undefined && (spool.size > 0 || opened === undefined);
+  if (spool !== undefined && spool.size > 0) logger.info({ event: 'webhook_spool_found', spooled: spool.size }, `${spool.size} event(s) an earlier run kept in the spool ${spool.dir}: applying them`);
   if (spooling()) drain.wake();
 
   function tell(event: RecordedEvent, isNew: boolean): void {
@@ -288,7 +294,7 @@ export async function openIntake(options: IntakeOptions): Promise<Intake> {
         await spool.close();
       }
       if (opened !== undefined) {
-        await timed(opened.state.close(), 'closing the events log').catch((err: unknown) => logger.warn({ err: errorLine(err) }, 'the store did not close cleanly'));
+        await timed(opened.state.close(), 'closing the events log').catch((err: unknown) => logger.warn({ err: errorLine(err) }, `the store did not answer while closing (${errorLine(err)}); what it did not record waits in the spool`));
       }
     },
   };

@@ -5,6 +5,7 @@
  * short here (300 ms) and its wait between two tries is a gate the test opens: nothing waits on the
  * wall clock, and no test asserts how long anything took.
  */
+import { spawn } from 'node:child_process';
 import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,8 @@ import { createPgStore, type RecordedEvent, type StateStore } from '../../src/ch
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { knownPhones, startReceiver, type Receiver, type ReceiverOptions } from '../../src/webhook/index.js';
 import { campaign, phoneOf } from '../helpers/campaign.js';
-import { runCli } from '../helpers/cli.js';
+import { cliPath, runCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { schemaUrl, startCluster, startPgbouncer, type Bouncer, type Cluster } from '../helpers/pg-cluster.js';
 import { delivery, SECRET } from './helpers/events.js';
 import { send } from './helpers/http.js';
@@ -270,5 +272,45 @@ describe.skipIf(!pgUrl)('the webhook receiver while its database is down', () =>
     const reported = lines().map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => /torn/.test(l.msg));
     expect(reported?.level).toBe(50);
     expect(reported?.msg).toBe(`${path.join(spoolDir, file ?? '')} line 2 is torn (a write cut short by a crash; the delivery was never answered): skipped; message 424242 is not applied from it; \`outreach sync\` recovers it from the platform`);
+  });
+
+  it('outreach webhook, stopped while the database is down, says what waits in its spool (under the state folder); started again, it applies it', async () => {
+    const { url, rowsOf } = storeOf(bouncer.url);
+    const stateDir = await folder();
+    const env = { ...process.env, NO_COLOR: '1', OUTREACH_STORE: url, OUTREACH_STATE_DIR: stateDir, OUTREACH_WEBHOOK_SECRET: SECRET };
+    const webhook = () => {
+      const child = spawn(process.execPath, [cliPath, 'webhook', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      cleanups.push(async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
+      });
+      return { child, exited, output: () => out, url: async () => {
+        await waitFor(() => /listening on (\S+)/.test(out) || child.exitCode !== null);
+        return /listening on (\S+)/.exec(out)?.[1] ?? '';
+      } };
+    };
+    const first = webhook();
+    const at = await first.url();
+    expect(first.output()).toContain(`spool: ${path.join(stateDir, 'webhook-spool')}\n`);
+    await cluster.stop();
+    const d = delivery({ clientId: '81' });
+    expect((await send(at, { body: d.raw, headers: { 'x-service-signature': d.signature } })).status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('webhook receiver stopped: 0 recorded, 0 repeated, 0 refused, 1 kept in the spool while the store could not take them, 0 applied from it\n');
+    expect(first.output()).toContain(`1 event(s) wait in the spool ${path.join(stateDir, 'webhook-spool')}: the receiver applies them when it starts again and the store answers\n`);
+
+    await cluster.start();
+    const second = webhook();
+    await second.url();
+    await waitFor(async () => (await rowsOf(d.messageId)) === 1, 30_000, 100);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(second.output()).toContain('0 recorded, 0 repeated, 0 refused, 0 kept in the spool while the store could not take them, 1 applied from it\n');
+    expect(await segmentsIn(path.join(stateDir, 'webhook-spool'))).toEqual([]);
   });
 });
