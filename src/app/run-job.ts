@@ -57,6 +57,8 @@ export interface RunJobOptions {
   onStart?: (info: { contacts: number; files: JobFiles; firstRun: boolean }) => void;
   /** After each contact; `concurrencyBound` says when a fixed concurrency keeps the run below the asked rate. */
   onProgress?: (stats: RunStats, live: { concurrencyBound?: string }) => void;
+  /** Once no more is sent, before a run the store stopped writes its last records (the progress ends there, so that they stay last). */
+  onSendsOver?: () => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
   /**
@@ -150,6 +152,7 @@ export async function runJob(prepared: Prepared, given: RunJobOptions): Promise<
     await holder?.release().catch((err: unknown) => logger.warn({ err }, 'could not give back the unused places of the messaging limit; they lapse within 5 minutes'));
     await limiter.stop().catch(() => undefined);
     await state.close().catch(() => undefined);
+    options.onSendsOver?.();
     // Last: the stopped run's summary.json and run.log's last line.
     if (stopped) await recordStoreStop(state, logger, { job: job.name, command, message: stopped.message, soFar, finishedAt: clock() });
   }

@@ -153,8 +153,9 @@ export interface Bouncer {
  * Debian's PgBouncer in transaction pooling in front of `cluster`: a server connection is lent to a
  * client for one transaction only, so nothing that keeps session state (a session advisory lock,
  * LISTEN, a SET outside a transaction, a named prepared statement) survives between two of them.
+ * While the database is down it holds a client's query (it does not fail it) until it can log in again.
  */
-export async function startPgbouncer(cluster: Pick<Cluster, 'port'>): Promise<Bouncer> {
+export async function startPgbouncer(cluster: Pick<Cluster, 'port'>, options: { serverLoginRetrySeconds?: number } = {}): Promise<Bouncer> {
   const bin = pgbouncerBin();
   if (bin === undefined) throw new Error(PG_MISSING);
   const { writeFile, readFile } = await import('node:fs/promises');
@@ -180,6 +181,8 @@ export async function startPgbouncer(cluster: Pick<Cluster, 'port'>): Promise<Bo
       'max_client_conn = 500',
       'default_pool_size = 10',
       'ignore_startup_parameters = extra_float_digits',
+      // After the database failed a login, the pooler waits this long before it tries again (PgBouncer's default: 15 s).
+      ...(options.serverLoginRetrySeconds !== undefined ? [`server_login_retry = ${options.serverLoginRetrySeconds}`] : []),
       `logfile = ${path.join(dir, 'pgbouncer.log')}`,
       `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
       '',
