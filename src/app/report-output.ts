@@ -3,13 +3,14 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { readProviderCode } from '../api/index.js';
 import type { ContactState, StateStore } from '../checkpoint/index.js';
-import { renderHtmlReport, unguard, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
+import { renderHtmlReport, unguard, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
 import { providerClass, providerClassInfo } from '../run/index.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
 import { lastRunNumbers, numbersStatus } from './pool-status.js';
 import type { JobReport } from './job-report.js';
 import { bucketName, timeBuckets } from './time-buckets.js';
+import { writeFileAtomic } from '../files/atomic.js';
 
 /** `report --columns`: every column of the list (`true`), or these headers. */
 export type ReportColumnsOption = boolean | readonly string[];

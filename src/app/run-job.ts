@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import { type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore, type CheckpointEvent } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
-import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
+import type { DeferredGroup, Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
 import { shareNumbers } from './rate-shares.js';
 import { senderPoolFor, poolFigures, type PoolNumberFigures } from './sender-pool.js';
@@ -10,9 +10,9 @@ import { checkContent, describePlace, type JobPlace } from './content-guard.js';
 import { AppError } from './errors.js';
 import { recordStoreStop, storeFault, storeStopped } from './store-stopped.js';
 import { RunSoFar } from './run-so-far.js';
-import { contactsNotDone, reportRowsFor } from './job-report.js';
+import { contactsNotDone, writeJobReport } from './job-report.js';
 import { budgetPlaces } from './budget-places.js';
-import { experimentLookup, withArms } from './experiment.js';
+import { experimentLookup } from './experiment.js';
 import { decideIfDue } from './experiment-decide.js';
 import { noteFollowUp } from './follow-up-links.js';
 import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
@@ -325,8 +325,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   const replies = await repliesOf(store, state.states);
   const listed = settled.listing;
-  const rows = experiment ? withArms(reportRowsFor(state.states, listed, replies), experiment.job, experiment.winner) : reportRowsFor(state.states, listed, replies);
-  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined, numbers: job.channels.length > 1 });
+  await writeJobReport(state.files.report, state.states, { listing: listed, replies }, job, experiment?.winner);
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
   const listOnly = countPending(listed, state.states);
   const { summary, deferred } = digestStates(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly, replies });

@@ -9,6 +9,7 @@ export type { Columns } from './state-columns.js';
 export { tallyKey, type StateTally } from './state-tally.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
 export { deliveryAfter } from './apply-delivery.js';
+export { deliveryEvent } from './delivery-codec.js';
 export { replay } from './replay.js';
 export { SuppressionIndex, SUPPRESSION_SOURCES, isSource } from './suppression.js';
 export type { SuppressionEntry, SuppressionInput, SuppressionList, SuppressionSource, SuppressResult, UnsuppressOptions, SuppressionChange } from './suppression.js';

@@ -1,4 +1,4 @@
-import { isoMs, isoText } from './iso-time.js';
+import { isoMs, isoText } from '../time/iso.js';
 import type { ContactState } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { PhoneIndex } from './phone-index.js';
-import { isoText } from './iso-time.js';
+import { isoText } from '../time/iso.js';
 import { allocColumns, COLUMN_CODES, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import { countMissing, missingNumbers } from './unseen-count.js';

@@ -2,7 +2,8 @@ import type { ContactState } from '../checkpoint/index.js';
 import { contactReject, type Contact, type Reject } from '../contacts/index.js';
 import { decide, heldReject } from '../plan/index.js';
 import { Interrupted } from './call.js';
-import { isoAt, type SendContext } from './context.js';
+import { isoText } from '../time/iso.js';
+import type { SendContext } from './context.js';
 import { deliver } from './deliver.js';
 import { owedMedia, runFollowups } from './followups.js';
 import type { ProviderClass } from './provider-classes.js';
@@ -100,7 +101,7 @@ export async function sendContact(
     case 'skip':
       // Skipped again for the same reason: nothing new to record.
       if (prior?.status === 'skipped' && prior.reason === action.reason && prior.detail === action.detail) return { kind: 'skipped', reason: action.reason };
-      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, ...(action.detail !== undefined && { detail: action.detail }), line: contact.line, at: isoAt(ctx.clock()) });
+      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, ...(action.detail !== undefined && { detail: action.detail }), line: contact.line, at: isoText(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
     case 'defer':
       // Deferred again to the same time for the same reason: nothing new to record.
@@ -111,10 +112,10 @@ export async function sendContact(
         t: 'deferred',
         phone: contact.phone,
         reason: action.reason,
-        not_before: isoAt(action.notBefore),
+        not_before: isoText(action.notBefore),
         ...(action.zone !== undefined && { zone: action.zone }),
         line: contact.line,
-        at: isoAt(ctx.clock()),
+        at: isoText(ctx.clock()),
       });
       return { kind: 'deferred', reason: action.reason, notBefore: action.notBefore };
     case 'template':

@@ -19,11 +19,11 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { inCompany, type BudgetHolder, type LedgerEntry } from '../ledger.js';
-import { withShortLock } from './budget-lock.js';
+import { withShortLock } from './lock.js';
 import { isProcessAlive } from '../process-alive.js';
 import type { FileLedger } from './ledger-file.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
-import { writeFileAtomic } from './window-store.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 
 const DAY_MS = 86_400_000;
 /**
