@@ -1,10 +1,11 @@
-import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type JobView, type ListedContact, type StateStore } from '../checkpoint/index.js';
+import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../checkpoint/index.js';
 import type { Job, LoadedJob } from '../job/index.js';
 import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { startedFrom, type JobPlace } from './content-guard.js';
-import { loadJobIn, type FollowUpView } from './follow-up-job.js';
+import type { FollowUpView } from './follow-up-job.js';
+import { loadJobIn } from './job-loading.js';
 import { armFor, experimentDecision, experimentView, withArms, type ExperimentView } from './experiment.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
@@ -14,8 +15,8 @@ import { unseenTest } from './job-report-unseen.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
-import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
-import type { ContactList } from './prepare.js';
+import { reportLayout, writeHtmlReport, type JobReport, type ReportColumnsOption } from './report-output.js';
+import type { ContactList } from './job-loading.js';
 import { writeFileAtomic } from '../files/atomic.js';
 
 export type { Listed } from './listed.js';
@@ -137,27 +138,6 @@ export function contactsNotDone(summary: Summary): number {
   return summary.byStatus.failed + summary.byStatus.in_doubt + (summary.inFlight ?? 0) + summary.byStatus.pending + sentWithStepsLeft;
 }
 
-/** What `status` and `report` read, locally and without the platform: no row object per contact is held. */
-export interface JobReport {
-  job: Job;
-  view: JobView;
-  /** The list's usable contacts, in list order (kept by the store between reads). */
-  listing: ContactListing;
-  /** Contacts of the list the state has not seen (the state's own pending ones are counted by summarise). */
-  listOnlyPending: number;
-  /** For each sent contact that wrote back, the time of its first reply. */
-  replies: Map<string, string>;
-  /** Why the list's contacts could not be counted as pending, when they could not. */
-  listProblem?: string;
-  /** The headers of the list's own columns, in order (read only with `columns`). */
-  headers: string[];
-  /** Read with `columns`: the contact list, for the rows with its own cells. */
-  withColumns?: ContactList;
-  /** An experiment: its arms' counts and rates, and the decision once made. */
-  experiment?: ExperimentView;
-  /** A follow-up: its earlier job's outcomes and what it takes. */
-  followUp?: FollowUpView;
-}
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
 export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport & { store: StateStore }> {

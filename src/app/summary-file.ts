@@ -1,6 +1,6 @@
 import { type Summary } from '../report/index.js';
 import { messagedByOtherJobsJson } from './other-jobs.js';
-import type { RunOutcome } from './run-job.js';
+import type { RunOutcome } from './run-outcome.js';
 import { writeFileAtomic } from '../files/atomic.js';
 
 /** The run's outcome as one JSON object: `summary.json`, and what `run --json` prints. */

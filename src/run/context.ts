@@ -47,6 +47,13 @@ export interface SendContext {
   wire?: { sent(): void; ended(sample: ConcurrencySample | undefined): void; waited?(ms: number): void };
 }
 
+/** The contact's own number in the pool, as the context its requests go through; undefined when every number is drained. */
+export function routeContact(ctx: SendContext, phone: string): { ctx: SendContext; moved: boolean } | undefined {
+  const chosen = ctx.pool?.numberFor(phone);
+  if (chosen === undefined) return undefined;
+  return { ctx: { ...ctx, channel: chosen.number.channel, limiter: chosen.number.limiter }, moved: chosen.moved };
+}
+
 /** Why the provider's answer stops a whole run: a template refused for everyone, or the sending number or account blocked. */
 export type ProviderStopReason = 'provider_template' | 'provider_account';
 

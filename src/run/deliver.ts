@@ -4,11 +4,11 @@ import type { Contact } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
 import { callOnce, Interrupted } from './call.js';
 import { isoText } from '../time/iso.js';
-import type { SendContext } from './context.js';
+import { routeContact, type SendContext } from './context.js';
 import { runFollowups } from './followups.js';
 import { NO_TRIES, nextStep, type Note, type Step } from './next-step.js';
 import { marketingLimitNotBefore } from './provider-classes.js';
-import { routeContact, type ContactResult, type RetryMode } from './send-contact.js';
+import type { ContactResult, RetryMode } from './contact-result.js';
 import { contentOf, planOf, requestFor, switchToTemplate, type Plan } from './send-plan.js';
 import { applyEffect, waitMs } from './step-effects.js';
 

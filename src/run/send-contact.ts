@@ -1,34 +1,12 @@
 import type { ContactState } from '../checkpoint/index.js';
-import { contactReject, type Contact, type Reject } from '../contacts/index.js';
+import { contactReject, type Contact } from '../contacts/index.js';
 import { decide, heldReject } from '../plan/index.js';
 import { Interrupted } from './call.js';
 import { isoText } from '../time/iso.js';
-import type { SendContext } from './context.js';
+import type { ContactResult, RetryMode } from './contact-result.js';
+import { routeContact, type SendContext } from './context.js';
 import { deliver } from './deliver.js';
 import { owedMedia, runFollowups } from './followups.js';
-import type { ProviderClass } from './provider-classes.js';
-
-/** What became of one contact in this run. */
-export type ContactResult =
-  | { kind: 'sent'; warnings: string[] }
-  /** `providerClass` when the provider's refusal decided it (run/provider-classes.ts). */
-  | { kind: 'failed'; error: string; retryable: boolean; providerClass?: ProviderClass }
-  | { kind: 'in_doubt'; error: string }
-  | { kind: 'skipped'; reason: string }
-  | { kind: 'deferred'; reason: string; notBefore: number; providerClass?: ProviderClass }
-  | { kind: 'rejected'; reject: Reject }
-  /** Already settled by an earlier run (or left for `resume`): nothing sent now. */
-  | { kind: 'untouched'; state: ContactState; warnings: string[] }
-  /** The run stopped before anything was sent for it: still pending. */
-  | { kind: 'interrupted' };
-
-/** Which earlier outcomes this command takes up again. */
-export interface RetryMode {
-  /** `resume`: retry failed contacts whose failure is retryable. */
-  retryFailed: boolean;
-  /** `resume --retry-in-doubt`: also resend contacts in doubt (the user checked them). */
-  retryInDoubt: boolean;
-}
 
 /**
  * Decides whether an earlier state is taken up again at `now` (a deferred contact only from its
@@ -131,11 +109,4 @@ export async function sendContact(
       return never;
     }
   }
-}
-
-/** The contact's own number in the pool, as the context its requests go through; undefined when every number is drained. */
-export function routeContact(ctx: SendContext, phone: string): { ctx: SendContext; moved: boolean } | undefined {
-  const chosen = ctx.pool?.numberFor(phone);
-  if (chosen === undefined) return undefined;
-  return { ctx: { ...ctx, channel: chosen.number.channel, limiter: chosen.number.limiter }, moved: chosen.moved };
 }
