@@ -10,7 +10,8 @@ export { stopJob, stopJobFile, type StopJobOptions, type StopOutcome } from './s
 export { testSend, type TestSend, type TestSendOptions, type TestSendResult } from './test-send.js';
 export { estimateSend, requestsPerSend, type EstimateWarning, type SendEstimate } from './plan-estimate.js';
 export { percent, type PlanPass } from './plan-pass.js';
-export { runJob, type RunJobOptions } from './run-job.js';
+export { runJob } from './run-job.js';
+export type { RunJobOptions } from './run-options.js';
 export type { RunOutcome } from './run-outcome.js';
 export { describePlace, type JobPlace } from './content-guard.js';
 export { clientSettings } from './client-settings.js';

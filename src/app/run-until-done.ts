@@ -5,7 +5,8 @@
  */
 import { firstNotBefore, type DeferredGroup } from '../report/index.js';
 import { abortableSleep } from '../run/index.js';
-import { runJob, type RunJobOptions } from './run-job.js';
+import { runJob } from './run-job.js';
+import type { RunJobOptions } from './run-options.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { Prepared } from './prepare.js';
 

@@ -9,7 +9,8 @@ import { runFollowups } from './followups.js';
 import { NO_TRIES, nextStep, type Note, type Step } from './next-step.js';
 import { marketingLimitNotBefore } from './provider-classes.js';
 import type { ContactResult, RetryMode } from './contact-result.js';
-import { contentOf, planOf, requestFor, switchToTemplate, type Plan } from './send-plan.js';
+import type { Outcome } from './outcome.js';
+import { contentOf, planOf, requestFor, switchToTemplate, type Delivered, type Plan } from './send-plan.js';
 import { applyEffect, waitMs } from './step-effects.js';
 
 /**
@@ -25,92 +26,115 @@ export async function deliver(
   mode: RetryMode,
   options: { afresh: boolean } = { afresh: false },
 ): Promise<ContactResult> {
-  const { phone } = contact;
   const plan = planOf(action);
   // A contact moved off a drained number starts on its new number: its earlier conversation is on the old one.
-  let conversationId = options.afresh ? undefined : prior?.conversationId;
-  let clientId = options.afresh ? undefined : prior?.clientId;
-  let tries = NO_TRIES;
-
+  const at: Attempts = { ctx, conversationId: options.afresh ? undefined : prior?.conversationId, clientId: options.afresh ? undefined : prior?.clientId, tries: NO_TRIES };
   for (;;) {
-    if (ctx.pool?.isDrained(ctx.channel.id)) {
-      // Its number was drained meanwhile: nothing more goes from it; the contact moves to another number, afresh.
-      const routed = routeContact(ctx, phone);
-      if (routed === undefined) throw new Interrupted();
-      ctx = routed.ctx;
-      conversationId = undefined;
-      clientId = undefined;
-      // The person's window is the drained number's (the text was chosen for it): from the new number, the template.
-      switchToTemplate(plan);
-    }
-    const via: Via = conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
+    if (at.ctx.pool?.isDrained(at.ctx.channel.id)) moveOffDrained(at, contact.phone, plan);
+    const via: Via = at.conversationId === undefined ? 'start' : plan.payload.kind === 'template' ? 'template' : 'message';
     const kind: ActionKind = plan.payload.kind;
-    const result = await callOnce(ctx, requestFor(ctx, contact, plan, conversationId), () => ctx.record(attemptEvent(ctx, contact, plan, via, kind, conversationId, action.variant)));
+    const { conversationId } = at;
+    const result = await callOnce(at.ctx, requestFor(at.ctx, contact, plan, conversationId), () => at.ctx.record(attemptEvent(at.ctx, contact, plan, via, kind, conversationId, action.variant)));
+    if (result.ok) return accepted(at, contact, { plan, via, variant: action.variant, mode }, result.value);
+    const step = await refused(at, contact.phone, { plan, via, prior }, result.outcome);
+    const ended = await endOrAgain(at, contact, plan, step);
+    if (ended !== undefined) return ended;
+  }
+}
 
-    if (result.ok) {
-      const sent = result.value;
-      conversationId = sent.conversationId ?? conversationId;
-      clientId = sent.clientId ?? clientId;
-      if (conversationId === undefined) {
-        // An accepted start-whatsapp always names its conversation (the client refuses one that does not): kept safe all the same.
-        const error = 'the platform accepted the message but named no conversation';
-        await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...(clientId ? { client_id: clientId } : {}), error, at: isoText(ctx.clock()) });
-        return { kind: 'in_doubt', error };
-      }
-      // A text that went through the messages endpoint could not carry inline media: it follows.
-      const media = plan.media ?? (via !== 'start' && plan.payload.kind === 'text' ? plan.payload.inlineMedia : undefined);
-      await ctx.record(sentEvent(ctx, phone, via, kind, conversationId, clientId, String(sent.messageId), Boolean(plan.mediaLeftOut), Boolean(media), action.variant));
-      ctx.pool?.tally(ctx.channel.id, 'sent', ctx.clock());
-      const warnings = await runFollowups(ctx, {
-        contact,
-        conversationId,
-        ...(clientId !== undefined && { clientId }),
-        ...(media ? { media } : {}),
-        done: {},
-        retryInDoubt: mode.retryInDoubt,
-      });
-      return { kind: 'sent', warnings };
-    }
+/** Where a contact's sending stands between two requests: its context (its number's, in a pool), its ids so far, and the table's count of tries. */
+interface Attempts {
+  ctx: SendContext;
+  conversationId: string | undefined;
+  clientId: string | undefined;
+  tries: Step['tries'];
+}
 
-    const { outcome } = result;
-    if (outcome.kind === 'send_failed') {
-      conversationId ??= outcome.conversationId;
-      clientId ??= outcome.clientId;
-    }
-    const payload = plan.payload;
-    const step = nextStep(outcome, tries, {
-      hasConversation: conversationId !== undefined,
-      canFallBackToTemplate: payload.kind === 'text' && plan.fallback !== undefined && ctx.channel.type !== 'ww',
-      templatesAllowed: ctx.channel.type !== 'ww',
-      attempts: ctx.job.retry.attempts,
-      stopped: ctx.stopSignal.aborted,
-      marketingLimits: prior?.marketingLimits ?? 0,
-      otherNumbersLive: ctx.pool !== undefined && ctx.pool.numbers.some((n) => n.channel.id !== ctx.channel.id && !ctx.pool?.isDrained(n.channel.id)),
-      ...(payload.kind === 'template' && { template: payload.template }),
-    });
-    tries = step.tries;
-    if (step.effect) await applyEffect(ctx, step.effect, phone);
-    await writeNote(ctx, step.note, { phone, via, action: kind, conversationId, clientId });
+/** Its number was drained meanwhile: nothing more goes from it; the contact moves to another number, afresh. */
+function moveOffDrained(at: Attempts, phone: string, plan: Plan): void {
+  const routed = routeContact(at.ctx, phone);
+  if (routed === undefined) throw new Interrupted();
+  at.ctx = routed.ctx;
+  at.conversationId = undefined;
+  at.clientId = undefined;
+  // The person's window is the drained number's (the text was chosen for it): from the new number, the template.
+  switchToTemplate(plan);
+}
 
-    const then = step.then;
-    const cls = step.providerClass !== undefined ? { providerClass: step.providerClass } : {};
-    switch (then.kind) {
-      case 'again':
-        if (then.template) switchToTemplate(plan);
-        if (then.wait) await ctx.sleep(waitMs(ctx, then.wait), ctx.stopSignal);
-        if (then.orIfStopped && ctx.stopSignal.aborted) return { kind: 'failed', error: then.orIfStopped.error, retryable: true, ...cls };
-        continue;
-      case 'failed':
-        ctx.pool?.tally(ctx.channel.id, 'failed');
-        return { kind: 'failed', error: then.error, retryable: then.retryable, ...cls };
-      case 'deferred':
-        return defer(ctx, contact, step, then.repeats);
-      case 'in_doubt':
-        return { kind: 'in_doubt', error: then.error };
-      default: {
-        const never: never = then;
-        return never;
-      }
+/** The platform took the message: `sent` recorded with its ids, then the after-send steps. */
+async function accepted(at: Attempts, contact: Contact, how: { plan: Plan; via: Via; variant: string | undefined; mode: RetryMode }, sent: Delivered): Promise<ContactResult> {
+  const { ctx } = at;
+  const { plan, via } = how;
+  const { phone } = contact;
+  const kind = plan.payload.kind;
+  const conversationId = sent.conversationId ?? at.conversationId;
+  const clientId = sent.clientId ?? at.clientId;
+  if (conversationId === undefined) {
+    // An accepted start-whatsapp always names its conversation (the client refuses one that does not): kept safe all the same.
+    const error = 'the platform accepted the message but named no conversation';
+    await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...(clientId ? { client_id: clientId } : {}), error, at: isoText(ctx.clock()) });
+    return { kind: 'in_doubt', error };
+  }
+  // A text that went through the messages endpoint could not carry inline media: it follows.
+  const media = plan.media ?? (via !== 'start' && plan.payload.kind === 'text' ? plan.payload.inlineMedia : undefined);
+  await ctx.record(sentEvent(ctx, phone, via, kind, conversationId, clientId, String(sent.messageId), Boolean(plan.mediaLeftOut), Boolean(media), how.variant));
+  ctx.pool?.tally(ctx.channel.id, 'sent', ctx.clock());
+  const warnings = await runFollowups(ctx, {
+    contact,
+    conversationId,
+    ...(clientId !== undefined && { clientId }),
+    ...(media ? { media } : {}),
+    done: {},
+    retryInDoubt: how.mode.retryInDoubt,
+  });
+  return { kind: 'sent', warnings };
+}
+
+/** An answer that is not a success: the send table's step for it (`nextStep`), its effect carried out and its note recorded. */
+async function refused(at: Attempts, phone: string, how: { plan: Plan; via: Via; prior: ContactState | undefined }, outcome: Outcome): Promise<Step> {
+  const { ctx } = at;
+  const payload = how.plan.payload;
+  if (outcome.kind === 'send_failed') {
+    at.conversationId ??= outcome.conversationId;
+    at.clientId ??= outcome.clientId;
+  }
+  const step = nextStep(outcome, at.tries, {
+    hasConversation: at.conversationId !== undefined,
+    canFallBackToTemplate: payload.kind === 'text' && how.plan.fallback !== undefined && ctx.channel.type !== 'ww',
+    templatesAllowed: ctx.channel.type !== 'ww',
+    attempts: ctx.job.retry.attempts,
+    stopped: ctx.stopSignal.aborted,
+    marketingLimits: how.prior?.marketingLimits ?? 0,
+    otherNumbersLive: ctx.pool !== undefined && ctx.pool.numbers.some((n) => n.channel.id !== ctx.channel.id && !ctx.pool?.isDrained(n.channel.id)),
+    ...(payload.kind === 'template' && { template: payload.template }),
+  });
+  at.tries = step.tries;
+  if (step.effect) await applyEffect(ctx, step.effect, phone);
+  await writeNote(ctx, step.note, { phone, via: how.via, action: payload.kind, conversationId: at.conversationId, clientId: at.clientId });
+  return step;
+}
+
+/** What the step says next: send again (as the template, after a wait), or the contact's end. Undefined: send again. */
+async function endOrAgain(at: Attempts, contact: Contact, plan: Plan, step: Step): Promise<ContactResult | undefined> {
+  const { ctx } = at;
+  const then = step.then;
+  const cls = step.providerClass !== undefined ? { providerClass: step.providerClass } : {};
+  switch (then.kind) {
+    case 'again':
+      if (then.template) switchToTemplate(plan);
+      if (then.wait) await ctx.sleep(waitMs(ctx, then.wait), ctx.stopSignal);
+      if (then.orIfStopped && ctx.stopSignal.aborted) return { kind: 'failed', error: then.orIfStopped.error, retryable: true, ...cls };
+      return undefined;
+    case 'failed':
+      ctx.pool?.tally(ctx.channel.id, 'failed');
+      return { kind: 'failed', error: then.error, retryable: then.retryable, ...cls };
+    case 'deferred':
+      return defer(ctx, contact, step, then.repeats);
+    case 'in_doubt':
+      return { kind: 'in_doubt', error: then.error };
+    default: {
+      const never: never = then;
+      return never;
     }
   }
 }

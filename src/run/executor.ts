@@ -73,27 +73,78 @@ export interface ExecuteResult {
  */
 export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
   const stats = emptyStats();
-  const stop = new AbortController();
-  let stopReason: StopReason | undefined;
-  let stopMessage: string | undefined;
-  const halt = (reason: StopReason, message: string) => {
-    if (stopReason) return;
-    stopReason = reason;
-    stopMessage = message;
-    stop.abort(new Error(message));
-  };
-  const onOuterStop = () => halt('interrupted', 'interrupted: stopped taking contacts');
-  if (options.stopSignal?.aborted) onOuterStop();
-  options.stopSignal?.addEventListener('abort', onOuterStop, { once: true });
-
+  const stop = runStop(options.stopSignal);
   // Every worker's request listens on these two signals (undici, the limiter, backoff sleeps).
   const requestSignal = options.requestSignal ?? new AbortController().signal;
   setMaxListeners(options.concurrency * 3 + 10, stop.signal, requestSignal);
   const { controller } = options;
   const flight = { now: 0, peak: 0 };
   let resize: () => void = () => undefined;
+  const ctx = sendContextOf(options, stop, requestSignal, { flight, resized: () => resize() });
+  const iterator = options.contacts[Symbol.asyncIterator]();
+  const pool = workerPool(() => (controller ? Math.min(options.concurrency, controller.limit()) : options.concurrency));
+  const worker = contactWorker({ options, ctx, stats, stop, iterator, listEnded: () => pool.close() });
+  // A worker that throws (the checkpoint cannot be written) stops the others; the run waits for the
+  // requests in flight before the error goes up, so none is left unwatched.
+  const guarded = async (leave: () => boolean) => {
+    try {
+      await worker(leave);
+    } catch (err) {
+      stop.fail(err);
+      throw err;
+    }
+  };
+  resize = () => {
+    if (!stop.signal.aborted) pool.grow(guarded);
+  };
+  let failure: unknown;
+  try {
+    pool.grow(guarded);
+    failure = await pool.done();
+  } finally {
+    stop.detach();
+    await iterator.return?.();
+  }
+  if (failure !== undefined) throw failure;
+  return { stats, peakInFlight: flight.peak, ...stop.why() };
+}
 
-  const ctx: SendContext = {
+/** The run's stop: the first reason given wins (a refused token, a provider's stop, the failure ratio); the caller's signal aborting is `interrupted`. */
+interface RunStop {
+  readonly signal: AbortSignal;
+  halt(reason: StopReason, message: string): void;
+  /** A worker threw: the others stop, with no reason of the run's. */
+  fail(err: unknown): void;
+  /** Stops listening to the caller's signal. */
+  detach(): void;
+  why(): Pick<ExecuteResult, 'stopReason' | 'stopMessage'>;
+}
+
+function runStop(outer: AbortSignal | undefined): RunStop {
+  const stop = new AbortController();
+  let why: { stopReason: StopReason; stopMessage: string } | undefined;
+  const halt = (reason: StopReason, message: string) => {
+    if (why) return;
+    why = { stopReason: reason, stopMessage: message };
+    stop.abort(new Error(message));
+  };
+  const onOuterStop = () => halt('interrupted', 'interrupted: stopped taking contacts');
+  if (outer?.aborted) onOuterStop();
+  outer?.addEventListener('abort', onOuterStop, { once: true });
+  return {
+    signal: stop.signal,
+    halt,
+    fail: (err) => stop.abort(err),
+    detach: () => outer?.removeEventListener('abort', onOuterStop),
+    why: () => why ?? {},
+  };
+}
+
+/** Everything one contact's send needs, built once per run: the caller's options, the run's stop, and the wire's watch (requests in flight, the controller's samples). */
+function sendContextOf(options: ExecuteOptions, stop: RunStop, requestSignal: AbortSignal, watch: { flight: { now: number; peak: number }; resized: () => void }): SendContext {
+  const { controller } = options;
+  const { flight } = watch;
+  return {
     api: options.api,
     job: options.job,
     channel: options.channel,
@@ -107,8 +158,8 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
     ...(options.onDecided && { onDecided: options.onDecided }),
     stopSignal: stop.signal,
     requestSignal,
-    onAuthRefused: (error) => halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),
-    onProviderStop: halt,
+    onAuthRefused: (error) => stop.halt('auth', `the token was refused (${error}); nothing more is sent: check OUTREACH_TOKEN or --token-file, then run resume`),
+    onProviderStop: stop.halt,
     onOptedOut: options.onOptedOut ?? (async () => undefined),
     wire: {
       sent() {
@@ -119,21 +170,28 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
         flight.now -= 1;
         if (sample && controller) {
           controller.observe(sample);
-          resize();
+          watch.resized();
         }
       },
     },
   };
+}
 
-  const iterator = options.contacts[Symbol.asyncIterator]();
-  const pool = workerPool(() => (controller ? Math.min(options.concurrency, controller.limit()) : options.concurrency));
-  const worker = async (leave: () => boolean) => {
+/**
+ * One worker: it pulls the next contact from the list and takes it through `sendContact`, counts
+ * it, and stops the run when the failure ratio is passed; until the list ends, the run stops, or
+ * `leave` says it is one too many.
+ */
+function contactWorker(w: { options: ExecuteOptions; ctx: SendContext; stats: RunStats; stop: RunStop; iterator: AsyncIterator<Contact>; listEnded: () => void }): (leave: () => boolean) => Promise<void> {
+  const { options, ctx, stats } = w;
+  const { controller } = options;
+  return async (leave) => {
     // Each worker measures its own time per request off the wire (run/own-time.ts): under "auto" it sizes the workers too.
     const meter = controller?.observeOwn ? ownTimeMeter(ctx) : undefined;
-    while (!stop.signal.aborted && !leave()) {
-      const next = await iterator.next();
+    while (!w.stop.signal.aborted && !leave()) {
+      const next = await w.iterator.next();
       if (next.done) {
-        pool.close();
+        w.listEnded();
         return;
       }
       const contact = next.value;
@@ -146,33 +204,10 @@ export async function execute(options: ExecuteOptions): Promise<ExecuteResult> {
       if (own) controller?.observeOwn?.(own);
       if (failureRatioExceeded(stats, options.job.limits.max_failure_ratio)) {
         const { bad, done } = failureRatio(stats);
-        halt('failure_ratio', `stopped: ${bad} of ${done} contacts failed, more than limits.max_failure_ratio ${options.job.limits.max_failure_ratio}`);
+        w.stop.halt('failure_ratio', `stopped: ${bad} of ${done} contacts failed, more than limits.max_failure_ratio ${options.job.limits.max_failure_ratio}`);
       }
     }
   };
-  // A worker that throws (the checkpoint cannot be written) stops the others; the run waits for the
-  // requests in flight before the error goes up, so none is left unwatched.
-  const guarded = async (leave: () => boolean) => {
-    try {
-      await worker(leave);
-    } catch (err) {
-      stop.abort(err);
-      throw err;
-    }
-  };
-  resize = () => {
-    if (!stop.signal.aborted) pool.grow(guarded);
-  };
-  let failure: unknown;
-  try {
-    pool.grow(guarded);
-    failure = await pool.done();
-  } finally {
-    options.stopSignal?.removeEventListener('abort', onOuterStop);
-    await iterator.return?.();
-  }
-  if (failure !== undefined) throw failure;
-  return { stats, peakInFlight: flight.peak, ...(stopReason ? { stopReason, stopMessage } : {}) };
 }
 
 /**
