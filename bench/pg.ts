@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../src/api/index.js';
 import { clientSettings, prepare, runJob, jobStatus, jobReport } from '../src/app/index.js';
 import { importStateFolder } from '../src/app/store-import.js';
-import { createFileStore, createPgStore, pgStoreImporter, type StateStore } from '../src/checkpoint/index.js';
+import { createFileStore, createPgStore, pgStoreImporter, type StateStore } from '../src/checkpoint/backends.js';
 import { runIsolated } from './lib/isolated.js';
 import { mostInWindow } from './lib/send-all.js';
 import { createRateLimiter } from '../src/run/index.js';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../src/api/index.js';
 import { clientSettings, prepare, runJob } from '../src/app/index.js';
-import { createFileStore } from '../src/checkpoint/index.js';
+import { createFileStore } from '../src/checkpoint/backends.js';
 import { startSimProcess } from './lib/sim-process.js';
 
 export const POOL_RATE = 300;

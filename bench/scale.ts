@@ -20,7 +20,7 @@ import { audience } from '../src/app/audience.js';
 import { checkContent } from '../src/app/content-guard.js';
 import { listFiles, listSource } from '../src/app/listing.js';
 import { jobReport, jobStatus } from '../src/app/index.js';
-import { ContactListing, createFileStore, replay, type CheckpointEvent } from '../src/checkpoint/index.js';
+import { ContactListing, createFileStore, replay, type CheckpointEvent } from '../src/checkpoint/backends.js';
 import { readJournal } from '../src/checkpoint/file/index.js';
 import { loadJob, resolveContactFiles } from '../src/job/index.js';
 import { writeFileAtomic } from '../src/files/atomic.js';

@@ -65,7 +65,7 @@ export {
   type Ledger,
   type LedgerEntry,
   type LedgerMessage,
-} from './checkpoint/index.js';
+} from './checkpoint/backends.js';
 export type { Contact, Reject } from './contacts/index.js';
 export type { Action, ChannelInfo, PlanContext } from './plan/index.js';
 export type { ProviderClass, RetryMode, RunStats, StopReason } from './run/index.js';

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/cli.js';
 
@@ -37,6 +38,60 @@ async function importGraph(): Promise<Map<string, string[]>> {
     graph.set(path.relative(src, file), [...new Set(targets.filter((t): t is string => t !== undefined))]);
   }
   return graph;
+}
+
+/**
+ * What loading a module loads: the modules of src/ and the packages it imports at run time (a type-only
+ * import or export, which TypeScript leaves out of the JavaScript, aside; dynamic imports included).
+ */
+async function loads(rel: string): Promise<{ modules: string[]; packages: string[] }> {
+  const file = path.join(src, rel);
+  const source = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const specifiers: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings;
+      const typeOnly = clause !== undefined && (clause.isTypeOnly || (clause.name === undefined && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly)));
+      if (!typeOnly) specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named = node.exportClause;
+      const typeOnly = node.isTypeOnly || (named !== undefined && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
+      if (!typeOnly) specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      specifiers.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const modules: string[] = [];
+  const packages: string[] = [];
+  for (const spec of specifiers) {
+    if (!spec.startsWith('.')) {
+      packages.push(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec));
+      continue;
+    }
+    const base = path.relative(src, path.resolve(path.dirname(file), spec.replace(/\.js$/, '')));
+    for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) {
+      if (await readFile(path.join(src, candidate)).then(() => true, () => false)) {
+        modules.push(candidate);
+        break;
+      }
+    }
+  }
+  return { modules, packages };
+}
+
+/** Every module of src/ and every package that loading `entry` loads, itself included. */
+async function loadedBy(entry: string): Promise<{ modules: Set<string>; packages: Set<string> }> {
+  const modules = new Set<string>([entry]);
+  const packages = new Set<string>();
+  for (const rel of modules) {
+    const found = await loads(rel);
+    for (const m of found.modules) modules.add(m);
+    for (const p of found.packages) packages.add(p);
+  }
+  return { modules, packages };
 }
 
 /** The import cycles of a graph: its strongly connected components of more than one module (Tarjan's), each sorted. */
@@ -93,20 +148,37 @@ describe('the layout of docs/architecture.md holds', () => {
     }
   });
 
-  it('keeps the storage port free of any backend: only the file backend\'s factory leaves checkpoint/ through its index', async () => {
+  it('keeps the storage port free of any backend: only checkpoint/backends.ts reaches them, and the port exports nothing of theirs', async () => {
     const checkpoint = path.join(src, 'checkpoint');
     // The database backend reads the file backend's files only to import a state folder, and places the files for people as it does.
     const pgReadsFile = new Set([path.join('pg', 'import.ts'), path.join('pg', 'store.ts')]);
     for (const file of await files(checkpoint)) {
       const rel = path.relative(checkpoint, file);
-      if (rel.startsWith(`file${path.sep}`) || rel === 'index.ts' || pgReadsFile.has(rel)) continue;
+      if (rel.startsWith(`file${path.sep}`) || rel === 'backends.ts' || pgReadsFile.has(rel)) continue;
       for (const imported of await importsOf(file)) expect(imported.startsWith(path.join('checkpoint', 'file')), `checkpoint/${rel} imports ${imported}`).toBe(false);
       if (!rel.startsWith(`pg${path.sep}`)) for (const imported of await importsOf(file)) expect(imported.startsWith(path.join('checkpoint', 'pg')), `checkpoint/${rel} imports ${imported}`).toBe(false);
     }
     const index = await readFile(path.join(checkpoint, 'index.ts'), 'utf8');
-    const fromFile = [...index.matchAll(/export \{([^}]*)\} from '\.\/file\/index\.js'/g)].flatMap((m) => (m[1] ?? '').split(',').map((name) => name.trim()));
-    expect(fromFile).toEqual(['createFileStore', 'type FileStoreOptions']);
-    expect(index).not.toMatch(/export type \{[^}]*\} from '\.\/file\//);
+    expect(index).not.toMatch(/from '\.\/(file|pg)\//);
+  });
+
+  it('loads neither backend nor node-postgres for a module of the run path: only the composition root opens one', async () => {
+    for (const entry of [path.join('checkpoint', 'index.ts'), path.join('run', 'deliver.ts'), path.join('app', 'run-job.ts')]) {
+      const { modules, packages } = await loadedBy(entry);
+      const backends = [...modules].filter((m) => m.startsWith(path.join('checkpoint', 'file') + path.sep) || m.startsWith(path.join('checkpoint', 'pg') + path.sep) || m === path.join('checkpoint', 'backends.ts'));
+      expect(backends, `loading ${entry} loads`).toEqual([]);
+      expect([...packages].filter((p) => p.startsWith('pg')), `loading ${entry} loads`).toEqual([]);
+    }
+  });
+
+  it('lets only the composition root (cli/store-root.ts and the URL reader it calls) and the public index load checkpoint/backends.ts', async () => {
+    const allowed = new Set([path.join('cli', 'store-root.ts'), path.join('cli', 'store-url.ts'), 'index.ts']);
+    const backends = path.join('checkpoint', 'backends.ts');
+    for (const file of await files(src)) {
+      const rel = path.relative(src, file);
+      if (allowed.has(rel) || folderOf(rel) === 'checkpoint') continue;
+      expect((await loads(rel)).modules, `${rel} loads ${backends}; take the store from ${path.join('cli', 'store-root.ts')}`).not.toContain(backends);
+    }
   });
 
   it('lets no folder but the store reach the file backend, and keeps sim/, api/, locale/, time/, files/ and metrics/ apart', async () => {

@@ -1,4 +1,8 @@
-/** The storage port (its own types only), the state types, the pure replay, and the file backend's factory. */
+/**
+ * The storage port: its own types, the state types, the pure folds and codecs, the port's errors.
+ * It loads neither backend: the run path imports this; only the composition root (cli/store-root.ts)
+ * opens a backend, through backends.ts.
+ */
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
@@ -21,14 +25,5 @@ export { parseEventLine } from './json-line.js';
 export type { WindowLookup, WindowStore } from './windows.js';
 export type { SyncBook } from './sync.js';
 export { RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, grantedShare, type RateClaim, type RateShare } from './rate-share.js';
-// The file backend: its factory (and the factory's options) only; what it returns is a StateStore.
-export { createFileStore, type FileStoreOptions } from './file/index.js';
-// The PostgreSQL backend: its factory, the URL reader, and `store migrate` / `store import`.
-export { createPgStore, type PgStoreOptions, type PgStateStore } from './pg/index.js';
-export { isPgUrl, maskUrl, parsePgUrl, StoreUrlError, type PgStoreUrl } from './pg/url.js';
-export { migratePgStore, pgStoreImporter, StoreImportError, type MigrateOutcome } from './pg/index.js';
 export { STORE_PARTS, type JobImport, type MessageKeyOf, type PartImport, type StoreImporter, type StorePart } from './store-import.js';
-// Taking a state folder (an earlier version's `.outreach/` beside a job file) into a file store.
-export { fileStoreImporter, type FileImportOptions } from './file/import.js';
-export { legacyFolderWaiting, movedTo, takeLegacyFolder, MOVED_MARK } from './file/legacy-folder.js';
 export { companyKey } from './job-key.js';

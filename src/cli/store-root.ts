@@ -15,7 +15,7 @@ import {
   type MigrateOutcome,
   type StateStore,
   type StoreImporter,
-} from '../checkpoint/index.js';
+} from '../checkpoint/backends.js';
 import { defaultStateDir, explicitStateDir } from './context.js';
 import { CliError } from './exit.js';
 import { urlInFile, warnOfPassword } from './store-url.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { maskUrl } from '../checkpoint/index.js';
+import { maskUrl } from '../checkpoint/backends.js';
 import { CliError } from './exit.js';
 import { stamped } from './stamp.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { budgetPlaces, placesChunk } from '../../src/app/budget-places.js';
 import { complianceContext, complianceLookups } from '../../src/app/compliance.js';
-import { createFileStore, type BudgetHolder } from '../../src/checkpoint/index.js';
+import { createFileStore, type BudgetHolder } from '../../src/checkpoint/backends.js';
 import type { Contact } from '../../src/contacts/index.js';
 import { testContacts } from '../helpers/run.js';
 

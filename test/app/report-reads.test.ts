@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jobReport, jobStatus } from '../../src/app/index.js';
-import { ContactListing, createFileStore, StateTable } from '../../src/checkpoint/index.js';
+import { ContactListing, createFileStore, StateTable } from '../../src/checkpoint/backends.js';
 import { reportRowsOf, writeReport } from '../../src/report/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { outcomeJournal } from '../helpers/outcome-journal.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobReport, jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
-import { createFileStore, type JobStore, type Ledger, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type JobStore, type Ledger, type StateStore } from '../../src/checkpoint/backends.js';
 import { globalStatePaths, jobStatePaths } from '../../src/checkpoint/file/index.js';
 import { unlimitedLimiter } from '../../src/run/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobReport, jobStatus, planJob, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { formatRunEnd } from '../../src/cli/format/run.js';
 import { formatStamp } from '../../src/cli/format/time.js';

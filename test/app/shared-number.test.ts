@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { prepare, runJob } from '../../src/app/index.js';
-import { createFileStore, createPgStore, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, createPgStore, type StateStore } from '../../src/checkpoint/backends.js';
 import { outcomeExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { maxInWindow } from '../../src/sim/request-log.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
-import { createFileStore, type JobStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type JobStore } from '../../src/checkpoint/backends.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
 

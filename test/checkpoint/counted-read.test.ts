@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileStore, replay, tallyKey, type CheckpointEvent } from '../../src/checkpoint/index.js';
+import { createFileStore, replay, tallyKey, type CheckpointEvent } from '../../src/checkpoint/backends.js';
 import { readJournal } from '../../src/checkpoint/file/index.js';
 import { attempt, failed, phoneOf, sent, tempDir } from './helpers.js';
 

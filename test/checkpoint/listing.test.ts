@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countPending } from '../../src/app/listing.js';
 import { sentContacts } from '../../src/app/replies.js';
-import { ContactListing, StateTable, createFileStore, replay, type ContactState } from '../../src/checkpoint/index.js';
+import { ContactListing, StateTable, createFileStore, replay, type ContactState } from '../../src/checkpoint/backends.js';
 import { isoMs, isoText } from '../../src/time/iso.js';
 import { AT, attempt, phoneOf, sent, tempDir } from './helpers.js';
 

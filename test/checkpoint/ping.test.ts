@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileStore, createPgStore, StoreUnavailableError } from '../../src/checkpoint/index.js';
+import { createFileStore, createPgStore, StoreUnavailableError } from '../../src/checkpoint/backends.js';
 import { freePort } from '../helpers/pg-cluster.js';
 
 let dir: string;

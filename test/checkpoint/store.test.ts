@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileStore, StoreWriteError, type CheckpointEvent } from '../../src/checkpoint/index.js';
+import { createFileStore, StoreWriteError, type CheckpointEvent } from '../../src/checkpoint/backends.js';
 import { globalStatePaths, jobStatePaths, readJournal, replay } from '../../src/checkpoint/file/index.js';
 import { AT, attempt, failed, phoneOf, sent, tempDir } from './helpers.js';
 

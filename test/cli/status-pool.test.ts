@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
 

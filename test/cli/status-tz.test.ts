@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileStore, type JobStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type JobStore } from '../../src/checkpoint/backends.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
 

@@ -1,4 +1,4 @@
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { prepare, runJob, type Prepared, type RunJobOptions, type RunOutcome } from '../../src/app/index.js';
-import { createFileStore, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type StateStore } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { parseCsv } from '../helpers/campaign.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { suppressPhones } from '../../src/app/index.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { startReceiver, sync, type Receiver } from '../../src/webhook/index.js';
 import { bench, byPhone, phone, type Bench } from './helpers.js';
 

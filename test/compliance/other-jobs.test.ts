@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobStatus, outcomeJson, planJob } from '../../src/app/index.js';
 import { formatPlan, planJson } from '../../src/cli/format/plan.js';
 import { formatRunEnd } from '../../src/cli/format/run.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { bench, byPhone, HOUR, phone, type Bench } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -228,7 +228,7 @@ describe('the messaging limit counts accepted first messages only', () => {
   });
 
   it('the file backend keeps a take-back, read by every store of the folder', async () => {
-    const { createFileStore } = await import('../../src/checkpoint/index.js');
+    const { createFileStore } = await import('../../src/checkpoint/backends.js');
     const ledger = await createFileStore(b.stateDir).ledger();
     const entry = { phone: phone(0, 23), at: T0, job: 'a', outsideWindow: true, id: 'q1' };
     await ledger.record(entry);

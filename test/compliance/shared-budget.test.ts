@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
 import { formatRoom } from '../../src/cli/format/deferred.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { bench, HOUR, phone, type Bench } from './helpers.js';
 
 let b: Bench;

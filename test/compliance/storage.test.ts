@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileStore, LedgerIndex, SuppressionIndex } from '../../src/checkpoint/index.js';
+import { createFileStore, LedgerIndex, SuppressionIndex } from '../../src/checkpoint/backends.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 2, 1, 12);

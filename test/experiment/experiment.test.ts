@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { jobReport, jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
-import { createFileStore, createPgStore, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, createPgStore, type StateStore } from '../../src/checkpoint/backends.js';
 import { armOf } from '../../src/plan/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { jobStatus, planJob, prepare, runJob } from '../../src/app/index.js';
-import { createFileStore, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type StateStore } from '../../src/checkpoint/backends.js';
 import { readRejects } from '../../src/report/index.js';
 import { armOf } from '../../src/plan/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';

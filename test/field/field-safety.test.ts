@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, errorFromResponse, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobStatus, prepare, runJob } from '../../src/app/index.js';
-import { createFileStore, type FileStoreOptions } from '../../src/checkpoint/index.js';
+import { createFileStore, type FileStoreOptions } from '../../src/checkpoint/backends.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, errorFromResponse, type ApiClient } from '../../src/api/index.js';
 import { jobStatus, prepare, runJob, runUntilDone } from '../../src/app/index.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createFileStore, createPgStore, type SentState, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, createPgStore, type SentState, type StateStore } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';

@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { prepare, runJob, type Prepared, type RunJobOptions, type RunOutcome } from '../../src/app/index.js';
-import { createFileStore, type ContactState, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, type ContactState, type StateStore } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
 import type { RequestLogEntry } from '../../src/sim/types.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator, type SimMessage } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { repoRoot } from '../helpers/cli.js';

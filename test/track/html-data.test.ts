@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { htmlReportData } from '../../src/app/report-output.js';
-import { ContactListing, createFileStore, type ContactState } from '../../src/checkpoint/index.js';
+import { ContactListing, createFileStore, type ContactState } from '../../src/checkpoint/backends.js';
 import { testJob } from '../helpers/run.js';
 
 let dir: string | undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { prepare, reconcileJob, runJob } from '../../src/app/index.js';
-import { createFileStore, type ContactState } from '../../src/checkpoint/index.js';
+import { createFileStore, type ContactState } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { parse } from 'csv-parse/sync';
 import { campaign, type Campaign } from '../helpers/campaign.js';

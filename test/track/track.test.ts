@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { trackJob, type TrackJobOptions } from '../../src/app/index.js';
 import { deliveryOf, isSettled } from '../../src/app/track.js';
-import { createFileStore, type SentState } from '../../src/checkpoint/index.js';
+import { createFileStore, type SentState } from '../../src/checkpoint/backends.js';
 import { createRateLimiter, unlimitedLimiter, type LimiterOptions } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimDelivery } from '../../src/sim/index.js';
 import { campaign, parseCsv, type Campaign } from '../helpers/campaign.js';

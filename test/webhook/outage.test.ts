@@ -14,7 +14,7 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
-import { createPgStore, type RecordedEvent, type StateStore } from '../../src/checkpoint/index.js';
+import { createPgStore, type RecordedEvent, type StateStore } from '../../src/checkpoint/backends.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { knownPhones, startReceiver, type Receiver, type ReceiverOptions } from '../../src/webhook/index.js';
 import { campaign, phoneOf } from '../helpers/campaign.js';

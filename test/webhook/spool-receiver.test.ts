@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileStore, StoreWriteError, type EventsLog, type StateStore } from '../../src/checkpoint/index.js';
+import { createFileStore, StoreWriteError, type EventsLog, type StateStore } from '../../src/checkpoint/backends.js';
 import { startReceiver, type Receiver, type ReceiverOptions } from '../../src/webhook/index.js';
 import { delivery, SECRET, storedEvents, storedWindow } from './helpers/events.js';
 import { send } from './helpers/http.js';

@@ -1,4 +1,4 @@
-import { createFileStore } from '../../src/checkpoint/index.js';
+import { createFileStore } from '../../src/checkpoint/backends.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 import type { StoreImportOutcome } from '../../app/index.js';
-import type { JobImport, MigrateOutcome, StorePart } from '../../checkpoint/index.js';
+import type { JobImport, MigrateOutcome, StorePart } from '../../checkpoint/backends.js';
 
 /** "store postgres://runner:***@db/outreach: applied migration 1 (the store); the schema outreach is at version 1". */
 export function formatMigrated(location: string, outcome: MigrateOutcome): string {

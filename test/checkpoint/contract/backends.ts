@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { createFileStore, createPgStore, type StateStore } from '../../../src/checkpoint/index.js';
+import { createFileStore, createPgStore, type StateStore } from '../../../src/checkpoint/backends.js';
 import { schemaUrl } from '../../helpers/pg-cluster.js';
 
 export interface OpenedBackend {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createPgStore, type PgStateStore } from '../../../src/checkpoint/index.js';
+import { createPgStore, type PgStateStore } from '../../../src/checkpoint/backends.js';
 import { appendRows } from '../../../src/checkpoint/pg/journal-writer.js';
 import { takeLease } from '../../../src/checkpoint/pg/lease.js';
 import { schemaUrl } from '../../helpers/pg-cluster.js';

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { createPgStore, StoreWriteError, type CheckpointEvent, type PgStoreOptions, type StateStore } from '../../../src/checkpoint/index.js';
+import { createPgStore, StoreWriteError, type CheckpointEvent, type PgStoreOptions, type StateStore } from '../../../src/checkpoint/backends.js';
 import type { PgStateStore } from '../../../src/checkpoint/pg/index.js';
 import { AT, attempt, phoneOf, sent } from '../helpers.js';
 import { schemaUrl, startCluster } from '../../helpers/pg-cluster.js';

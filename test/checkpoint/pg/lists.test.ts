@@ -3,7 +3,7 @@
  * its own pool of connections) write at once: what the contract suite cannot say for every backend.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createPgStore, StoreUnavailableError, StoreWriteError, type RecordedEvent } from '../../../src/checkpoint/index.js';
+import { createPgStore, StoreUnavailableError, StoreWriteError, type RecordedEvent } from '../../../src/checkpoint/backends.js';
 import type { PgStateStore } from '../../../src/checkpoint/pg/index.js';
 import { schemaUrl } from '../../helpers/pg-cluster.js';
 import { inbound } from '../helpers.js';

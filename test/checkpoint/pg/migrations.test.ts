@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createPgStore, type PgStateStore } from '../../../src/checkpoint/index.js';
+import { createPgStore, type PgStateStore } from '../../../src/checkpoint/backends.js';
 import { migrate } from '../../../src/checkpoint/pg/index.js';
 import { MIGRATIONS } from '../../../src/checkpoint/pg/migrations.js';
 import { schemaUrl } from '../../helpers/pg-cluster.js';

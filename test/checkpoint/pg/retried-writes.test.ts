@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createPgStore, type PgStateStore } from '../../../src/checkpoint/index.js';
+import { createPgStore, type PgStateStore } from '../../../src/checkpoint/backends.js';
 import { PgBudgetHolder } from '../../../src/checkpoint/pg/budget.js';
 import { insertEvents } from '../../../src/checkpoint/pg/events.js';
 import { appendRows } from '../../../src/checkpoint/pg/journal-writer.js';
