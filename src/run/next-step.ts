@@ -7,7 +7,7 @@ import { accountStopMessage, providerClassInfo, templateStopMessage, type Provid
  * `nextStep(outcome, tries, plan)` says what to do before the record (pause everyone, stop the run,
  * suppress the phone), what to record, and what comes next (send again, after which wait and with
  * which payload; fail; defer; in doubt). The first row that matches decides. The loop around it
- * (`run/send-contact.ts`) only records, sleeps and calls. Plain values in, plain values out.
+ * (`run/deliver.ts`) only records, sleeps and calls. Plain values in, plain values out.
  */
 
 /** The contact's counters across the sends of one delivery. */

@@ -16,13 +16,11 @@
  * own: a hold carries its company, and a take of one company counts its holds (and those of no company).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { inCompany, type BudgetHolder, type LedgerEntry, type LedgerView } from '../ledger.js';
 import { withShortLock } from './lock.js';
 import { isProcessAlive } from '../process-alive.js';
-import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
-import { writeFileAtomic } from '../../files/atomic.js';
+import { readEntries, writeEntries } from './entries-file.js';
 
 const DAY_MS = 86_400_000;
 /**
@@ -167,25 +165,8 @@ function live(holds: Map<string, StoredHold>, ledger: HoldsLedger, now: number, 
 }
 
 async function readHolds(file: string): Promise<Map<string, StoredHold>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw stateFileError(err, file);
-  }
   const holds = new Map<string, StoredHold>();
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Written whole by rename, so never torn: unreadable means edited by hand. Counting no hold could overshoot the limit.
-    throw new StateFileError(`${file} is not readable JSON; stop every outreach run of this state folder, delete it, and run again`);
-  }
-  const stored = (value as { holds?: unknown } | null)?.holds;
-  if (typeof stored !== 'object' || stored === null) return holds;
-  for (const [id, h] of Object.entries(stored as Record<string, unknown>)) {
-    const { granted, touched, pid, host, company } = (h ?? {}) as Record<string, unknown>;
+  for (const [id, { granted, touched, pid, host, company }] of await readEntries(file, 'holds')) {
     const at = typeof touched === 'string' ? Date.parse(touched) : NaN;
     if (typeof granted !== 'number' || !Number.isFinite(granted) || Number.isNaN(at)) continue;
     holds.set(id, { granted, touched: at, ...(typeof pid === 'number' && { pid }), ...(typeof host === 'string' && { host }), ...(typeof company === 'number' && { company }) });
@@ -198,7 +179,5 @@ async function writeHolds(file: string, holds: Map<string, StoredHold>): Promise
   for (const [id, h] of holds) {
     out[id] = { granted: h.granted, touched: new Date(h.touched).toISOString(), ...(h.pid !== undefined && { pid: h.pid }), ...(h.host !== undefined && { host: h.host }), ...(h.company !== undefined && { company: h.company }) };
   }
-  await writeFileAtomic(file, `${JSON.stringify({ v: 1, holds: out })}\n`).catch((err: unknown) => {
-    throw storeWriteError(err, file, WHAT);
-  });
+  await writeEntries(file, 'holds', out, WHAT);
 }

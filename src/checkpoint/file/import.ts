@@ -218,8 +218,8 @@ export function takenInState(folder: string, job: string): string {
   return `taken-in:${createHash('sha256').update(`${folder}\u0000${job}`).digest('hex').slice(0, 16)}`;
 }
 
-/** JSON with every object's keys in order (two records that differ only in key order are one). */
-function canonical(value: unknown): string {
+/** JSON with every object's keys in order (two records that differ only in key order are one); `store import` into a database compares by it too. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -7,13 +7,11 @@
  *
  * A claim reads the file, leaves out the lapsed rows, grants by `grantedShare` and writes the file back.
  */
-import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { grantedShare, RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, type RateClaim, type RateShare } from '../rate-share.js';
 import { withShortLock } from './lock.js';
-import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
-import { writeFileAtomic } from '../../files/atomic.js';
+import { readEntries, writeEntries } from './entries-file.js';
 
 interface Row {
   claim: number;
@@ -70,25 +68,8 @@ function live(rows: Map<string, Row>, now: number): Map<string, Row> {
 }
 
 async function readRows(file: string): Promise<Map<string, Row>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw stateFileError(err, file);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Written whole by rename, so never torn: unreadable means edited by hand. Counting no sender could overshoot the rate.
-    throw new StateFileError(`${file} is not readable JSON; stop every outreach run of this state folder, delete it, and run again`);
-  }
   const rows = new Map<string, Row>();
-  const stored = (value as { senders?: unknown } | null)?.senders;
-  if (typeof stored !== 'object' || stored === null) return rows;
-  for (const [id, r] of Object.entries(stored as Record<string, unknown>)) {
-    const { claim, per_second: perSecond, expires, pid, host } = (r ?? {}) as Record<string, unknown>;
+  for (const [id, { claim, per_second: perSecond, expires, pid, host }] of await readEntries(file, 'senders')) {
     const at = typeof expires === 'string' ? Date.parse(expires) : NaN;
     if (typeof claim !== 'number' || typeof perSecond !== 'number' || Number.isNaN(at)) continue;
     rows.set(id, { claim, perSecond, expires: at, ...(typeof pid === 'number' && { pid }), ...(typeof host === 'string' && { host }) });
@@ -101,7 +82,5 @@ async function writeRows(file: string, rows: Map<string, Row>, what: string): Pr
   for (const [id, r] of rows) {
     out[id] = { claim: r.claim, per_second: r.perSecond, expires: new Date(r.expires).toISOString(), ...(r.pid !== undefined && { pid: r.pid }), ...(r.host !== undefined && { host: r.host }) };
   }
-  await writeFileAtomic(file, `${JSON.stringify({ v: 1, senders: out })}\n`).catch((err: unknown) => {
-    throw storeWriteError(err, file, what);
-  });
+  await writeEntries(file, 'senders', out, what);
 }

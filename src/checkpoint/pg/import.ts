@@ -24,8 +24,8 @@ import { loadSyncBook } from '../file/sync-book.js';
 import type { Db, Queryable } from './db.js';
 import { unavailable } from './errors.js';
 import type { PgStateStore } from './store.js';
-import { folderFacts, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
-import { takenInState } from '../file/import.js';
+import { folderFacts, journalFoldersAmong, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
+import { canonical, takenInState } from '../file/import.js';
 import { headerCompany, jobKeys } from '../job-key.js';
 import { pgJobExists, pgJobHeader } from './job.js';
 
@@ -88,13 +88,7 @@ async function jobsOf(folder: string): Promise<string[]> {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new StoreImportError(`${folder} is not a state folder (${code === 'ENOENT' ? 'no such folder' : code}); give the folder that holds the jobs' folders, such as jobs/.outreach`);
   }
-  const jobs: string[] = [];
-  for (const e of entries) {
-    if (!e.isDirectory()) continue;
-    const journal = await stat(path.join(folder, e.name, 'checkpoint.jsonl')).catch(() => undefined);
-    if (journal?.isFile()) jobs.push(e.name);
-  }
-  return jobs.sort();
+  return journalFoldersAmong(folder, entries);
 }
 
 // ---- a job ---------------------------------------------------------------------------------
@@ -203,16 +197,6 @@ function sameRecord(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** JSON with every object's keys in order: two records that differ only in key order read the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 function fingerprintOf(text: string): string | undefined {
