@@ -10,7 +10,8 @@ import { CountryCells } from './country.js';
 import { Dedupe } from './dedupe.js';
 import type { LoadItem, LoadWarning } from './items.js';
 import { LanguageCells } from './language.js';
-import { prepareFile, uniquePaths } from './load.js';
+import { type PreparedFile, prepareFile, uniquePaths } from './load.js';
+import type { Mapping } from './columns.js';
 import { type LoaderOptions, resolveOptions } from './options.js';
 import { type RowContext, rowItem } from './row.js';
 import { ZoneCells } from './zone.js';
@@ -67,20 +68,48 @@ export async function pickRows(files: string[], options: LoaderOptions, rows: re
   for (const file of byFile.keys()) if (!unique.includes(file)) return { ok: false, why: `${file} is not a file of the list` };
   const tails = new Map((more.tails ?? []).map((t) => [t.file, t]));
   for (const file of tails.keys()) if (!unique.includes(file)) return { ok: false, why: `${file} is not a file of the list` };
-  const dedupe = new Dedupe(unique);
-  if (more.known) seedKnown(dedupe, unique, more.known);
-  const countries = new CountryCells();
-  const languages = new LanguageCells();
-  const zones = new ZoneCells();
-  const items: LoadItem[] = [];
-  const warnings: LoadWarning[] = [];
-  for (let i = 0; i < unique.length; i++) {
-    const file = unique[i]!;
+  const prepared: Array<PreparedFile & { layout: CsvLayout; mapping: Mapping }> = [];
+  for (const file of unique) {
     // Every file is opened and its header checked, as the loader does, picked rows or not.
     const { source, layout, mapping } = await prepareFile(file, settings);
     if (layout === undefined || mapping === undefined) return { ok: false, why: `${file} is not CSV or TSV` };
     if (source.encoding !== 'utf-8') return { ok: false, why: `${file} is not UTF-8` };
-    const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe, countries, languages, zones };
+    prepared.push({ source, layout, mapping });
+  }
+  const tailRead = new Map<string, { rows: string[][]; lines: number[] }>();
+  for (const [i, file] of unique.entries()) {
+    const tail = tails.get(file);
+    if (tail === undefined) continue;
+    if ((byFile.get(file) ?? []).some((line) => line >= tail.fromLine)) return { ok: false, why: `${file}: a picked line is in its new rows` };
+    const read = await tailRows(tail, prepared[i]!.layout);
+    if ('why' in read) return { ok: false, why: read.why };
+    tailRead.set(file, read);
+  }
+  const dedupe = new Dedupe(unique);
+  const countries = new CountryCells();
+  const languages = new LanguageCells();
+  const zones = new ZoneCells();
+  const warnings: LoadWarning[] = [];
+  const contextOf = (i: number, d: Dedupe): RowContext => ({ file: prepared[i]!.source.file, fileIndex: i, settings, dedupe: d, countries, languages, zones });
+  // The known rows that a new row's phone is found in stand where they were read: those alone are seeded.
+  if (more.known && tailRead.size > 0) {
+    const numbers = new Set<number>();
+    const probe = new Dedupe(unique);
+    for (const [i, file] of unique.entries()) {
+      const read = tailRead.get(file);
+      if (read === undefined) continue;
+      for (let r = 0; r < read.rows.length; r++) {
+        const item = rowItem(contextOf(i, probe), prepared[i]!.mapping, read.lines[r]!, read.rows[r]!, []);
+        if (item.kind === 'contact') numbers.add(Number(item.contact.phone.slice(1)));
+      }
+    }
+    seedKnown(dedupe, unique, more.known, numbers);
+  }
+  const items: LoadItem[] = [];
+  for (let i = 0; i < unique.length; i++) {
+    const file = unique[i]!;
+    const { layout, mapping } = prepared[i]!;
+    const ctx = contextOf(i, dedupe);
     const lines = [...new Set(byFile.get(file) ?? [])].sort((a, b) => a - b);
     if (lines.length > 0) {
       const text = await linesOf(file, lines);
@@ -95,11 +124,8 @@ export async function pickRows(files: string[], options: LoaderOptions, rows: re
         warnings.length = 0;
       }
     }
-    const tail = tails.get(file);
-    if (tail === undefined) continue;
-    if (lines.some((line) => line >= tail.fromLine)) return { ok: false, why: `${file}: a picked line is in its new rows` };
-    const read = await tailRows(tail, layout);
-    if ('why' in read) return { ok: false, why: read.why };
+    const read = tailRead.get(file);
+    if (read === undefined) continue;
     for (let r = 0; r < read.rows.length; r++) {
       const item = rowItem(ctx, mapping, read.lines[r]!, read.rows[r]!, warnings);
       items.push(...warnings, item);
@@ -109,13 +135,15 @@ export async function pickRows(files: string[], options: LoaderOptions, rows: re
   return { ok: true, items };
 }
 
-/** The known rows' phones, each at its own row, in a dedupe of the list's files. */
-function seedKnown(dedupe: Dedupe, unique: readonly string[], known: KnownRows): void {
+/** The known rows with one of `numbers` (phones' digits), each at its own row, in a dedupe of the list's files: one pass, no table of every known phone. */
+function seedKnown(dedupe: Dedupe, unique: readonly string[], known: KnownRows, numbers: ReadonlySet<number>): void {
+  if (numbers.size === 0) return;
   const index = known.files.map((file) => unique.indexOf(file));
   for (let k = 0; k < known.count; k++) {
     const digits = known.phones[k]!;
+    if (!numbers.has(digits)) continue;
     const at = index[known.fileOf[k]!] ?? -1;
-    if (digits !== 0 && at >= 0) dedupe.seed(digits, at, known.lines[k]!);
+    if (at >= 0) dedupe.seed(digits, at, known.lines[k]!);
   }
 }
 
