@@ -11,6 +11,7 @@ export const LIVE_EVERY_MS = 2_000;
 
 export const CONSOLE_CSS = `${STYLE}
 code { white-space: normal; overflow-wrap: anywhere; }
+#recipient-rows code, #recipient-rows td:nth-child(6) { white-space: nowrap; }
 header nav { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: baseline; font-size: .9rem; margin-bottom: 6px; }
 header nav form { display: inline; margin: 0; }
 a { color: var(--sent); }

@@ -21,6 +21,7 @@ import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
 import { freePort, schemaUrl } from '../helpers/pg-cluster.js';
 import { checkMetrics, promtoolBin, samples } from '../helpers/prometheus-tools.js';
+import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = 'console-token-for-tests-7f3a9c';
 const pgUrl = inject('pgUrl');
@@ -47,7 +48,10 @@ async function consoleOf(flags: { host?: string; stateDir?: string; store?: stri
   out.on('data', (d: Buffer) => (text += d.toString()));
   const stop = new AbortController();
   const done = runConsole(settings, { out, logger: pino({ level: 'silent' }), stop: stop.signal });
-  for (let i = 0; i < 200 && !/listening on (\S+)\//.test(text); i++) await new Promise((r) => setTimeout(r, 25));
+  let failed: unknown;
+  done.catch((err: unknown) => (failed = err ?? new Error('the console failed')));
+  await waitFor(() => failed !== undefined || /listening on (\S+)\//.test(text));
+  if (failed !== undefined) throw failed;
   const port = /listening on http:\/\/[^:]+:(\d+)\//.exec(text)?.[1];
   if (port === undefined) throw new Error(`the console did not start: ${text}`);
   return {
@@ -77,8 +81,8 @@ describe('where the console listens', () => {
     expect(printed.stdout).toBe('');
     expect(printed.stderr.trim().split('\n')).toHaveLength(1);
     expect(printed.stderr).toMatch(/--host 0\.0\.0\.0 is reachable from other machines.*set OUTREACH_CONSOLE_TOKEN/);
-    expect(consoleSettings({ port: '0', host: '0.0.0.0' }, { OUTREACH_CONSOLE_TOKEN: TOKEN }).token).toBe(TOKEN);
-    expect(consoleSettings({ port: '8790', host: '::1' }, {}).token).toBeUndefined();
+    expect(consoleSettings({ port: '0', host: '0.0.0.0', stateDir: c.stateDir }, { OUTREACH_CONSOLE_TOKEN: TOKEN }).token).toBe(TOKEN);
+    expect(consoleSettings({ port: '0', host: '::1', stateDir: c.stateDir }, {}).token).toBeUndefined();
   });
 
   it('says a port in use in one sentence', async () => {
