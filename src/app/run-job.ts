@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { StoreWriteError, type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore, type CheckpointEvent } from '../checkpoint/index.js';
+import { type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore, type CheckpointEvent } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
 import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
@@ -8,7 +8,8 @@ import { shareNumbers } from './rate-shares.js';
 import { senderPoolFor, poolFigures, type PoolNumberFigures } from './sender-pool.js';
 import { checkContent, describePlace, type JobPlace } from './content-guard.js';
 import { AppError } from './errors.js';
-import { storeStopped } from './store-stopped.js';
+import { recordStoreStop, storeFault, storeStopped } from './store-stopped.js';
+import { RunSoFar } from './run-so-far.js';
 import { contactsNotDone, reportRowsFor } from './job-report.js';
 import { budgetPlaces } from './budget-places.js';
 import { experimentLookup, withArms } from './experiment.js';
@@ -56,6 +57,8 @@ export interface RunJobOptions {
   onStart?: (info: { contacts: number; files: JobFiles; firstRun: boolean }) => void;
   /** After each contact; `concurrencyBound` says when a fixed concurrency keeps the run below the asked rate. */
   onProgress?: (stats: RunStats, live: { concurrencyBound?: string }) => void;
+  /** Once no more is sent, before a run the store stopped writes its last records (the progress ends there, so that they stay last). */
+  onSendsOver?: () => void;
   /** A limiter of the caller's (tests); by default one at the job's rate. */
   limiter?: RateLimiter;
   /**
@@ -131,19 +134,27 @@ export async function runJob(prepared: Prepared, given: RunJobOptions): Promise<
     store.windows().then((w) => (lookups.windows = w), (err: unknown) => logger.warn({ err }, 'could not re-read the window store'));
   }, WINDOW_REFRESH_MS);
   refresh.unref();
+  const soFar = new RunSoFar();
+  let stopped: AppError | undefined;
   try {
     // The messaging limit is the store's: a run with one takes its places from the store (budget-places.ts).
     if (job.limits.daily_unique_recipients !== undefined) holder = await store.budgetHolder();
-    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, ...(holder && { holder }) });
+    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, soFar, ...(holder && { holder }) });
   } catch (err) {
-    if (err instanceof StoreWriteError) throw storeStopped(err);
-    throw err;
+    // The store could not keep a write, or stayed unreachable past its patience: nothing more was sent.
+    const fault = storeFault(err);
+    if (fault === undefined) throw err;
+    stopped = storeStopped(fault, soFar.inFlight().length);
+    throw stopped;
   } finally {
     clearInterval(refresh);
     // Whatever the run did not use goes back to the other jobs and processes of the store (a place not given back lapses in minutes).
     await holder?.release().catch((err: unknown) => logger.warn({ err }, 'could not give back the unused places of the messaging limit; they lapse within 5 minutes'));
     await limiter.stop().catch(() => undefined);
     await state.close().catch(() => undefined);
+    options.onSendsOver?.();
+    // Last: the stopped run's summary.json and run.log's last line.
+    if (stopped) await recordStoreStop(state, logger, { job: job.name, command, message: stopped.message, soFar, finishedAt: clock() });
   }
 }
 
@@ -155,6 +166,8 @@ interface Running {
   logger: Logger;
   /** The run's places in the store's messaging limit, when the job sets one. */
   holder?: BudgetHolder;
+  /** Its counts and the contacts in flight, for the record a stop by the store leaves. */
+  soFar: RunSoFar;
 }
 
 async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running): Promise<RunOutcome> {
@@ -217,6 +230,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const compliance = run.lookups.compliance && (run.lookups.compliance = { ...freshPass(run.lookups.compliance), ...(run.holder && { holder: run.holder }) });
   const ledger = compliance && sendsLedger(compliance);
   const started = clock();
+  run.soFar.startedAt = started;
+  run.soFar.alreadyDone = () => pass.alreadyDone;
+  // Every event the store kept: the contacts in flight are those with an attempt and no outcome yet.
+  const journal = (event: CheckpointEvent) => state.record(event).then(() => run.soFar.recorded(event));
   const missed = missedWindowsWatch(started);
   // Contacts rejected only at send time (the window moved and another message, with an empty placeholder, was chosen).
   const lateRejects: Reject[] = [];
@@ -239,10 +256,10 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const { onRecorded } = options;
   const recordState = onRecorded
     ? async (event: CheckpointEvent) => {
-        await state.record(event);
+        await journal(event);
         onRecorded(event);
       }
-    : (event: CheckpointEvent) => state.record(event);
+    : journal;
   const places =
     run.holder && compliance && limit !== undefined
       ? budgetPlaces(run.holder, compliance, limit, { perSecond: concurrency.askedPerSecond, workers: concurrency.ceiling, refreshEveryMs: options.refreshEveryMs ?? REFRESH_EVERY_MS, clock })
@@ -285,6 +302,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
       lateRejected.add(contact.phone);
     },
     onResult: (contact, r, stats) => {
+      run.soFar.stats = stats;
       ledger?.settled(contact);
       missed.result(contact.phone, r);
       const concurrencyBound = bound();

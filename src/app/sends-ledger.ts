@@ -10,12 +10,11 @@
  * cap does not hold back a person who got nothing. A request in doubt stays counted: it may have gone.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreWriteError, type CheckpointEvent, type LedgerEntry } from '../checkpoint/index.js';
+import type { CheckpointEvent, LedgerEntry } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import { messageKey } from '../job/index.js';
 import type { Action, PlanContext } from '../plan/index.js';
 import { noteDecision, outsideWindow, type ComplianceLookups } from './compliance.js';
-import { storeStopped } from './store-stopped.js';
 
 export interface SendsLedger {
   onDecided(contact: Contact, action: Action, context: PlanContext): void;
@@ -34,10 +33,6 @@ export function sendsLedger(c: ComplianceLookups): SendsLedger {
   /** Phones whose latest request was refused (a `failed` answer): their entry is taken back when they settle so. */
   const refused = new Set<string>();
   const takingBack: Array<Promise<void>> = [];
-  const durable = (write: Promise<void>) =>
-    write.catch((err: unknown) => {
-      throw err instanceof StoreWriteError ? storeStopped(err) : err;
-    });
   return {
     onDecided(contact, action, context) {
       noteDecision(c, contact, action, context);
@@ -71,7 +66,8 @@ export function sendsLedger(c: ComplianceLookups): SendsLedger {
       };
       open.set(event.phone, entry);
       // A recipient decided on a place of the store's budget: its entry uses that place, in the same write.
-      const ledgered = durable(c.ledger.record(entry, c.holder !== undefined && c.reservations.has(event.phone) ? c.holder : undefined));
+      // A write the store could not make goes up as the store's error: the run stops there (run-job.ts, store-stopped.ts).
+      const ledgered = c.ledger.record(entry, c.holder !== undefined && c.reservations.has(event.phone) ? c.holder : undefined);
       c.reservations.release(event.phone);
       await Promise.all([write(event), ledgered]);
     },

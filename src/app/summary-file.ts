@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../report/index.js';
+import { writeFileAtomic, type Summary } from '../report/index.js';
 import { messagedByOtherJobsJson } from './other-jobs.js';
 import type { RunOutcome } from './run-job.js';
 
@@ -49,4 +49,34 @@ export function outcomeJson(outcome: RunOutcome) {
 
 export async function writeSummary(file: string, outcome: RunOutcome): Promise<void> {
   await writeFileAtomic(file, [`${JSON.stringify(outcomeJson(outcome), null, 2)}\n`]);
+}
+
+/** What a run the store stopped writes to summary.json: why, the phones in flight, this run's counts, and the job's states as this process held them. */
+export interface StoppedSummary {
+  job: string;
+  command: 'run' | 'resume';
+  message: string;
+  inFlight: string[];
+  thisRun: { sent: number; failed: number; in_doubt: number; skipped: number; deferred: number; already_done: number; warnings: number; duration_ms: number };
+  summary: Summary;
+}
+
+/**
+ * summary.json of a run the store stopped, with the keys of a finished run's where it knows them
+ * (`stopped` is "store"); the list's pending contacts are not counted (the store that keeps the
+ * listing could not be read): `outreach status` counts them once the store is back.
+ */
+export async function writeStoppedSummary(file: string, stop: StoppedSummary): Promise<void> {
+  const json = {
+    job: stop.job,
+    command: stop.command,
+    stopped: 'store',
+    stop_message: stop.message,
+    in_flight: stop.inFlight,
+    this_run: stop.thisRun,
+    summary: stop.summary,
+    pending: null,
+    list_incomplete: 'the store stopped the run: the pending contacts of the list are not counted here (`outreach status` counts them once the store is back)',
+  };
+  await writeFileAtomic(file, [`${JSON.stringify(json, null, 2)}\n`]);
 }

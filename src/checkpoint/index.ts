@@ -2,7 +2,7 @@
 export type * from './types.js';
 export type * from './store.js';
 export { rowKey } from './store.js';
-export { StoreUnavailableError, StoreWriteError } from './errors.js';
+export { StoreUnavailableError, StoreWriteError, thenStep } from './errors.js';
 export { ContactListing, type ListedContact, type ListingColumns } from './listing.js';
 export { StateTable, type ColumnRows } from './state-table.js';
 export type { Columns } from './state-columns.js';
@@ -16,6 +16,7 @@ export { LedgerIndex } from './ledger.js';
 export type { BudgetHolder, Ledger, LedgerEntry, LedgerMessage, LedgerView, SentMessage } from './ledger.js';
 export { inCompany } from './ledger.js';
 export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact } from './inbound.js';
+export { parseEventLine } from './json-line.js';
 export type { WindowLookup, WindowStore } from './windows.js';
 export type { SyncBook } from './sync.js';
 export { RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, grantedShare, type RateClaim, type RateShare } from './rate-share.js';

@@ -107,6 +107,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
         });
       },
       onProgress: (stats, live) => progress?.update(stats, live),
+      onSendsOver: clearBar,
       onRecorded: (event) => {
         meter.note(event);
         metrics?.onRecorded(event);

@@ -35,7 +35,7 @@ import { urlInFile, warnOfPassword } from './store-url.js';
  */
 export type StoreWhere =
   | { kind: 'folder'; path: string; filesDir: string; legacy?: string }
-  | { kind: 'postgres'; url: string; filesDir: string; leaseSeconds?: number; legacy?: string };
+  | { kind: 'postgres'; url: string; filesDir: string; leaseSeconds?: number; patienceSeconds?: number; legacy?: string };
 
 /** The flags of a command that say where its store is. */
 export interface StoreFlags {
@@ -96,16 +96,28 @@ export function storeWhere(flags: StoreFlags, env: NodeJS.ProcessEnv = process.e
     throw new CliError(`${given.from}: ${shown}; give a PostgreSQL URL such as postgres://user@host:5432/database, or leave it unset to keep the state in the folder`);
   }
   parsePgUrl(given.url); // a URL that cannot be read is refused here, before anything else is done
-  const leaseSeconds = leaseOf(env);
-  return { kind: 'postgres', url: given.url, filesDir, ...(leaseSeconds !== undefined && { leaseSeconds }), ...(beside !== undefined && { legacy: beside }) };
+  const leaseSeconds = secondsIn(env, 'OUTREACH_LEASE_SECONDS', 1);
+  const patienceSeconds = secondsIn(env, 'OUTREACH_STORE_PATIENCE_SECONDS', 0);
+  return {
+    kind: 'postgres',
+    url: given.url,
+    filesDir,
+    ...(leaseSeconds !== undefined && { leaseSeconds }),
+    ...(patienceSeconds !== undefined && { patienceSeconds }),
+    ...(beside !== undefined && { legacy: beside }),
+  };
 }
 
-/** OUTREACH_LEASE_SECONDS: how long a job's lease lasts without renewal on a database store (default 30). */
-function leaseOf(env: NodeJS.ProcessEnv): number | undefined {
-  const value = env.OUTREACH_LEASE_SECONDS;
+/**
+ * A database store's setting in seconds (default 30 when unset): OUTREACH_LEASE_SECONDS, how long a
+ * job's lease lasts without renewal; OUTREACH_STORE_PATIENCE_SECONDS, how long a command waits for a
+ * store it lost (a dropped connection, a pooler's restart) before it stops (0: not at all).
+ */
+function secondsIn(env: NodeJS.ProcessEnv, name: 'OUTREACH_LEASE_SECONDS' | 'OUTREACH_STORE_PATIENCE_SECONDS', least: number): number | undefined {
+  const value = env[name];
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 1 || n > 3600) throw new CliError(`OUTREACH_LEASE_SECONDS is "${value}"; give a number of seconds from 1 to 3600 (default 30), or leave it unset`);
+  if (!Number.isFinite(n) || n < least || n > 3600) throw new CliError(`${name} is "${value}"; give a number of seconds from ${least} to 3600 (default 30), or leave it unset`);
   return n;
 }
 
@@ -115,7 +127,11 @@ export function openStore(where: StoreWhere): StateStore {
     case 'folder':
       return createFileStore(where.path, { filesDir: where.filesDir });
     case 'postgres':
-      return createPgStore(where.url, { filesDir: where.filesDir, ...(where.leaseSeconds !== undefined && { leaseSeconds: where.leaseSeconds }) });
+      return createPgStore(where.url, {
+        filesDir: where.filesDir,
+        ...(where.leaseSeconds !== undefined && { leaseSeconds: where.leaseSeconds }),
+        ...(where.patienceSeconds !== undefined && { patienceSeconds: where.patienceSeconds }),
+      });
     default: {
       const never: never = where;
       throw new Error(`unknown store kind ${String(never)}`);

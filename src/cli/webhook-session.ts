@@ -1,8 +1,10 @@
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { receiverMetrics } from '../metrics/index.js';
-import { healthStatus, keywordsFromEnv, knownPhones, startReceiver, storeHealth, type InboundKeywords, type ReceiverStats } from '../webhook/index.js';
-import { resolveBaseUrl, resolveToken } from './context.js';
+import { healthStatus, keywordsFromEnv, knownPhones, startReceiver, storeHealth, STORE_TIMEOUT_MS, type InboundKeywords, type Receiver, type ReceiverStats } from '../webhook/index.js';
+import { resolveBaseUrl, resolveStateDir, resolveToken } from './context.js';
 import { CliError } from './exit.js';
 import { openStore, shownWhere, storeWhere, type StoreWhere } from './store-root.js';
 
@@ -18,7 +20,11 @@ export interface WebhookFlags {
   baseUrl?: string;
   tokenFile?: string;
   company?: string;
+  spool?: string;
 }
+
+/** Names the spool folder when --spool does not. */
+export const SPOOL_ENV = 'OUTREACH_WEBHOOK_SPOOL';
 
 export interface WebhookSettings {
   port: number;
@@ -32,6 +38,8 @@ export interface WebhookSettings {
   platform?: { baseUrl: string; token: string };
   /** The company of a message no job's conversation tells, when the store holds several companies (`--company`). */
   company?: number;
+  /** Where deliveries wait while the store cannot take them: --spool, else OUTREACH_WEBHOOK_SPOOL, else webhook-spool/ in the state folder (this machine's, with a database store). */
+  spoolDir: string;
 }
 
 /** Flags and environment folded once into the receiver's settings; a bad value is a one-sentence CliError. */
@@ -48,11 +56,13 @@ export async function webhookSettings(flags: WebhookFlags, env: NodeJS.ProcessEn
   if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
   const company = companyFlag(flags.company);
   const token = flags.tokenFile ? await resolveToken(flags.tokenFile, env) : env.OUTREACH_TOKEN?.trim() || undefined;
+  const spool = flags.spool || env[SPOOL_ENV] || undefined;
   return {
     port: Number(flags.port),
     host: flags.host,
     secret,
     store: storeWhere(flags, env),
+    spoolDir: spool !== undefined ? path.resolve(spool) : path.join(resolveStateDir(flags.stateDir, env), 'webhook-spool'),
     keywords: keywordsFromEnv(env),
     ...(token ? { platform: { baseUrl: resolveBaseUrl(flags.baseUrl, env), token } } : {}),
     ...(company !== undefined && { company }),
@@ -81,12 +91,14 @@ export async function runWebhook(
     );
   }
   const store = openStore(settings.store);
-  let receiver;
+  let receiver: Receiver | undefined;
   try {
     const phones = knownPhones(store, logger);
-    await phones.load();
+    // A store that does not answer (a database held by a pooler) does not hold the start: the phones come when it does.
+    await Promise.race([phones.load(), delay(STORE_TIMEOUT_MS, undefined, { ref: false })]);
     const metrics = receiverMetrics();
-    const health = storeHealth(store);
+    // Healthy while it can take events: the store answers, or the spool keeps them until it does.
+    const health = storeHealth(store, { spool: () => spoolCheck(receiver) });
     receiver = await startReceiver({
       port: settings.port,
       host: settings.host,
@@ -97,6 +109,7 @@ export async function runWebhook(
       knownPhones: (clientId) => phones.get(clientId),
       ...(api ? { api } : {}),
       ...(settings.company !== undefined && { company: settings.company }),
+      spoolDir: settings.spoolDir,
       health,
       // Each scrape asks the store afresh (or takes a check of the last second): outreach_store_up is never stale.
       metrics: async () => {
@@ -113,16 +126,20 @@ export async function runWebhook(
     await store.close();
     throw listenError(err, settings);
   }
-  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\nhealth: ${receiver.url}/healthz, metrics: ${receiver.url}/metrics\npress Ctrl+C to stop\n`);
+  io.out.write(`webhook receiver listening on ${receiver.url}\nstate: ${shownWhere(settings.store)}\nspool: ${settings.spoolDir}\nhealth: ${receiver.url}/healthz, metrics: ${receiver.url}/metrics\npress Ctrl+C to stop\n`);
   if (!io.stop.aborted) {
     await new Promise<void>((resolve) => io.stop.addEventListener('abort', () => resolve(), { once: true }));
   }
+  const waiting = receiver.health().spooled;
   await receiver.close();
   await api?.close();
-  await store.close();
+  // A database that does not answer does not hold the stop: what was not recorded waits in the spool.
+  await Promise.race([store.close(), delay(STORE_TIMEOUT_MS, undefined, { ref: false })]);
   const s = receiver.stats;
   const refused = s.unauthorized + s.badRequest + s.tooLarge + s.methodNotAllowed + s.storeFailures;
-  io.out.write(`webhook receiver stopped: ${s.recorded} recorded, ${s.duplicates} repeated, ${refused} refused\n`);
+  const spooled = s.spooled > 0 || s.appliedFromSpool > 0 ? `, ${s.spooled} kept in the spool while the store could not take them, ${s.appliedFromSpool} applied from it` : '';
+  io.out.write(`webhook receiver stopped: ${s.recorded} recorded, ${s.duplicates} repeated, ${refused} refused${spooled}\n`);
+  if (waiting > 0) io.out.write(`${waiting} event(s) wait in the spool ${settings.spoolDir}: the receiver applies them when it starts again and the store answers\n`);
   return s;
 }
 
@@ -133,4 +150,11 @@ function listenError(err: unknown, settings: Pick<WebhookSettings, 'port' | 'hos
   if (code === 'EADDRINUSE') return new CliError(`port ${settings.port} is already in use; pass --port with a free port, or --port 0 for any`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new CliError(`--host ${settings.host}: cannot listen on that address; use 127.0.0.1 or 0.0.0.0`);
   return err;
+}
+
+/** What the spool can do now: take events, unless the last one could not be written there either (a full disk). */
+function spoolCheck(receiver: Receiver | undefined): { ready: boolean; why?: string } {
+  const spool = receiver?.health();
+  if (spool?.spoolError !== undefined) return { ready: false, why: spool.spoolError };
+  return { ready: true };
 }

@@ -1,15 +1,15 @@
 /**
  * The receiver's health, for a load balancer's or Kubernetes' probe on GET /healthz: 200 while it can
- * take events (recording them; or, once the receiver has a spool, keeping them there while the store
+ * take events (recording them; or keeping them in its spool while the store
  * is down), 503 with one line of why when it cannot. Whether the store can be used is the store's own
  * `ping`; the answer never carries a password (the store's sentences name host, port and database).
  */
-import type { StateStore } from '../checkpoint/index.js';
+import { StoreUnavailableError, StoreWriteError, type StateStore } from '../checkpoint/index.js';
 
 /** What the store said at the last check: up, or why not. */
 export type StoreCheck = { up: true } | { up: false; why: string };
 
-/** Whether a spool can take events while the store is down (the receiver has none yet: issue 32). */
+/** Whether the spool can take events while the store is down (`--spool`). */
 export interface SpoolCheck {
   ready: boolean;
   /** Why it cannot, when it cannot (a full disk). */
@@ -55,7 +55,7 @@ export interface StoreHealthOptions {
   /** A check this recent is answered again without a ping (default 1,000 ms: a probe and a scrape together ping once). */
   cacheMs?: number;
   clock?: () => number;
-  /** The spool's state, once the receiver has one. */
+  /** The spool's state; without it a store down means the receiver cannot take events. */
   spool?: () => SpoolCheck;
 }
 
@@ -75,7 +75,7 @@ export function storeHealth(store: Pick<StateStore, 'ping'>, options: StoreHealt
     });
     const answer = store.ping().then(
       (): StoreCheck => ({ up: true }),
-      (err: unknown): StoreCheck => ({ up: false, why: err instanceof Error ? err.message : String(err) }),
+      (err: unknown): StoreCheck => ({ up: false, why: whyDown(err) }),
     );
     try {
       return await Promise.race([answer, late]);
@@ -94,4 +94,10 @@ export function storeHealth(store: Pick<StateStore, 'ping'>, options: StoreHealt
       return decideHealth(last.check, options.spool?.());
     },
   };
+}
+
+/** Why the store is down, in one line: the store's problem and its fix, without the step a command adds after it ("then run again"). */
+function whyDown(err: unknown): string {
+  if (err instanceof StoreUnavailableError || err instanceof StoreWriteError) return `${err.problem}; ${err.fix}`;
+  return err instanceof Error ? err.message : String(err);
 }

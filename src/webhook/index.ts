@@ -10,6 +10,9 @@ export {
   type DeliveryResult,
 } from './receiver.js';
 export { decideHealth, healthLine, healthStatus, storeHealth, type HealthSource, type ReceiverHealth, type SpoolCheck, type StoreCheck, type StoreHealthOptions } from './health.js';
+export { STORE_TIMEOUT_MS, type SpoolHealth } from './intake.js';
+export { SpoolInUseError } from './spool-owner.js';
+export type { Sleep } from './spool-drain.js';
 export { createPhoneLookup, type PhoneLookup, type PhoneLookupOptions } from './phone-lookup.js';
 export { sync, FIRST_SYNC_SINCE, SyncSinceError, type SyncOptions, type SyncResult } from './sync.js';
 export { knownPhones, type KnownPhones } from './known-phones.js';

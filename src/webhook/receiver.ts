@@ -2,30 +2,26 @@
  * The webhook receiver: a node:http server for the platform's signed `chat.message` deliveries.
  *
  * For each request, in this order: POST only (405) → body up to 1 MiB (413) → signature over the
- * raw bytes (401) → shape (400) → durable record in events.jsonl (500 if the disk fails) → 200.
+ * raw bytes (401) → shape (400) → durable record in the store, or, when the store cannot take it
+ * within the budget, in the spool (intake.ts) → 200; 500 only when neither could keep it.
  * Nothing is stored before the signature and shape pass. After answering (the platform waits
  * 10 s at most and never retries): the window store is written and the client's phone looked up.
- * Any path is accepted (the URL is whatever was registered); any content type too (A26).
- *
- * Two GET paths answer for the platform it runs on, when the caller gives them: `/healthz` (200 while
- * it can take events, 503 with one line of why; health.ts) and `/metrics` (the text exposition).
+ * Any path is accepted (the URL is whatever was registered); any content type too (A26), except the
+ * GET /healthz and GET /metrics the receiver was given.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { RecordedEvent } from '../checkpoint/index.js';
-import { createBackground } from './background.js';
-import { createIngest } from './ingest.js';
+import { openIntake, type SpoolHealth } from './intake.js';
 import { DEFAULT_KEYWORDS, type InboundKeywords } from './keywords.js';
-import { applyKeywordReply } from './opt-out.js';
 import { parseChatMessage } from './parse-event.js';
-import { createPhoneLookup } from './phone-lookup.js';
 import type { ClientReader } from './platform.js';
 import { readBody } from './read-body.js';
 import { SIGNATURE_HEADER, verifySignature } from './signature.js';
-import type { StateStore } from '../checkpoint/index.js';
-import { openWebhookState } from './state.js';
 import { healthLine, healthStatus, type HealthSource } from './health.js';
+import type { Sleep } from './spool-drain.js';
+import type { StateStore } from '../checkpoint/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -45,24 +41,30 @@ export interface ReceiverOptions {
   knownPhones?: (clientId: string) => string | undefined;
   /** Opt-out and opt-in keywords (default: the built-in lists; the CLI reads OUTREACH_OPTOUT_KEYWORDS). */
   keywords?: InboundKeywords;
-  /** Called once the event is durable (`isNew` false for a repeated delivery). */
+  /** Called once the event is recorded in the store (`isNew` false for a repeated delivery): at once, or when applied from the spool. */
   onEvent?: (event: RecordedEvent, isNew: boolean) => void;
   /** The company of a message no job's conversation and no single company of the store tells (`--company`). */
   company?: number;
+  /** Where events wait while the store cannot take them (`--spool`); without it such a delivery is answered 500. */
+  spoolDir?: string;
+  /** How long one store operation may take before the event goes to the spool (default 4,000 ms). */
+  storeTimeoutMs?: number;
+  /** The wait between two tries of the store while events are spooled (default: a timer). */
+  sleep?: Sleep;
   /** Answers GET /healthz; without it that path is a delivery like any other. */
   health?: HealthSource;
   /** Answers GET /metrics with the text exposition format; without it that path is a delivery like any other. */
   metrics?: () => Promise<{ contentType: string; text: string }>;
   /** Told what became of each delivery (the metrics count them). */
   onDelivery?: (result: DeliveryResult) => void;
-  /** Told each phone an opt-out reply put on the suppression list. */
+  /** Told each phone an opt-out reply put on the suppression list (at once, or when applied from the spool). */
   onOptOut?: (phone: string) => void;
 }
 
 /**
  * What became of one delivery: recorded, a message already recorded, refused for its signature, not
- * a chat.message or too large (`invalid`), not stored (`failed`), or kept in a spool while the store
- * is down (`spooled`, once the receiver has one).
+ * a chat.message or too large (`invalid`), not stored nor spooled (`failed`), or kept in the spool
+ * while the store is down (`spooled`).
  */
 export type DeliveryResult = 'accepted' | 'duplicate' | 'bad_signature' | 'invalid' | 'failed' | 'spooled';
 
@@ -77,8 +79,14 @@ export interface ReceiverStats {
   badRequest: number;
   tooLarge: number;
   methodNotAllowed: number;
-  /** Deliveries refused because the event could not be stored. */
+  /** Deliveries refused because the event could not be stored (nor spooled). */
   storeFailures: number;
+  /** Deliveries answered 200 and kept in the spool, the store not taking them then. */
+  spooled: number;
+  /** Spooled events applied to the store since the start (those left by an earlier process included). */
+  appliedFromSpool: number;
+  /** Lines of the spool skipped at the start (torn by a crash). */
+  spoolLinesSkipped: number;
   phoneLookups: number;
   phoneLookupFailures: number;
 }
@@ -89,6 +97,10 @@ export interface Receiver {
   stats: ReceiverStats;
   /** Resolves when the work done after answering (window writes, look-ups) is finished. */
   settled(): Promise<void>;
+  /** The store as last seen and the spool: whether events are being spooled, how many wait, and why. */
+  health(): SpoolHealth;
+  /** Resolves when nothing waits in the spool and the store is open (never while the store stays down). */
+  drained(): Promise<void>;
   /** Stops accepting, finishes requests and background work, flushes and closes the files. */
   close(): Promise<void>;
 }
@@ -98,15 +110,19 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
   const keywords = options.keywords ?? DEFAULT_KEYWORDS;
-  const state = await openWebhookState(options.store, options.company !== undefined ? { company: options.company } : {});
-  const phones = createPhoneLookup({
+  const intake = await openIntake({
+    store: options.store,
+    keywords,
+    logger,
     ...(options.api ? { api: options.api } : {}),
     ...(options.knownPhones ? { knownPhones: options.knownPhones } : {}),
-    stored: (clientId) => state.window.phoneOf(clientId),
-    logger,
+    ...(options.company !== undefined && { company: options.company }),
+    ...(options.spoolDir !== undefined && { spoolDir: options.spoolDir }),
+    ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
+    ...(options.sleep !== undefined && { sleep: options.sleep }),
+    ...(options.onEvent !== undefined && { onEvent: options.onEvent }),
+    ...(options.onOptOut !== undefined && { onOptOut: options.onOptOut }),
   });
-  const ingest = createIngest(state, phones);
-  const background = createBackground((err) => logger.error({ err }, 'webhook follow-up work failed'));
   const stats: ReceiverStats = {
     requests: 0,
     recorded: 0,
@@ -116,11 +132,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     tooLarge: 0,
     methodNotAllowed: 0,
     storeFailures: 0,
+    spooled: 0,
+    get appliedFromSpool() {
+      return intake.counts.applied;
+    },
+    get spoolLinesSkipped() {
+      return intake.counts.skippedLines;
+    },
     get phoneLookups() {
-      return phones.stats.requests;
+      return intake.phones.stats.requests;
     },
     get phoneLookupFailures() {
-      return phones.stats.failures;
+      return intake.phones.stats.failures;
     },
   };
 
@@ -165,39 +188,22 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       return reply(res, 400, { ok: false, error: parsed.reason });
     }
     const message = parsed.event;
-    let recorded: Awaited<ReturnType<typeof ingest.record>>;
-    try {
-      recorded = await ingest.record(message, 'webhook');
-    } catch (err) {
+    const accepted = await intake.accept(message);
+    if (accepted.result === 'failed') {
       stats.storeFailures += 1;
       told('failed');
-      logger.error({ event: 'webhook_store_failed', err, messageId: message.messageId }, 'webhook event could not be stored; `outreach sync` will recover it');
+      logger.error({ event: 'webhook_store_failed', err: accepted.error, messageId: message.messageId }, 'webhook event could not be stored; `outreach sync` will recover it');
       return reply(res, 500, { ok: false, error: 'could not store the event' });
     }
-    if (recorded.isNew) stats.recorded += 1;
-    else stats.duplicates += 1;
-    told(recorded.isNew ? 'accepted' : 'duplicate');
+    if (accepted.result === 'accepted') stats.recorded += 1;
+    else if (accepted.result === 'duplicate') stats.duplicates += 1;
+    else stats.spooled += 1;
+    told(accepted.result);
     reply(res, 200, { ok: true });
-
     logger.info(
-      { event: 'webhook_event', messageId: message.messageId, clientId: message.clientId, direction: message.direction, new: recorded.isNew },
-      'webhook event recorded',
+      { event: 'webhook_event', messageId: message.messageId, clientId: message.clientId, direction: message.direction, new: accepted.result !== 'duplicate', spooled: accepted.result === 'spooled' },
+      accepted.result === 'spooled' ? 'webhook event kept in the spool' : 'webhook event recorded',
     );
-    try {
-      options.onEvent?.(recorded.event, recorded.isNew);
-    } catch (err) {
-      logger.error({ err }, 'onEvent callback failed');
-    }
-    background.run(async () => {
-      let phone = recorded.event.phone;
-      if (message.direction === 'inbound' && !phone) phone = await ingest.linkPhone(message.clientId);
-      if (message.direction === 'inbound') await ingest.linkNumber(recorded.event);
-      if (recorded.isNew) {
-        const keyword = await applyKeywordReply(options.store, keywords, recorded.event, phone, logger);
-        if (keyword?.intent === 'opt_out' && keyword.changed) options.onOptOut?.(keyword.phone);
-      }
-      await state.window.flush();
-    });
   }
 
   const server = createServer((req, res) => {
@@ -219,7 +225,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       });
     });
   } catch (err) {
-    await state.close();
+    await intake.close();
     throw err;
   }
   const address = server.address() as AddressInfo;
@@ -229,7 +235,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   return {
     url,
     stats,
-    settled: () => background.settled(),
+    settled: () => intake.settled(),
+    health: () => intake.health(),
+    drained: () => intake.drained(),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -239,8 +247,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
         cut.unref();
         await stopped;
         clearTimeout(cut);
-        await background.settled();
-        await state.close();
+        await intake.close();
       })();
       return closing;
     },

@@ -141,15 +141,21 @@ export function schemaUrl(base: string, name = `t_${process.pid}_${Date.now().to
 export interface Bouncer {
   /** postgres://postgres@127.0.0.1:<port>/postgres, through the pooler. */
   url: string;
+  /** Stops the pooler for good and removes its folder. */
   stop(): Promise<void>;
+  /** Stops the pooler (its clients' connections cut), keeping its folder and port, and resolves once it is gone. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port (after `halt`). */
+  start(): Promise<void>;
 }
 
 /**
  * Debian's PgBouncer in transaction pooling in front of `cluster`: a server connection is lent to a
  * client for one transaction only, so nothing that keeps session state (a session advisory lock,
  * LISTEN, a SET outside a transaction, a named prepared statement) survives between two of them.
+ * While the database is down it holds a client's query (it does not fail it) until it can log in again.
  */
-export async function startPgbouncer(cluster: Pick<Cluster, 'port'>): Promise<Bouncer> {
+export async function startPgbouncer(cluster: Pick<Cluster, 'port'>, options: { serverLoginRetrySeconds?: number } = {}): Promise<Bouncer> {
   const bin = pgbouncerBin();
   if (bin === undefined) throw new Error(PG_MISSING);
   const { writeFile, readFile } = await import('node:fs/promises');
@@ -175,34 +181,44 @@ export async function startPgbouncer(cluster: Pick<Cluster, 'port'>): Promise<Bo
       'max_client_conn = 500',
       'default_pool_size = 10',
       'ignore_startup_parameters = extra_float_digits',
+      // After the database failed a login, the pooler waits this long before it tries again (PgBouncer's default: 15 s).
+      ...(options.serverLoginRetrySeconds !== undefined ? [`server_login_retry = ${options.serverLoginRetrySeconds}`] : []),
       `logfile = ${path.join(dir, 'pgbouncer.log')}`,
       `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
       '',
     ].join('\n'),
   );
   if (ids) for (const f of ['users.txt', 'pgbouncer.ini']) await chown(path.join(dir, f), ids.uid, ids.gid);
-  await runAsPostgres(bin, ['-d', ini]);
   const pidFile = path.join(dir, 'pgbouncer.pid');
-  for (let i = 0; i < 100; i++) {
-    const ok = await readFile(pidFile, 'utf8').then(
-      () => true,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const pidOf = async () => Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+  const start = async () => {
+    await runAsPostgres(bin, ['-d', ini]);
+    for (let i = 0; i < 100 && !((await pidOf()) > 0); i++) await new Promise((r) => setTimeout(r, 50));
+  };
+  const kill = (pid: number, signal: NodeJS.Signals | 0): boolean => {
+    try {
+      process.kill(pid, signal);
+      return true;
+    } catch {
+      return false; // already gone
+    }
+  };
+  await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
       setTimeout(() => void rm(dir, { recursive: true, force: true }), 1_000).unref();
-      const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-      if (pid > 0) {
-        try {
-          process.kill(pid, 'SIGTERM');
-        } catch {
-          // already gone
-        }
-      }
+      const pid = await pidOf();
+      if (pid > 0) kill(pid, 'SIGTERM');
     },
+    async halt() {
+      const pid = await pidOf();
+      if (!(pid > 0)) return;
+      // SIGTERM: PgBouncer 1.18 shuts down at once, closing its clients' connections.
+      kill(pid, 'SIGTERM');
+      for (let i = 0; i < 200 && kill(pid, 0); i++) await new Promise((r) => setTimeout(r, 25));
+      await rm(pidFile, { force: true });
+    },
+    start,
   };
 }

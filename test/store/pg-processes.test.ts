@@ -12,7 +12,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { schemaUrl, startCluster, startPgbouncer, type Cluster } from '../helpers/pg-cluster.js';
+import { schemaUrl, startPgbouncer } from '../helpers/pg-cluster.js';
 import { waitFor } from '../helpers/wait.js';
 
 const pgUrl = inject('pgUrl');
@@ -61,16 +61,6 @@ function start(args: string[], env: NodeJS.ProcessEnv): Running {
     }
   });
   return { child, exited, output: () => out };
-}
-
-/** Runs the command again while the job is refused because a stopped owner's lease has not ended yet (it could not release it). */
-async function onceLeaseEnds(args: string[], env: NodeJS.ProcessEnv): Promise<Awaited<ReturnType<typeof runCli>>> {
-  let r = await runCli(args, { env });
-  for (let i = 0; r.code === 2 && /already running/.test(r.stderr) && i < 40; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    r = await runCli(args, { env });
-  }
-  return r;
 }
 
 const starts = () => sim.state.counters.byEndpoint[START] ?? 0;
@@ -228,39 +218,6 @@ describe.skipIf(!pgUrl)('the webhook as a service on one host, the runners on ot
     expect(run.code).toBe(0);
     expect(sim.state.messageCount(stop ?? '')).toBe(0);
   }, 60_000);
-});
-
-describe.skipIf(!pgUrl)('the database going away mid-run', () => {
-  let cluster: Cluster | undefined;
-  afterEach(async () => {
-    await cluster?.destroy();
-    cluster = undefined;
-  });
-
-  it('stops taking contacts at once (exit 3, one sentence); once it is back, reconcile and resume finish with everyone once', async () => {
-    sim = await startSimulator({ seed: 5 });
-    // Durable as a real server is: an immediate stop then loses no commit it acknowledged.
-    cluster = await startCluster({ durable: true });
-    const store = cluster.url;
-    const c = await job({ rows: 100, job: { rate: { per_second: 40, concurrency: 2 } } });
-    const dir = await folder();
-    const a = start(['run', c.jobFile, '--no-progress'], envFor(store, dir));
-    await waitFor(() => starts() >= 15 || a.child.exitCode !== null);
-    await cluster.stop('immediate');
-    const code = await a.exited;
-    expect(code, a.output()).toBe(3);
-    expect(a.output()).toMatch(/database|store/);
-    expect(a.output()).not.toMatch(/\n\s+at /);
-    const sentWhenStopped = starts();
-    expect(sentWhenStopped).toBeLessThan(100);
-    await cluster.start();
-    // The stopped run could not give its lease back (the database was gone): the job is free once it ends.
-    const reconciled = await onceLeaseEnds(['reconcile', c.jobFile, '--settle-minutes', '0'], envFor(store, dir));
-    expect(reconciled.code, reconciled.stderr).toBe(0);
-    const resumed = await runCli(['resume', c.jobFile, '--no-progress'], { env: envFor(store, dir) });
-    expect(resumed.code).toBe(0);
-    everyoneOnce(c);
-  }, 90_000);
 });
 
 describe.skipIf(!pgUrl)('through PgBouncer in transaction pooling', () => {

@@ -70,11 +70,24 @@ describe('outreach webhook', () => {
       secret: SECRET,
       store: { kind: 'folder', path: stateDir, filesDir: stateDir },
       keywords: DEFAULT_KEYWORDS,
+      spoolDir: path.join(stateDir, 'webhook-spool'),
     });
     await expect(webhookSettings({ port: '0', host: '127.0.0.1' }, { ...env, OUTREACH_TOKEN: 't' })).rejects.toThrow(
       /no platform address/,
     );
     await expect(webhookSettings({ port: 'http', host: '127.0.0.1' }, env)).rejects.toThrow(/--port http/);
+  });
+
+  it('keeps its spool in --spool, else OUTREACH_WEBHOOK_SPOOL, else webhook-spool/ in the state folder (this machine\'s with a database store)', async () => {
+    const base = { OUTREACH_WEBHOOK_SECRET: SECRET, HOME: stateDir };
+    const flags = { port: '0', host: '127.0.0.1' };
+    expect((await webhookSettings({ ...flags, spool: 'here' }, { ...base, OUTREACH_WEBHOOK_SPOOL: '/elsewhere' })).spoolDir).toBe(path.resolve('here'));
+    expect((await webhookSettings(flags, { ...base, OUTREACH_WEBHOOK_SPOOL: '/elsewhere' })).spoolDir).toBe('/elsewhere');
+    expect((await webhookSettings(flags, base)).spoolDir).toBe(path.join(stateDir, '.local', 'state', 'outreach', 'webhook-spool'));
+    const db = await webhookSettings(flags, { ...base, OUTREACH_STORE: 'postgres://app@db.example:5432/outreach' });
+    expect(db.store.kind).toBe('postgres');
+    expect(db.spoolDir).toBe(path.join(stateDir, '.local', 'state', 'outreach', 'webhook-spool'));
+    expect((await webhookSettings({ ...flags, stateDir }, { ...base, OUTREACH_STORE: 'postgres://app@db.example:5432/outreach' })).spoolDir).toBe(path.join(stateDir, 'webhook-spool'));
   });
 
   it('registers `webhook` and `sync` with their options', () => {
@@ -84,7 +97,7 @@ describe('outreach webhook', () => {
     const webhook = program.commands.find((c) => c.name() === 'webhook')!;
     const syncCommand = program.commands.find((c) => c.name() === 'sync')!;
     expect(webhook.description()).toBe("Receive the platform's signed chat.message webhooks: replies and 24-hour windows");
-    expect(webhook.options.map((o) => o.long)).toEqual(['--port', '--host', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--log-file', '--company', '--log-format']);
+    expect(webhook.options.map((o) => o.long)).toEqual(['--port', '--host', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--log-file', '--company', '--spool', '--log-format']);
     expect(syncCommand.description()).toBe('Poll the platform for messages the webhook missed');
     expect(syncCommand.options.map((o) => o.long)).toEqual(['--since', '--state-dir', '--store', '--store-file', '--base-url', '--token-file', '--json', '--log-file', '--company', '--metrics-file', '--pushgateway', '--log-format']);
   });

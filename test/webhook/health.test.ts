@@ -82,7 +82,7 @@ describe('outreach webhook serves /healthz and /metrics', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function start(flags: { stateDir?: string; store?: string }): Promise<string> {
+  async function start(flags: { stateDir?: string; store?: string; spool?: string }): Promise<string> {
     const out = new PassThrough();
     let text = '';
     out.on('data', (d: Buffer) => (text += d.toString()));
@@ -96,9 +96,9 @@ describe('outreach webhook serves /healthz and /metrics', () => {
 
   const get = (url: string) => send(url, { method: 'GET' });
 
-  it('answers 200 and counts deliveries by result and opt-outs; 503 with why while its state folder cannot be used, 200 again after', async () => {
+  it('answers 200 and counts deliveries by result and opt-outs; still 200 while its state folder cannot be used, the store down and events spooled; recording again after', async () => {
     const stateDir = path.join(dir, 'state');
-    const url = await start({ stateDir });
+    const url = await start({ stateDir, spool: path.join(dir, 'spool') });
     const healthy = await get(`${url}/healthz`);
     expect(healthy.status).toBe(200);
     expect(healthy.headers['content-type']).toMatch(/^text\/plain/);
@@ -126,20 +126,21 @@ describe('outreach webhook serves /healthz and /metrics', () => {
     // The folder goes away and a file stands in its place: the receiver cannot record.
     await rename(stateDir, `${stateDir}.away`);
     await writeFile(stateDir, 'not a folder');
-    let sick = await get(`${url}/healthz`);
-    await waitFor(async () => (sick = await get(`${url}/healthz`)).status === 503);
-    expect(sick.body).toBe(`unhealthy: cannot take events; the store is unreachable: the state folder ${stateDir} cannot be used: it is a file, not a folder; fix the folder (or its disk), or pass another --state-dir\n`);
+    let spooling = await get(`${url}/healthz`);
+    await waitFor(async () => (spooling = await get(`${url}/healthz`)).body.startsWith('ok: spooling'));
+    expect(spooling.status).toBe(200); // a probe must not restart a receiver that holds events through an outage
+    expect(spooling.body).toBe(`ok: spooling events until the store is back; the store is unreachable: the state folder ${stateDir} cannot be used: it is a file, not a folder; fix the folder (or its disk), or pass another --state-dir\n`);
     const down = (await get(`${url}/metrics`)).body;
     expect(samples(down, 'outreach_store_up')).toEqual([{ labels: {}, value: 0 }]);
-    expect(samples(down, 'outreach_webhook_healthy')).toEqual([{ labels: {}, value: 0 }]);
+    expect(samples(down, 'outreach_webhook_healthy')).toEqual([{ labels: {}, value: 1 }]);
 
     await rm(stateDir);
     await rename(`${stateDir}.away`, stateDir);
-    await waitFor(async () => (await get(`${url}/healthz`)).status === 200);
+    await waitFor(async () => (await get(`${url}/healthz`)).body.startsWith('ok: recording'));
     expect(samples((await get(`${url}/metrics`)).body, 'outreach_store_up')).toEqual([{ labels: {}, value: 1 }]);
   });
 
-  it.skipIf(!pgUrl)('answers 503 naming the database (never its password) once the database cannot be reached', async () => {
+  it.skipIf(!pgUrl)('stays healthy while the database cannot be reached, spooling the deliveries, and names the database (never its password)', async () => {
     const cluster = { port: Number(new URL(pgUrl).port) };
     const bouncer = await startPgbouncer(cluster);
     let stopped = false;
@@ -147,16 +148,22 @@ describe('outreach webhook serves /healthz and /metrics', () => {
       const through = new URL(schemaUrl(bouncer.url));
       through.password = 's3cret';
       await mkdir(path.join(dir, 'files'));
-      const url = await start({ store: through.toString(), stateDir: path.join(dir, 'files') });
+      const url = await start({ store: through.toString(), stateDir: path.join(dir, 'files'), spool: path.join(dir, 'spool') });
       expect((await get(`${url}/healthz`)).status).toBe(200);
       await bouncer.stop();
       stopped = true;
-      let sick = await get(`${url}/healthz`);
-      await waitFor(async () => (sick = await get(`${url}/healthz`)).status === 503);
-      expect(sick.body).toMatch(new RegExp(`^unhealthy: cannot take events; the store is unreachable: the store \\(database postgres on 127\\.0\\.0\\.1:${through.port}\\) cannot be used: `));
-      expect(sick.body).not.toContain('s3cret');
+      sim.state.setWebhook({ url: `${url}/`, secret: SECRET });
+      sim.state.inbound(PHONE, 'STOP');
+      await sim.state.webhookIdle();
+      let spooling = await get(`${url}/healthz`);
+      await waitFor(async () => (spooling = await get(`${url}/healthz`)).body.startsWith('ok: spooling'));
+      expect(spooling.status).toBe(200);
+      expect(spooling.body).toMatch(new RegExp(`^ok: spooling events until the store is back; the store is unreachable: the store \\(database postgres on 127\\.0\\.0\\.1:${through.port}\\) cannot be used: `));
+      expect(spooling.body).not.toContain('s3cret');
       const metrics = (await get(`${url}/metrics`)).body;
       expect(samples(metrics, 'outreach_store_up')).toEqual([{ labels: {}, value: 0 }]);
+      expect(samples(metrics, 'outreach_webhook_healthy')).toEqual([{ labels: {}, value: 1 }]);
+      expect(Object.fromEntries(samples(metrics, 'outreach_webhook_events_total').map((s) => [s.labels.result, s.value]))).toMatchObject({ spooled: 1, failed: 0 });
       expect(metrics).not.toContain('s3cret');
     } finally {
       if (!stopped) await bouncer.stop();

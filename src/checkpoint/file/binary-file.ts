@@ -2,7 +2,7 @@ import { readSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { openPrivate } from '../../files/private.js';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 
 /** The binary state files (snapshot, listing): written whole and atomically; read head first, then part by part. */
 

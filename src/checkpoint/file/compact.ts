@@ -2,7 +2,7 @@ import { rename, unlink } from 'node:fs/promises';
 import { openPrivate } from '../../files/private.js';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import { MARKETING_LIMIT_REASON } from '../apply-event.js';
 import { replay } from '../replay.js';
 import { readJournal } from './read-journal.js';

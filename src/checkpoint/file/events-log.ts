@@ -12,9 +12,9 @@ import { createReadStream } from 'node:fs';
 import { makePrivateDir, openPrivate } from '../../files/private.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
-import { parseLine } from './jsonl-file.js';
+import { parseEventLine } from '../json-line.js';
 import { storeWriteError } from './state-file-error.js';
 import type { EventsLog, OpenEventsLogOptions, RecordedEvent, SentContact } from '../inbound.js';
 
@@ -199,21 +199,5 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-/** A line of the log as an event, or undefined when it is torn or not ours. */
-export function parseEventLine(line: string): RecordedEvent | undefined {
-  const e = parseLine(line) as Partial<RecordedEvent> | undefined;
-  if (e === undefined) return undefined;
-  if (
-    typeof e.message_id !== 'string' ||
-    typeof e.conversation_id !== 'string' ||
-    typeof e.client_id !== 'string' ||
-    (e.direction !== 'inbound' && e.direction !== 'outbound') ||
-    typeof e.created_at !== 'string'
-  ) {
-    return undefined;
-  }
-  return e as RecordedEvent;
 }
 

@@ -19,7 +19,7 @@ import type { RecordedEvent } from '../inbound.js';
 import { headerCompany, jobKeys } from '../job-key.js';
 import { readEvents, openEventsLog } from './events-log.js';
 import { folderFacts, type FolderFacts, type MessageKeyOf } from './folder-facts.js';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 import { lockHolder } from './lock.js';
 import { globalStatePaths, jobStatePaths } from './paths.js';

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { openPrivate } from '../../files/private.js';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import type { CheckpointEvent } from '../types.js';
 import { StoreWriteError } from '../errors.js';
 

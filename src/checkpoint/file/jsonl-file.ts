@@ -12,7 +12,7 @@
 import { open, stat } from 'node:fs/promises';
 import { makePrivateDir, openPrivate } from '../../files/private.js';
 import path from 'node:path';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import { scanCompleteLines } from './scan-lines.js';
 import { stateFileError, storeWriteError } from './state-file-error.js';
 

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { makePrivateDir, openPrivate } from '../../files/private.js';
-import { fsyncDir } from './fsync-dir.js';
+import { fsyncDir } from '../../files/fsync-dir.js';
 import { storeWriteError } from './state-file-error.js';
 import { inboundMark, laterInbound, markFor, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
 import { coalescedWrite } from '../coalesced-write.js';

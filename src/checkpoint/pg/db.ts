@@ -2,14 +2,18 @@
  * The connection pool of a database store, and the two ways the backend talks to it: one statement,
  * or a transaction. Nothing here keeps session state (no session advisory lock, no LISTEN, no SET
  * outside a transaction), so the store works behind PgBouncer in transaction pooling. An idle
- * connection that dies is logged away (the pool's `error` event), never a crash; the next query opens
- * a new one. The pool lets the process exit when it is idle, so a command that forgets to close the
- * store still ends. How it connects (sslmode, the password) is `connection.ts`.
+ * connection that dies is dropped by the pool (its `error` event), never a crash. A statement or a
+ * transaction whose connection is lost is run again on a new one while the store has been unreachable
+ * for less than the patience (`outage.ts`): every statement of the store is safe to run twice. The
+ * pool lets the process exit when it is idle, so a command that forgets to close the store still
+ * ends. How it connects (sslmode, the password) is `connection.ts`.
  */
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { MIGRATIONS, LATEST_VERSION } from './migrations.js';
 import { connectionConfig } from './connection.js';
 import { unavailable } from './errors.js';
+import { DEFAULT_PATIENCE_SECONDS, Outage } from './outage.js';
 import type { PgStoreUrl } from './url.js';
 
 export type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -19,12 +23,15 @@ export interface DbOptions {
   max?: number;
   /** Give up connecting after this long (default 5,000 ms). */
   connectTimeoutMs?: number;
+  /** How long the store may stay unreachable (a dropped connection, a pooler's restart) before a statement gives up (default 30 s; 0: never wait). */
+  patienceSeconds?: number;
 }
 
 export class Db {
   readonly pool: pg.Pool;
   /** The quoted schema name, to put before every table. */
   readonly s: string;
+  readonly outage: Outage;
   private ready: Promise<void> | undefined;
 
   constructor(
@@ -32,6 +39,7 @@ export class Db {
     options: DbOptions = {},
   ) {
     this.s = `"${url.schema}"`;
+    this.outage = new Outage((options.patienceSeconds ?? DEFAULT_PATIENCE_SECONDS) * 1000, () => performance.now());
     this.pool = new pg.Pool({
       application_name: 'outreach',
       ...connectionConfig(url),
@@ -42,11 +50,12 @@ export class Db {
     });
     // A connection that dies while idle in the pool (a restart, a proxy's timeout): the pool drops it.
     this.pool.on('error', () => undefined);
+    this.pool.on('connect', () => this.outage.connected());
   }
 
   /** The tables, created or upgraded on first use (once per process); a store that cannot be reached throws StoreUnavailableError. */
   migrated(): Promise<void> {
-    const ready = (this.ready ??= migrate(this).then(
+    const ready = (this.ready ??= this.patiently(() => migrate(this)).then(
       () => undefined,
       (err: unknown) => {
         this.ready = undefined;
@@ -58,13 +67,28 @@ export class Db {
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
     await this.migrated();
-    return this.pool.query<R>(text, values);
+    return this.patiently(() => this.pool.query<R>(text, values));
   }
 
-  /** Runs `body` in one transaction: committed when it resolves, rolled back when it throws. */
+  /** Runs `body` in one transaction: committed when it resolves, rolled back when it throws; run again whole when its connection is lost (it must leave nothing behind in memory). */
   async tx<T>(body: (client: Queryable) => Promise<T>): Promise<T> {
     await this.migrated();
-    return this.rawTx(body);
+    return this.patiently(() => this.rawTx(body));
+  }
+
+  /** Runs `work` until it goes through, again on a new connection while the outage lasts less than the patience. */
+  private async patiently<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const result = await work();
+        this.outage.ok();
+        return result;
+      } catch (err) {
+        const next = this.outage.failed(err, attempt);
+        if (next.kind === 'give_up') throw next.error;
+        await new Promise((resolve) => setTimeout(resolve, next.waitMs));
+      }
+    }
   }
 
   /** A transaction without the migration check (the migration itself uses it). */

@@ -6,6 +6,7 @@
  * to change instead of "when the database is back".
  */
 import { StoreUnavailableError, StoreWriteError } from '../errors.js';
+import { OutageError } from './outage.js';
 import type { PgStoreUrl } from './url.js';
 
 /** The store as its sentences name it: where it is, and the schema and role a grant names. */
@@ -21,6 +22,10 @@ interface Cause {
 const UNTRUSTED_CERT = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED']);
 
 function causeOf(err: unknown): Cause {
+  if (err instanceof OutageError) {
+    const last = causeOf(err.last);
+    return { ...last, what: `${last.what}, and it was still unreachable after ${Math.round(err.waitedMs / 1000)} s` };
+  }
   const e = err as { code?: string; message?: string } | undefined;
   const code = e?.code;
   const message = (e?.message ?? String(err)).split('\n')[0] ?? '';
@@ -85,7 +90,7 @@ function grants(url: StoreRef): string {
  * the tables' privileges, the schema's USAGE, the sequences'; or, when it had to create or change
  * the tables, the migration made by their owner first. Undefined for any other error.
  */
-function permissionRefusal(err: unknown, url: StoreRef, then: string): { problem: string; fix: string } | undefined {
+function permissionRefusal(err: unknown, url: StoreRef): { problem: string; fix: string } | undefined {
   const e = err as { code?: unknown; message?: unknown } | undefined;
   if (e?.code !== '42501') return undefined;
   const message = typeof e.message === 'string' ? e.message : '';
@@ -100,26 +105,31 @@ function permissionRefusal(err: unknown, url: StoreRef, then: string): { problem
           ? `use sequence ${url.schema}.${object[2]} (it needs USAGE on the store's sequences)`
           : undefined;
   if (needs !== undefined) {
-    return { problem: `${role} may not ${needs}: permission denied (42501)`, fix: `as the owner of the store's tables, run ${grants(url)} then ${then}` };
+    return { problem: `${role} may not ${needs}: permission denied (42501)`, fix: `as the owner of the store's tables, run ${grants(url)}` };
   }
   // Creating or upgrading the tables (CREATE on the database or schema, the owner of a table): the owner's work.
   return {
     problem: `${role} may not create or change the store's tables (${message}, 42501)`,
-    fix: `create or upgrade them once with a role that may (\`outreach store migrate\` as their owner), give this role what a runner needs (${grants(url)}) then ${then}`,
+    fix: `create or upgrade them once with a role that may (\`outreach store migrate\` as their owner), give this role what a runner needs (${grants(url)})`,
   };
 }
 
+/** The fixes below say what to do about the store alone; the port's errors add the step after it ("then run again"). */
 export function unavailable(err: unknown, url: StoreRef): StoreUnavailableError {
   if (err instanceof StoreUnavailableError) return err;
-  const refusal = permissionRefusal(err, url, 'run again');
+  const refusal = permissionRefusal(err, url);
   if (refusal !== undefined) return new StoreUnavailableError(`the store (${url.place}) refused us: ${refusal.problem}`, refusal.fix, { cause: err });
   const cause = causeOf(err);
-  return new StoreUnavailableError(`the store (${url.place}) cannot be used: ${cause.what}`, cause.fix !== undefined ? `${cause.fix}, then run again` : 'check the store URL and that the server is up, then run again', { cause: err });
+  return new StoreUnavailableError(`the store (${url.place}) cannot be used: ${cause.what}`, cause.fix ?? 'check the store URL and that the server is up', { cause: err });
 }
+
+/** A command that prints the write error as it is says the step after the fix; a run says its own (`app/store-stopped.ts`). */
+const AGAIN = 'run the command again (`outreach resume` for a run)';
 
 export function writeFailed(err: unknown, url: StoreRef, what: string): StoreWriteError {
   if (err instanceof StoreWriteError) return err;
-  const refusal = permissionRefusal(err, url, 'run the command again (`outreach resume` for a run)');
-  if (refusal !== undefined) return new StoreWriteError(`could not write ${what} to the store (${url.place}): ${refusal.problem}`, refusal.fix, { cause: err });
-  return new StoreWriteError(`could not write ${what} to the store (${url.place}): ${describeDbError(err)}`, 'when the database is back, run `outreach resume` (and `outreach reconcile` for contacts in doubt)', { cause: err });
+  const refusal = permissionRefusal(err, url);
+  if (refusal !== undefined) return new StoreWriteError(`could not write ${what} to the store (${url.place}): ${refusal.problem}`, refusal.fix, { cause: err, then: AGAIN });
+  const cause = causeOf(err);
+  return new StoreWriteError(`could not write ${what} to the store (${url.place}): ${cause.what}`, cause.fix ?? 'check that the database is up and that this host reaches it', { cause: err, then: AGAIN });
 }

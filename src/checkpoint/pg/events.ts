@@ -5,10 +5,14 @@
  * moves its window (`window_clients`, and `window_phones` when its phone is known, by the event or
  * by a stored link) in the same transaction: the message and its window are never apart.
  *
+ * Each write carries its own id (`write_id`): run again after its connection was lost, it still
+ * answers "new" for the messages its earlier try recorded.
+ *
  * Opening reads only the message ids (for `has`), and hands `onLoad` the stored inbound messages,
  * a page at a time; an outbound message tells a window nothing, and the windows already moved with
  * their messages, so a process that rebuilds its window store from them writes nothing.
  */
+import { randomUUID } from 'node:crypto';
 import type { EventsLog, OpenEventsLogOptions, RecordedEvent } from '../inbound.js';
 import type { Db, Queryable } from './db.js';
 import { moveWindows, type ClientWindow, type PhoneWindow } from './window-rows.js';
@@ -31,7 +35,8 @@ export async function openPgEventsLog(db: Db, options: OpenEventsLogOptions = {}
   const inFlight = new Map<string, Promise<boolean>>();
   let closed = false;
   const writes = batched<RecordedEvent, boolean>(async (events) => {
-    const fresh = await writeTx(db, "the webhook's events", (c) => insertEvents(c, s, events));
+    const writeId = randomUUID();
+    const fresh = await writeTx(db, "the webhook's events", (c) => insertEvents(c, s, events, writeId));
     for (const e of events) seen.add(e.message_id);
     return events.map((e) => fresh.has(e.message_id));
   });
@@ -58,12 +63,15 @@ export async function openPgEventsLog(db: Db, options: OpenEventsLogOptions = {}
   };
 }
 
-/** Inserts the events (each message id once), moves the windows of the new inbound ones; the ids that were new. */
-async function insertEvents(c: Queryable, s: string, events: readonly RecordedEvent[]): Promise<Set<string>> {
+/**
+ * Inserts the events (each message id once), moves the windows of the new inbound ones; the ids that
+ * were new, counting those an earlier try of the same write (`writeId`) recorded. Safe to run again.
+ */
+export async function insertEvents(c: Queryable, s: string, events: readonly RecordedEvent[], writeId: string): Promise<Set<string>> {
   const sorted = [...events].sort((a, b) => (a.message_id < b.message_id ? -1 : a.message_id > b.message_id ? 1 : 0));
   const { rows } = await c.query<{ message_id: string }>(
-    `INSERT INTO ${s}.events (message_id, client_id, phone, direction, created_at, event)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) ORDER BY 1
+    `INSERT INTO ${s}.events (message_id, client_id, phone, direction, created_at, event, write_id)
+     SELECT u.*, $7::uuid FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS u ORDER BY 1
      ON CONFLICT (message_id) DO NOTHING
      RETURNING message_id`,
     [
@@ -73,9 +81,15 @@ async function insertEvents(c: Queryable, s: string, events: readonly RecordedEv
       sorted.map((e) => e.direction),
       sorted.map((e) => e.created_at),
       sorted.map((e) => JSON.stringify(e)),
+      writeId,
     ],
   );
   const fresh = new Set(rows.map((r) => r.message_id));
+  if (fresh.size < sorted.length) {
+    // A statement of its own (it sees what committed meanwhile): the messages an earlier try of this write recorded are new too.
+    const { rows: earlier } = await c.query<{ message_id: string }>(`SELECT message_id FROM ${s}.events WHERE message_id = ANY($1::text[]) AND write_id = $2::uuid`, [sorted.map((e) => e.message_id), writeId]);
+    for (const r of earlier) fresh.add(r.message_id);
+  }
   const clients: ClientWindow[] = [];
   const phones: PhoneWindow[] = [];
   for (const e of sorted) {

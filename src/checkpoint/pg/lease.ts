@@ -168,12 +168,14 @@ export async function takeLease(db: Db, job: string, owner: JobOwner, options: L
   try {
     taken = await db.tx(async (c) => {
       await c.query(`INSERT INTO ${db.s}.jobs (job) VALUES ($1) ON CONFLICT (job) DO NOTHING`, [job]);
-      const { rows } = await c.query<OwnerRow & { live: boolean; ends: Date | null }>(
-        `SELECT ${OWNER_COLUMNS}, lease_expires_at AS ends, coalesce(lease_expires_at > now(), false) AS live FROM ${db.s}.jobs WHERE job = $1 FOR UPDATE`,
+      const { rows } = await c.query<OwnerRow & { live: boolean; ends: Date | null; token: string }>(
+        `SELECT ${OWNER_COLUMNS}, lease_expires_at AS ends, coalesce(lease_expires_at > now(), false) AS live, lease_token::text AS token FROM ${db.s}.jobs WHERE job = $1 FOR UPDATE`,
         [job],
       );
       const row = rows[0];
       const holder = row && runnerOf(row);
+      // This very take, tried again after its connection was lost once it had committed: the lease is ours already.
+      if (row?.live && holder && holder.host === host && holder.pid === owner.pid && holder.since === owner.startedAt && holder.command === owner.command) return { token: row.token, tookOverFrom: undefined };
       // A live lease of this host whose process is gone (killed) is taken over at once; another host's waits for its lapse.
       if (row?.live && holder && !goneHere(holder)) throw new JobLeasedError(job, holder, row.ends?.toISOString() ?? 'an unknown time');
       const { rows: updated } = await c.query<{ token: string }>(

@@ -7,7 +7,10 @@
  * to a thousand first messages a second). An entry outside the window recorded `from` a holder of
  * the store-wide budget (`budget.ts`) lowers that holder's row in the same transaction. A company's
  * ledger reads its own rows (`company_id`) and those of none; the store seen whole reads all.
+ * Each row carries its own id (`op_id`, unique): a transaction run again after its connection was
+ * lost inserts only the rows not there yet, and lowers the holds for those alone.
  */
+import { randomUUID } from 'node:crypto';
 import { LedgerIndex, ledgerViewOf, type Ledger, type LedgerEntry } from '../ledger.js';
 import type { Db, Queryable } from './db.js';
 import { holdLapses, PgBudgetHolder } from './budget.js';
@@ -16,7 +19,9 @@ import { companyRows } from './company-rows.js';
 
 export { pgBudgetHolder } from './budget.js';
 
-interface Op {
+export interface Op {
+  /** The row's own id: written once, whatever number of times the write is tried. */
+  id: string;
   op: 'add' | 'take_back';
   entry: LedgerEntry;
   /** The budget holder whose place the entry uses. */
@@ -71,11 +76,7 @@ export async function openPgLedger(db: Db, company?: number, holdSeconds?: numbe
     });
 
   const writes = batched<Op, void>(async (ops) => {
-    await writeTx(db, 'the ledger', async (c) => {
-      await c.query(`LOCK TABLE ${s}.ledger_ops IN EXCLUSIVE MODE`);
-      await insertOps(c, s, ops);
-      await useHolds(c, s, ops, holdSeconds);
-    });
+    await writeLedgerOps(db, ops, holdSeconds);
     return ops.map(() => undefined);
   });
 
@@ -85,24 +86,41 @@ export async function openPgLedger(db: Db, company?: number, holdSeconds?: numbe
       const entry = company === undefined ? given : { ...given, company };
       index.add(entry);
       const holder = entry.outsideWindow && from instanceof PgBudgetHolder ? from : undefined;
-      const written = writes.add({ op: 'add', entry, ...(holder && { holder: holder.id }) });
+      const written = writes.add({ id: randomUUID(), op: 'add', entry, ...(holder && { holder: holder.id }) });
       holder?.used(written);
       return written;
     },
     takeBack(given) {
       const entry = company === undefined ? given : { ...given, company };
       index.takeBack(entry);
-      return writes.add({ op: 'take_back', entry });
+      return writes.add({ id: randomUUID(), op: 'take_back', entry });
     },
     refresh,
     ...ledgerViewOf(index),
   };
 }
 
-async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<void> {
-  await c.query(
-    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id, message, company_id, state)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[], $8::text[], $9::bigint[], $10::text[])`,
+/** One transaction: the ops not written yet (by their ids), and the holds their entries used. Safe to run again. */
+export async function writeLedgerOps(db: Db, ops: readonly Op[], holdSeconds?: number): Promise<void> {
+  await writeTx(db, 'the ledger', async (c) => {
+    await c.query(`LOCK TABLE ${db.s}.ledger_ops IN EXCLUSIVE MODE`);
+    const fresh = await insertOps(c, db.s, ops);
+    await useHolds(
+      c,
+      db.s,
+      ops.filter((o) => fresh.has(o.id)),
+      holdSeconds,
+    );
+  });
+}
+
+/** Inserts the ops whose ids are not there yet; the ids it inserted. */
+async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<Set<string>> {
+  const { rows } = await c.query<{ op_id: string }>(
+    `INSERT INTO ${s}.ledger_ops (op, id, phone, at, job, outside_window, channel_id, message, company_id, state, op_id)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[], $8::text[], $9::bigint[], $10::text[], $11::uuid[])
+     ON CONFLICT (op_id) DO NOTHING
+     RETURNING op_id::text`,
     [
       ops.map((o) => o.op),
       ops.map((o) => o.entry.id ?? null),
@@ -114,8 +132,10 @@ async function insertOps(c: Queryable, s: string, ops: readonly Op[]): Promise<v
       ops.map((o) => (o.op === 'add' ? (o.entry.message ?? null) : null)),
       ops.map((o) => o.entry.company ?? null),
       ops.map((o) => (o.op === 'add' ? (o.entry.state ?? null) : null)),
+      ops.map((o) => o.id),
     ],
   );
+  return new Set(rows.map((r) => r.op_id));
 }
 
 /** Lowers each holder's row by the places its entries used (never below 0), and renews it. */

@@ -23,6 +23,10 @@
  *   carries its `company` in its jsonb); a row without one was written before companies were kept and
  *   counts for every company. jobs.owner_job_file: the job file the lease's owner runs it from.
  * - budget_holds.host, budget_holds.pid (7): the process that holds the places (one of this host that is gone frees them at once).
+ * - (8) a write's own ids, so that a statement run again after its connection was lost (its outcome
+ *   unknown) writes nothing twice: journal.rid (each row's), ledger_ops.op_id, suppression_changes.change_id
+ *   (each unique; rows written before have none), events.write_id (the write that recorded the message
+ *   first, so that its retry still answers "new").
  */
 
 export interface Migration {
@@ -180,6 +184,19 @@ ALTER TABLE $schema.jobs ADD COLUMN owner_job_file text;
     name: 'a hold of the messaging limit names its host and process',
     sql: `
 ALTER TABLE $schema.budget_holds ADD COLUMN host text, ADD COLUMN pid integer;
+`,
+  },
+  {
+    version: 8,
+    name: 'every write carries its own ids, so that running it again after a lost connection writes nothing twice',
+    sql: `
+ALTER TABLE $schema.journal ADD COLUMN rid uuid;
+CREATE UNIQUE INDEX journal_rid ON $schema.journal (rid);
+ALTER TABLE $schema.ledger_ops ADD COLUMN op_id uuid;
+CREATE UNIQUE INDEX ledger_ops_op_id ON $schema.ledger_ops (op_id);
+ALTER TABLE $schema.suppression_changes ADD COLUMN change_id uuid;
+CREATE UNIQUE INDEX suppression_changes_change_id ON $schema.suppression_changes (change_id);
+ALTER TABLE $schema.events ADD COLUMN write_id uuid;
 `,
   },
 ];

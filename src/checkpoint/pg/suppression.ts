@@ -10,7 +10,10 @@
  * never held up. Inside that lock a writer also reads what others wrote before it, so what
  * `suppress` answers (added, or already there) is exact even when two processes write one phone at once.
  * A company's list reads its own changes (the jsonb's `company`) and those of none; the store seen whole reads all.
+ * Each change carries its own id (`change_id`, unique): a write run again after its connection was
+ * lost finds its changes there (an earlier try committed) and answers from them instead of writing them twice.
  */
+import { randomUUID } from 'node:crypto';
 import {
   readSuppressionChange,
   SuppressionIndex,
@@ -28,6 +31,7 @@ import { readDb, serially, writeTx } from './write.js';
 interface ChangeRow {
   seq: string;
   change: Record<string, unknown>;
+  change_id: string | null;
 }
 
 export interface PgSuppression {
@@ -50,7 +54,7 @@ export function pgSuppression(db: Db, company?: number): PgSuppression {
     }
   };
   const ofCompany = company === undefined ? '' : ` AND (change->'company' IS NULL OR change->>'company' = '${Math.trunc(company)}')`;
-  const newerSql = `SELECT seq, change FROM ${s}.suppression_changes WHERE seq > $1${ofCompany} ORDER BY seq`;
+  const newerSql = `SELECT seq, change, change_id::text AS change_id FROM ${s}.suppression_changes WHERE seq > $1${ofCompany} ORDER BY seq`;
   const newer = (q: Queryable, after: number) => q.query<ChangeRow>(newerSql, [after]);
 
   const refresh = () =>
@@ -65,14 +69,24 @@ export function pgSuppression(db: Db, company?: number): PgSuppression {
    */
   const append = <T>(make: (now: string) => SuppressionChange[], before: () => T): Promise<{ changes: SuppressionChange[]; before: T }> =>
     serial(async () => {
+      // The changes' ids, made once: every try of the write carries the same ones.
+      let ids: string[] | undefined;
       const written = await writeTx(db, 'the suppression list', async (c) => {
         await c.query(`LOCK TABLE ${s}.suppression_changes IN EXCLUSIVE MODE`);
         const { rows } = await newer(c, last);
+        const mine = new Set(ids);
+        const found = rows.filter((r) => r.change_id !== null && mine.has(r.change_id));
+        // An earlier try of this write committed before its connection was lost: its changes are the answer.
+        if (found.length > 0) {
+          const changes = found.map((r) => readSuppressionChange(r.change)).filter((change): change is SuppressionChange => change !== undefined);
+          return { others: rows.filter((r) => !found.includes(r)), changes, top: found.reduce((m, r) => Math.max(m, Number(r.seq)), 0) };
+        }
         const { rows: clock } = await c.query<{ now: Date }>('SELECT now() AS now');
         const changes = make((clock[0]?.now ?? new Date()).toISOString()).map((c) => (company === undefined ? c : { ...c, company }));
+        ids ??= changes.map(() => randomUUID());
         const { rows: seqs } = await c.query<{ seq: string }>(
-          `INSERT INTO ${s}.suppression_changes (change) SELECT value FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(value, n) ORDER BY n RETURNING seq`,
-          [JSON.stringify(changes)],
+          `INSERT INTO ${s}.suppression_changes (change, change_id) SELECT x.value, ($2::uuid[])[x.n] FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(value, n) ORDER BY n RETURNING seq`,
+          [JSON.stringify(changes), ids],
         );
         return { others: rows, changes, top: seqs.reduce((m, r) => Math.max(m, Number(r.seq)), 0) };
       });

@@ -264,7 +264,7 @@ describe.skipIf(!pgUrl)('a job in the database', () => {
     it('refuses the next record with the store\'s write error, naming the store, and every record after it', async () => {
       const cluster = await startCluster();
       clusters.push(cluster);
-      const store: StateStore = await open(schemaUrl(cluster.url), { connectTimeoutMs: 1_000 });
+      const store: StateStore = await open(schemaUrl(cluster.url), { connectTimeoutMs: 1_000, patienceSeconds: 1 });
       const job = await store.openJob('promo', ownerA);
       await job.record(header);
       await cluster.stop('immediate');
