@@ -75,9 +75,10 @@ async function unitFiles(): Promise<string[]> {
 }
 
 describe('the systemd units', () => {
-  it('are in deploy/systemd/, shown verbatim in the README', async () => {
+  it('are in deploy/systemd/, shown verbatim in the README or a guide of docs/', async () => {
     const files = await unitFiles();
-    const shown = readmeUnits(readme);
+    const guides = await Promise.all((await readdir(path.join(repoRoot, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => readFile(path.join(repoRoot, 'docs', f), 'utf8')));
+    const shown = readmeUnits([readme, ...guides].join('\n'));
     expect([...shown.keys()].sort()).toEqual(files);
     for (const name of files) expect(shown.get(name), name).toBe(await readFile(path.join(UNITS, name), 'utf8'));
   });
