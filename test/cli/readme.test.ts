@@ -34,7 +34,7 @@ function tableLine(name: string): string | undefined {
 describe('docs/commands.md and the program agree', () => {
   it('finds the commands', () => {
     expect([...commands.keys()].sort()).toEqual([
-      'channels', 'demo', 'plan', 'reconcile', 'report', 'resume', 'run', 'show', 'sim', 'status', 'stop',
+      'channels', 'console', 'demo', 'plan', 'reconcile', 'report', 'resume', 'run', 'show', 'sim', 'status', 'stop',
       'store import', 'store migrate', 'suppress add', 'suppress import', 'suppress list', 'suppress remove', 'sync', 'templates', 'track', 'webhook',
     ]);
   });

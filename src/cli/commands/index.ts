@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerChannels } from './channels.js';
+import { registerConsole } from './console.js';
 import { registerDemo } from './demo.js';
 import { registerPlan } from './plan.js';
 import { registerReconcile } from './reconcile.js';
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerTemplates(program);
   registerWebhook(program);
   registerSync(program);
+  registerConsole(program);
   registerStore(program);
   registerSim(program);
   registerDemo(program);
