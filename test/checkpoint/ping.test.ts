@@ -17,7 +17,7 @@ describe('a ping of a store that cannot be used', () => {
     await writeFile(where, 'not a folder');
     const err = await createFileStore(where).ping().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreUnavailableError);
-    expect((err as Error).message).toBe(`the state folder ${where} cannot be used: it is a file, not a folder; fix the folder (or its disk), or pass another --state-dir`);
+    expect((err as Error).message).toBe(`the state folder ${where} cannot be used: it is a file, not a folder; fix the folder (or its disk), or pass another --state-dir, then run again`);
   });
 
   it('answers for a state folder not made yet inside a folder it may write', async () => {

@@ -51,6 +51,13 @@ describe('the systemd services of deploy/systemd/', () => {
     }
   });
 
+  it('start the console on loopback, where it needs no token, and hold no token in the unit', () => {
+    const console = services.get('outreach-console.service');
+    expect(console?.get('ExecStart')).toEqual(['/usr/local/bin/outreach console --host 127.0.0.1 --port 8790']);
+    expect(console?.get('User')).toEqual(services.get('outreach-webhook.service')?.get('User'));
+    for (const [name, s] of services) for (const values of s.values()) for (const v of values) expect(v, name).not.toMatch(/OUTREACH_CONSOLE_TOKEN=/);
+  });
+
   it('hand the database URL over as a credential OUTREACH_STORE_FILE names, never in the unit', () => {
     const job = services.get('outreach-job@.service');
     expect(job?.get('LoadCredential')).toEqual(['store-url:/etc/outreach/store-url']);

@@ -66,8 +66,9 @@ describe('report.csv', () => {
       expect(written.equals(await readFile(path.join(FIXTURES, name)))).toBe(true);
     });
 
-    // The spreadsheet form writes its phones and ids as text formulas, the general way only.
-    it.skipIf(layout.excel === true)(`is the same bytes written from the state table's columns (${name})`, async () => {
+    // The spreadsheet form writes its phones and ids as text formulas, the general way only: no fast path to compare.
+    if (layout.excel === true) continue;
+    it(`is the same bytes written from the state table's columns (${name})`, async () => {
       const { states, listing, replies } = sample();
       const file = path.join(await tempDir(), name);
       await writeFileAtomic(file, reportCsvFor(StateTable.fromImage(states.image()), listing, replies, layout) ?? []);

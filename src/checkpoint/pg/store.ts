@@ -21,6 +21,8 @@ import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
 import { pgClaimRate, pgLeaveRate } from './rate-shares.js';
 import { pingDb } from './ping.js';
+import { pgStoredJobs } from './stored-jobs.js';
+import { jobsOfView } from '../stored-jobs.js';
 
 export interface PgStoreOptions extends DbOptions, LeaseOptions {
   /** The local folder for the files for people (report.csv, rejects.csv, run.log, summary.json, report.html). */
@@ -51,6 +53,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       account: (id) => root.account(id),
       companies: () => pgCompanies(db),
       jobFiles,
+      jobs: async () => jobsOfView(await pgStoredJobs(db), company),
       openJob: async (job, owner) => {
         const key = await k(job);
         return openPgJob(db, key, owner, jobFiles(job), options);

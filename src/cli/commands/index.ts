@@ -21,6 +21,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['templates'], load: async () => (await import('./templates.js')).registerTemplates },
   { names: ['webhook'], load: async () => (await import('./webhook.js')).registerWebhook },
   { names: ['sync'], load: async () => (await import('./sync.js')).registerSync },
+  { names: ['console'], load: async () => (await import('./console.js')).registerConsole },
   { names: ['store'], load: async () => (await import('./store.js')).registerStore },
   { names: ['sim'], load: async () => (await import('./sim.js')).registerSim },
   { names: ['demo'], load: async () => (await import('./demo.js')).registerDemo },
