@@ -24,8 +24,8 @@ import { JOB, jobInput, phoneOf, pin, writeJournal, writeList, type Timed } from
 export interface FirstMessage {
   /** From spawning `outreach run` to the simulator storing its first message (or to its exit, for a run with nothing to send). */
   seconds: number;
-  /** The run ended without sending anything (the job had nothing left): `seconds` is to its exit. */
-  nothingSent?: boolean;
+  /** Timed to the run's `run_started` log line (the list picked, sending about to start), not to a message: the job had nothing left to send. */
+  toStart?: boolean;
   /** From spawning it to its exit (undefined: it was stopped after the first message). */
   endSeconds?: number;
   exitCode?: number | null;
@@ -51,7 +51,7 @@ export interface BenchNightlyResult {
   writeRows: Timed;
   /** The run after the list grew by `appended` rows (the snapshot and listing left by the last run). */
   appendedRun: FirstMessage;
-  /** Baseline: the same run with the list unchanged since the last run (measured before the append): nothing is left to send, so to its exit. */
+  /** Baseline: the same run with the list unchanged since the last run (measured before the append): nothing is left to send, so to its `run_started` line. */
   unchangedRun: FirstMessage;
   dir?: string;
 }
@@ -120,7 +120,7 @@ export async function benchNightly(opts: BenchNightlyOptions = {}): Promise<Benc
     if (!report || !writeRows) throw new Error('no report round');
 
     log('  baseline: the run again with the list unchanged …');
-    const unchangedRun = await timedRun(jobFile, stateDir, { toEnd: false, mayEndUnsent: true });
+    const unchangedRun = await timedRun(jobFile, stateDir, { toEnd: false, toStart: true });
     log(`    first message ${unchangedRun.seconds} s; ${unchangedRun.listRead ?? ''}`);
 
     log(`  ${appended.toLocaleString('en')} rows appended to the list; the run again …`);
@@ -173,9 +173,10 @@ export function appendRows(file: string, from: number, count: number): void {
 }
 
 /** `outreach run` on the job against a fresh simulator process: the time to its first message, and to its end when `toEnd`. */
-async function timedRun(jobFile: string, stateDir: string, opts: { toEnd: boolean; mayEndUnsent?: boolean }): Promise<FirstMessage> {
+async function timedRun(jobFile: string, stateDir: string, opts: { toEnd: boolean; toStart?: boolean }): Promise<FirstMessage> {
   spawnSync('sync');
   const sim = await startSimProcess({ logRequests: false, seed: 1 });
+  const startedBefore = logLines(stateDir, '"event":"run_started"');
   const start = Date.now();
   const child = spawn(process.execPath, [CLI, 'run', jobFile, '--no-progress'], {
     env: { ...process.env, OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: stateDir },
@@ -185,14 +186,15 @@ async function timedRun(jobFile: string, stateDir: string, opts: { toEnd: boolea
   try {
     let seconds: number | undefined;
     for (;;) {
+      if (opts.toStart && seconds === undefined && logLines(stateDir, '"event":"run_started"') > startedBefore) {
+        seconds = round((Date.now() - start) / 1000, 2);
+        break;
+      }
       if (seconds === undefined && (await sim.stats()).messagesOutbound > 0) {
         seconds = round((Date.now() - start) / 1000, 2);
         if (!opts.toEnd) break;
       }
       if (child.exitCode !== null) {
-        if (seconds === undefined && opts.mayEndUnsent && child.exitCode <= 1) {
-          return { seconds: round((Date.now() - start) / 1000, 2), nothingSent: true, exitCode: child.exitCode, ...listRead(stateDir) };
-        }
         if (seconds === undefined) throw new Error(`outreach run exited (code ${child.exitCode}) before sending anything`);
         break;
       }
@@ -202,7 +204,7 @@ async function timedRun(jobFile: string, stateDir: string, opts: { toEnd: boolea
     if (!opts.toEnd) {
       child.kill('SIGINT');
       await exited;
-      return { seconds, ...listRead(stateDir) };
+      return { seconds, ...(opts.toStart && { toStart: true }), ...listRead(stateDir) };
     }
     const exitCode = await exited;
     return { seconds, endSeconds: round((Date.now() - start) / 1000, 2), exitCode, ...listRead(stateDir) };
@@ -210,6 +212,16 @@ async function timedRun(jobFile: string, stateDir: string, opts: { toEnd: boolea
     if (child.exitCode === null) child.kill('SIGKILL');
     await sim.close();
   }
+}
+
+/** Lines of the job's logs that hold `text`. */
+function logLines(stateDir: string, text: string): number {
+  const dir = join(stateDir, JOB);
+  let n = 0;
+  for (const f of readdirSync(dir).filter((name) => name.endsWith('.log'))) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line.includes(text)) n += 1;
+  }
+  return n;
 }
 
 /** The last thing the job's run.log says of reading the list. */
