@@ -4,7 +4,8 @@ import { ContactListing, type ContactStates, type SentContact, type StateStore }
 import { audience } from './audience.js';
 import { listedOf } from './listed.js';
 import { readsFor } from './list-reads.js';
-import { loaderOptions, type ContactList } from './prepare.js';
+import { loaderOptions } from './loader-options.js';
+import type { ContactList } from './prepare.js';
 
 /** Each contact file as it is now: path, size, modification time. */
 export async function listFiles(list: ContactList): Promise<string> {
