@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { isLoopback, startConsole } from '../console/index.js';
+import type { ForPeople } from '../locale/people.js';
 import { CliError } from './exit.js';
+import { localeOption, zoneOption } from './format/time.js';
 import { openStore, shownWhere, storeWhere, type StoreFlags, type StoreWhere } from './store-root.js';
 import { terminate } from './stop-signal.js';
 
@@ -11,6 +13,8 @@ export const DEFAULT_CONSOLE_PORT = 8790;
 export interface ConsoleFlags extends StoreFlags {
   port: string;
   host: string;
+  tz?: string;
+  locale?: string;
 }
 
 export interface ConsoleSettings {
@@ -19,6 +23,8 @@ export interface ConsoleSettings {
   store: StoreWhere;
   /** OUTREACH_CONSOLE_TOKEN; required off loopback. Never printed. */
   token?: string;
+  /** How the pages write figures and times: `--locale` (else LC_ALL, else LANG), in the zone of `--tz` (else TZ, else this machine's). */
+  people: ForPeople;
 }
 
 /**
@@ -29,13 +35,15 @@ export interface ConsoleSettings {
 export function consoleSettings(flags: ConsoleFlags, env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
   if (!/^\d+$/.test(flags.port) || Number(flags.port) > 65535) throw new CliError(`--port ${flags.port}: give a port number from 0 to 65535`);
   if (!flags.host) throw new CliError('--host: give an address to listen on, e.g. 127.0.0.1');
+  // The jobs of a store may have zones of their own: the console shows them all in one, this reader's.
+  const people: ForPeople = { zone: zoneOption(flags.tz, undefined, env), locale: localeOption(flags.locale, env) };
   const token = env.OUTREACH_CONSOLE_TOKEN?.trim() || undefined;
   if (token === undefined && !isLoopback(flags.host)) {
     throw new CliError(
       `--host ${flags.host} is reachable from other machines, and the console shows people's phone numbers: set OUTREACH_CONSOLE_TOKEN to a long random secret (the console then asks for it), or listen on 127.0.0.1`,
     );
   }
-  return { port: Number(flags.port), host: flags.host, store: storeWhere(flags, env), ...(token !== undefined && { token }) };
+  return { port: Number(flags.port), host: flags.host, store: storeWhere(flags, env), people, ...(token !== undefined && { token }) };
 }
 
 /** Runs the console until `stop` aborts; prints where it listens (never the token). */
@@ -49,6 +57,8 @@ export async function runConsole(settings: ConsoleSettings, io: { out: NodeJS.Wr
       host: settings.host,
       ...(settings.token !== undefined && { token: settings.token }),
       location: shownWhere(settings.store),
+      zone: settings.people.zone,
+      ...(settings.people.locale !== undefined && { locale: settings.people.locale }),
       thisHost: hostname(),
       signal: terminate,
       onError: (err) => io.logger.error({ event: 'console_error', err }, `the console met a bug: ${err instanceof Error ? err.message : String(err)}`),

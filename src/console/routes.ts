@@ -11,7 +11,7 @@ import { healthStatus, type HealthSource } from '../webhook/index.js';
 import { hostIsLoopback, type Access } from './access.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { scrape } from './metrics.js';
-import { esc, jobPath, type Shown } from './pages/format.js';
+import { esc, inPage, jobPath, type Shown } from './pages/format.js';
 import { jobPage, jobSections } from './pages/job.js';
 import { page } from './pages/layout.js';
 import { loginPage } from './pages/login.js';
@@ -34,6 +34,8 @@ export interface RoutesOptions {
   signal: (pid: number) => boolean;
   /** The zone the pages show times in. */
   zone: string;
+  /** The locale of the pages' figures and times (none: as in English, dates year first); the CSV never changes. */
+  locale: string | undefined;
   clock: () => number;
   /** A failure that is not a person's to fix (a bug), for the log. */
   onError: (err: unknown) => void;
@@ -55,7 +57,7 @@ function open(path: string): boolean {
 
 export function consoleRoutes(o: RoutesOptions): Hono {
   const app = new Hono();
-  const shown = (): Shown => ({ zone: o.zone, now: o.clock() });
+  const shown = (): Shown => ({ zone: o.zone, locale: o.locale, now: o.clock() });
   const signOutOf = (c: Context) => (o.access.guarded && o.access.caller(c) === 'session' ? { csrf: o.access.csrfToken(c) } : undefined);
 
   app.onError((err, c) => {
@@ -139,19 +141,21 @@ export function consoleRoutes(o: RoutesOptions): Hono {
   app.get('/', async (c) => {
     const jobs = await o.watch.jobs();
     const signOut = signOutOf(c);
-    return c.html(overviewPage(jobs, shown(), { location: o.location, ...(signOut && { signOut }) }));
+    const s = shown();
+    return c.html(inPage(s, () => overviewPage(jobs, s, { location: o.location, ...(signOut && { signOut }) })));
   });
 
   app.get('/api/overview', async (c) => {
+    const jobs = await o.watch.jobs();
     const s = shown();
-    return c.json({ updated: updatedLine(s), sections: overviewSections(await o.watch.jobs(), s) });
+    return c.json(inPage(s, () => ({ updated: updatedLine(s), sections: overviewSections(jobs, s) })));
   });
 
   app.get('/api/jobs/:key', async (c) => {
     const f = await o.watch.job(c.req.param('key'));
     if (f === undefined) return c.json({ error: `no job "${c.req.param('key')}" in this store` }, 404);
     const s = shown();
-    return c.json({ updated: updatedLine(s), sections: jobSections(f, s, o.thisHost) });
+    return c.json(inPage(s, () => ({ updated: updatedLine(s), sections: jobSections(f, s, o.thisHost) })));
   });
 
   app.get('/jobs/:key', async (c) => {
@@ -164,7 +168,8 @@ export function consoleRoutes(o: RoutesOptions): Hono {
     const list = recipientPage(rows?.rows() ?? [], filter, pageNo, PAGE_SIZE);
     const notice = noticeOf(c, f.key, o.thisHost);
     const signOut = signOutOf(c);
-    return c.html(jobPage(f, shown(), { host: o.thisHost, recipients: recipientsSection(f, filter, list), ...(notice !== undefined && { notice }), ...(signOut && { signOut }) }));
+    const s = shown();
+    return c.html(inPage(s, () => jobPage(f, s, { host: o.thisHost, recipients: recipientsSection(f, filter, list, s), ...(notice !== undefined && { notice }), ...(signOut && { signOut }) })));
   });
 
   app.get('/jobs/:key/contacts.csv', async (c) => {
@@ -191,7 +196,8 @@ export function consoleRoutes(o: RoutesOptions): Hono {
     const f = await o.watch.job(key);
     if (f === undefined) return c.html(notFound(key), 404);
     const signOut = signOutOf(c);
-    return c.html(stopPage(f, shown(), o.thisHost, o.access.csrfToken(c), signOut));
+    const s = shown();
+    return c.html(inPage(s, () => stopPage(f, s, o.thisHost, o.access.csrfToken(c), signOut)));
   });
 
   app.post('/jobs/:key/stop', async (c) => {

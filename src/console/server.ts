@@ -25,6 +25,8 @@ export interface ConsoleOptions {
   signal: (pid: number) => boolean;
   /** The zone the pages show times in (default: this machine's). */
   zone?: string;
+  /** The locale of the pages' figures and times, e.g. pt-BR (default: none, as in English, dates year first); the CSV never changes. */
+  locale?: string;
   clock?: () => number;
   /** A failure that is not a person's to fix (a bug), for the log. */
   onError?: (err: unknown) => void;
@@ -46,6 +48,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     thisHost: options.thisHost,
     signal: options.signal,
     zone: options.zone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+    locale: options.locale,
     clock,
     onError: options.onError ?? (() => undefined),
   });

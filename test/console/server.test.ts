@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { DateTime } from 'luxon';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
@@ -41,8 +42,9 @@ afterAll(async () => {
 });
 
 /** The console of the CLI session (`outreach console`'s own code) until `stop`; its URL and what it printed. */
-async function consoleOf(flags: { host?: string; stateDir?: string; store?: string }, env: NodeJS.ProcessEnv) {
-  const settings = consoleSettings({ port: '0', host: flags.host ?? '127.0.0.1', ...(flags.stateDir !== undefined && { stateDir: flags.stateDir }), ...(flags.store !== undefined && { store: flags.store }) }, env);
+async function consoleOf(flags: { host?: string; stateDir?: string; store?: string; tz?: string; locale?: string }, env: NodeJS.ProcessEnv) {
+  const { host, ...rest } = flags;
+  const settings = consoleSettings({ port: '0', host: host ?? '127.0.0.1', ...rest }, env);
   const out = new PassThrough();
   let text = '';
   out.on('data', (d: Buffer) => (text += d.toString()));
@@ -192,6 +194,78 @@ describe('the console with OUTREACH_CONSOLE_TOKEN', () => {
     } finally {
       await running.close();
     }
+  });
+});
+
+describe("the console's figures and times in the reader's locale and zone", () => {
+  /** Each recipient's time as the job page shows it, with the instant it stands for. */
+  async function recipientTimes(url: string): Promise<{ iso: string; text: string }[]> {
+    const html = await (await fetch(`${url}/jobs/cli-test`)).text();
+    const rows = html.slice(html.indexOf('id="recipient-rows"'));
+    return [...rows.matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => ({ iso: m[1] ?? '', text: m[2] ?? '' }));
+  }
+
+  it('with --locale pt-BR and --tz, writes shares as 43,3% and times day first in that zone, naming it', async () => {
+    const running = await consoleOf({ stateDir: c.stateDir, locale: 'pt-BR', tz: 'Asia/Kathmandu' }, {});
+    try {
+      const page = await (await fetch(`${running.url}/jobs/cli-test`)).text();
+      expect(page).toMatch(/data-funnel="delivered">\d+<\/span><span class="share">\d+,\d%</);
+      expect(page).not.toMatch(/class="share">\d+\.\d%/);
+      const times = await recipientTimes(running.url);
+      expect(times.length).toBeGreaterThan(0);
+      for (const t of times) {
+        const at = DateTime.fromISO(t.iso).setZone('Asia/Kathmandu');
+        expect(t.text).toMatch(new RegExp(`^${at.toFormat('dd/MM/yyyy, HH:mm')}(:\\d{2})? Asia/Kathmandu$`));
+      }
+      const overview = await (await fetch(`${running.url}/`)).text();
+      expect(overview).toContain('times in Asia/Kathmandu');
+      const live = (await (await fetch(`${running.url}/api/overview`)).json()) as { updated: string; sections: Record<string, string> };
+      expect(live.updated).toMatch(/^updated \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} Asia\/Kathmandu; updates by itself$/);
+      expect(live.sections.jobs).toMatch(/\(\d+,\d%\)/);
+      // The CSV download is for machines: ISO times, as without a locale.
+      const csv = await (await fetch(`${running.url}/jobs/cli-test/contacts.csv`)).text();
+      expect(csv).not.toMatch(/\d{2}\/\d{2}\/\d{4}/);
+      expect(csv).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("takes the locale from LANG when --locale is not given", async () => {
+    const running = await consoleOf({ stateDir: c.stateDir, tz: 'America/Sao_Paulo' }, { LANG: 'pt_BR.UTF-8' });
+    try {
+      const live = (await (await fetch(`${running.url}/api/overview`)).json()) as { updated: string; sections: Record<string, string> };
+      expect(live.updated).toMatch(/^updated \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} America\/Sao_Paulo;/);
+      expect(live.sections.jobs).toMatch(/\(\d+,\d%\)/);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('without a locale, writes 43.3% and times year first in this machine’s zone, naming it', async () => {
+    const running = await consoleOf({ stateDir: c.stateDir }, {});
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    try {
+      const page = await (await fetch(`${running.url}/jobs/cli-test`)).text();
+      expect(page).toMatch(/data-funnel="delivered">\d+<\/span><span class="share">\d+\.\d%</);
+      const times = await recipientTimes(running.url);
+      expect(times.length).toBeGreaterThan(0);
+      for (const t of times) {
+        const at = DateTime.fromISO(t.iso).setZone(zone);
+        expect(t.text).toMatch(new RegExp(`^${at.toFormat('yyyy-MM-dd HH:mm')}(:\\d{2})? ${zone}$`));
+      }
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('refuses a --locale or --tz that is none, in one sentence (exit 2)', async () => {
+    const locale = await cli(['console', '--port', '0', '--state-dir', c.stateDir, '--locale', 'klingon-x']);
+    expect(locale.code).toBe(2);
+    expect(locale.stderr).toMatch(/--locale: "klingon-x" is not a locale; give a language tag such as --locale pt-BR/);
+    const tz = await cli(['console', '--port', '0', '--state-dir', c.stateDir, '--tz', 'Mars/Base']);
+    expect(tz.code).toBe(2);
+    expect(tz.stderr).toMatch(/--tz: "Mars\/Base" is not a time zone/);
   });
 });
 

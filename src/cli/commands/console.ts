@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { untilStopped } from '../api-command.js';
 import { DEFAULT_CONSOLE_PORT, consoleSettings, runConsole, type ConsoleFlags } from '../console-session.js';
+import { LOCALE_OPTION, TZ_OPTION } from '../format/time.js';
 import { consoleLogger, flushLogger, LOG_FORMAT_OPTION } from '../logger.js';
 import { STATE_DIR_OPTION, STORE_FILE_OPTION, STORE_OPTION } from '../store-root.js';
 
@@ -13,6 +14,8 @@ export function registerConsole(program: Command): void {
     .option(...STATE_DIR_OPTION)
     .option(...STORE_OPTION)
     .option(...STORE_FILE_OPTION)
+    .option(TZ_OPTION[0], "time zone of the times the pages show (IANA name, e.g. America/Sao_Paulo; default: $TZ, else this machine's)")
+    .option(LOCALE_OPTION[0], 'how the pages write figures and times, e.g. pt-BR (4.521, 28/11/2026); default: $LC_ALL, else $LANG; the CSV download never changes')
     .option(...LOG_FORMAT_OPTION)
     .addHelpText(
       'after',

@@ -1,7 +1,7 @@
 /** `/jobs/<key>`: one job's progress and ETA, rate, contacts, funnel, failures, deferred, limit, pool, experiment, and its recipients. */
 import type { JobFigures } from '../../app/index.js';
 import { bar } from '../../report/html/charts.js';
-import { duration, esc, jobPath, num, pct, rate, time, type Shown } from './format.js';
+import { duration, esc, fixed, jobPath, num, pct, rate, time, type Shown } from './format.js';
 import { contactKpis, phaseLine, rateHint, rateLine, roomLine, sourceNote } from './job-parts.js';
 import { page } from './layout.js';
 import { updatedLine } from './overview.js';
@@ -16,7 +16,7 @@ export function jobSections(f: JobFigures, shown: Shown, host: string): Record<s
     failures: failures(f),
     deferred: deferred(f, shown),
     limit: `<section id="limit"><h2>Messaging limit</h2><p>${roomLine(f.status.messaging, shown)}</p></section>`,
-    numbers: numbers(f),
+    numbers: numbers(f, shown),
     experiment: experiment(f, shown),
   };
 }
@@ -110,14 +110,14 @@ function deferred(f: JobFigures, shown: Shown): string {
   return `<section id="deferred"><h2>Deferred, by reason</h2><div class="scroll"><table><thead><tr><th>reason</th><th>contacts</th><th>the first may go from</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
-function numbers(f: JobFigures): string {
+function numbers(f: JobFigures, shown: Shown): string {
   const pool = f.status.numbers;
   if (pool === undefined) return '';
   const rows = pool
     .map(
       (n) =>
         `<tr data-number="${n.channelId}"><td>${n.channelId}</td><td class="n">${num(n.sent)}</td><td class="n">${num(n.failed)}</td><td class="n">${n.reachedPerSecond !== undefined ? rate(n.reachedPerSecond) : '—'}</td><td>${
-          n.drained ? `drained ${esc(n.drained.at.slice(0, 19))}: ${esc(String(n.drained.code))} ${esc(n.drained.error)}` : 'healthy'
+          n.drained ? `drained ${time(n.drained.at, shown)}: ${esc(String(n.drained.code))} ${esc(n.drained.error)}` : 'healthy'
         }</td></tr>`,
     )
     .join('');
@@ -132,7 +132,7 @@ function experiment(f: JobFigures, shown: Shown): string {
     .join('');
   const d = e.decision;
   const decision = d
-    ? `<p data-metric="winner">decided ${time(d.decided_at, shown)}: <b>${esc(d.winner)}</b> goes to the rest (${d.by === 'significant' ? `significant, p = ${esc(d.p_value.toFixed(4))}` : 'not significant: the fallback'})</p>`
+    ? `<p data-metric="winner">decided ${time(d.decided_at, shown)}: <b>${esc(d.winner)}</b> goes to the rest (${d.by === 'significant' ? `significant, p = ${fixed(d.p_value, 4)}` : 'not significant: the fallback'})</p>`
     : `<p>not decided yet${e.decideAt !== undefined ? `; due ${time(e.decideAt, shown)}` : '; due once the test has sent'}</p>`;
   return `<section id="experiment"><h2>Experiment (${esc(e.metric)}, ${pct(e.testShare, 1)} in the test)</h2><div class="scroll"><table><thead><tr><th>arm</th><th>sent</th><th>delivered</th><th>read</th><th>replied</th><th>${esc(e.metric)} rate (95 %)</th></tr></thead><tbody>${rows}</tbody></table></div>${decision}<p class="hint">The rest: ${num(e.rest.sent)} sent the winner, ${num(e.rest.waiting)} waiting for the decision.</p></section>`;
 }

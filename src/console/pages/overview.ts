@@ -1,6 +1,6 @@
 /** `/`: every job of the store, with its phase, contacts by status, rate, funnel, and each company's messaging limit. */
 import { companyRooms, type JobFigures } from '../../app/index.js';
-import { esc, jobPath, type Shown } from './format.js';
+import { clockTime, esc, jobPath, type Shown } from './format.js';
 import { contactKpis, funnelLine, jobTitle, phaseLine, rateLine, roomLine, sourceNote } from './job-parts.js';
 import { page } from './layout.js';
 
@@ -22,7 +22,7 @@ export function overviewPage(jobs: readonly JobFigures[], shown: Shown, extra: {
 }
 
 export function updatedLine(shown: Shown): string {
-  return `updated ${new Date(shown.now).toISOString().slice(11, 19)} UTC; updates by itself`;
+  return `updated ${clockTime(shown)}; updates by itself`;
 }
 
 function companies(jobs: readonly JobFigures[], shown: Shown): string {
