@@ -1,5 +1,4 @@
 import { NotFoundError, type ApiClient } from '../api/index.js';
-import type { LoaderOptions } from '../contacts/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import { resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
 import { checkCustomFields, needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
@@ -91,14 +90,4 @@ async function channelsOf(api: ApiClient, companyId: number, context: PlatformCo
   }
 }
 
-/** The loader's options, folded from the job once. */
-export function loaderOptions(job: Job, namedColumns: LoadedJob['namedColumns'] = []): LoaderOptions {
-  return {
-    columns: job.columns,
-    namedColumns,
-    ...(job.default_country ? { defaultCountry: job.default_country } : {}),
-    ...(job.input.format ? { format: job.input.format } : {}),
-    ...(job.input.delimiter ? { delimiter: job.input.delimiter } : {}),
-    requireMobile: job.input.require_mobile,
-  };
-}
+export { loaderOptions } from './loader-options.js';

@@ -1,10 +1,10 @@
 import { followUpNumbers } from './follow-up-links.js';
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { readProviderCode } from '../api/index.js';
+import { readProviderCode } from '../api/provider-code.js';
 import type { ContactState, StateStore } from '../checkpoint/index.js';
 import { renderHtmlReport, unguard, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
-import { providerClass, providerClassInfo } from '../run/index.js';
+import { providerClass, providerClassInfo } from '../run/provider-classes.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
 import { lastRunNumbers, numbersStatus } from './pool-status.js';

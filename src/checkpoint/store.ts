@@ -159,6 +159,12 @@ export interface StateStore {
    * undefined otherwise. Lets status and report count pending contacts without reading the list again.
    */
   listing(job: string, source: string): Promise<ContactListing | undefined>;
+  /**
+   * The listing the last full read left, whatever it was read from (its `source` and `reads` say
+   * what): a list that only grew since is read from where it grew, the caller checking the files
+   * against the reads. Undefined when there is none or it does not check.
+   */
+  lastListing(job: string): Promise<ContactListing | undefined>;
   saveListing(job: string, source: string, listing: ContactListing): Promise<void>;
   /**
    * A small JSON note kept for a job under `key` (when `track` last read it, an experiment's decision),

@@ -9,17 +9,17 @@ const NOT_OURS = new Set(['--now', '--dry-run', '--from-file', '--collector']);
 const EVERYWHERE = new Set(['--help', '--version']);
 
 /** Each command (a subcommand as "suppress add") with the long flags it takes, read from the program itself. */
-function commandFlags(): Map<string, Set<string>> {
+async function commandFlags(): Promise<Map<string, Set<string>>> {
   const commands = new Map<string, Set<string>>();
   const flags = (c: Command) => new Set(c.options.map((o) => o.long).filter((f): f is string => f !== undefined && !EVERYWHERE.has(f)));
-  for (const c of buildProgram().commands) {
+  for (const c of (await buildProgram()).commands) {
     if (c.commands.length === 0) commands.set(c.name(), flags(c));
     for (const sub of c.commands) commands.set(`${c.name()} ${sub.name()}`, flags(sub));
   }
   return commands;
 }
 
-const commands = commandFlags();
+const commands = await commandFlags();
 const pages = docPages();
 const commandsPage = pages.find((p) => p.name === 'docs/commands.md')?.text ?? '';
 /** Pages written for the project's developers, which name tools' flags of their own. */

@@ -108,11 +108,11 @@ describe('the Kubernetes manifests of deploy/kubernetes/', () => {
     }
   });
 
-  it("call the installed binary with flags its commands take", () => {
+  it("call the installed binary with flags its commands take", async () => {
     for (const m of manifests) {
       for (const c of podOf(m)?.containers ?? []) {
         expect(c.args?.[0], m.file).toBe('outreach');
-        const { command, unknown } = unknownFlags(c.args?.slice(1) ?? []);
+        const { command, unknown } = await unknownFlags(c.args?.slice(1) ?? []);
         expect(command, m.file).not.toBe('');
         expect(unknown, `${m.file}: outreach ${command}`).toEqual([]);
       }

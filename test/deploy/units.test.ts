@@ -40,12 +40,12 @@ describe('the systemd services of deploy/systemd/', () => {
     }
   });
 
-  it('call the installed binary with flags its commands take, and write their metrics for node_exporter', () => {
+  it('call the installed binary with flags its commands take, and write their metrics for node_exporter', async () => {
     for (const [name, s] of services) {
       const [exec] = s.get('ExecStart') ?? [];
       const args = (exec ?? '').split(/\s+/);
       expect(args[0], name).toBe('/usr/local/bin/outreach');
-      const { command, unknown } = unknownFlags(args.slice(1));
+      const { command, unknown } = await unknownFlags(args.slice(1));
       expect(unknown, `${name}: outreach ${command}`).toEqual([]);
       if (s.get('Type')?.[0] === 'oneshot') expect(args[args.indexOf('--metrics-file') + 1], name).toMatch(/^\/var\/lib\/prometheus\/node-exporter\/outreach-[^/]+\.prom$/);
     }

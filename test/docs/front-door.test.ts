@@ -36,9 +36,12 @@ function commandLines(): Array<{ where: string; args: string[] }> {
   return found;
 }
 
+/** Every command of ours. */
+const program = await buildProgram();
+
 /** Why the arguments would not parse as a command of ours: an unknown command or flag, a missing argument; else undefined. */
 function parseProblem(args: string[]): string | undefined {
-  let cmd: Command = buildProgram();
+  let cmd: Command = program;
   let i = 0;
   if (args.length === 0 || args[0] === '--help' || args[0] === '--version') return undefined;
   for (; i < args.length; i++) {

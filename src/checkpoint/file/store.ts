@@ -179,6 +179,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       },
 
       listing: async (job, source) => readListing((await paths(job)).listing, source),
+      lastListing: async (job) => readListing((await paths(job)).listing, undefined),
       async saveListing(job, source, listing) {
         const p = await paths(job);
         await ensureDir(p.dir)

@@ -66,6 +66,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       jobNote: async (job, key) => jobNote(db, await k(job), key),
       saveJobNote: async (job, key, value) => saveJobNote(db, await k(job), key, value),
       listing: async (job, source) => listing(db, await k(job), source),
+      lastListing: async (job) => listing(db, await k(job), undefined),
       saveListing: async (job, source, l) => saveListing(db, await k(job), source, l),
       windows: () => pgWindows(db, company),
       openWindowStore: () => openPgWindowStore(db, company),
