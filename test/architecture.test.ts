@@ -23,6 +23,55 @@ async function importsOf(file: string): Promise<string[]> {
 
 const folderOf = (rel: string) => rel.split(path.sep)[0] ?? '';
 
+/** Every module of src/ and the modules it imports (static, type-only and dynamic imports alike), as paths from src/. */
+async function importGraph(): Promise<Map<string, string[]>> {
+  const all = await files(src);
+  const known = new Set(all.map((f) => path.relative(src, f)));
+  const graph = new Map<string, string[]>();
+  for (const file of all) {
+    const text = await readFile(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map((m) => {
+      const base = path.relative(src, path.resolve(path.dirname(file), (m[1] ?? '').replace(/\.js$/, '')));
+      return [`${base}.ts`, path.join(base, 'index.ts')].find((c) => known.has(c));
+    });
+    graph.set(path.relative(src, file), [...new Set(targets.filter((t): t is string => t !== undefined))]);
+  }
+  return graph;
+}
+
+/** The import cycles of a graph: its strongly connected components of more than one module (Tarjan's), each sorted. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
+      onStack.delete(w);
+      component.push(w);
+      if (w === v) break;
+    }
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
 describe('the layout of docs/architecture.md holds', () => {
   it('keeps each command thin (120 lines at most) and importing no other command', async () => {
     const dir = path.join(src, 'cli', 'commands');
@@ -87,5 +136,29 @@ describe('the layout of docs/architecture.md holds', () => {
     }
     const rootText = await readFile(path.join(src, root), 'utf8');
     for (const opener of openers) expect(rootText, `${root} opens the store with ${opener}`).toMatch(new RegExp(`\\b${opener}\\(`));
+  });
+
+  it('has no import cycle anywhere in src/: arrows only point down', async () => {
+    expect(cyclesOf(await importGraph()).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check above is not blind)', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+    ]);
+    expect(cyclesOf(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('builds the platform client in its composition root only: cli/api-root.ts calls createApiClient (the client itself and the public index aside)', async () => {
+    const root = path.join('cli', 'api-root.ts');
+    for (const file of await files(src)) {
+      const rel = path.relative(src, file);
+      if (rel === root || rel === 'index.ts' || folderOf(rel) === 'api') continue;
+      expect(/\bcreateApiClient\(/.test(await readFile(file, 'utf8')), `${rel} calls createApiClient; get the client from openApi in ${root}`).toBe(false);
+    }
+    expect(await readFile(path.join(src, root), 'utf8')).toMatch(/\bcreateApiClient\(/);
   });
 });

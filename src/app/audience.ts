@@ -3,7 +3,7 @@ import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadIt
 import { closest } from '../job/index.js';
 import { columnUses, type Action } from '../plan/index.js';
 import { loaderOptions } from './loader-options.js';
-import type { ContactList } from './prepare.js';
+import type { ContactList } from './job-loading.js';
 
 /** One row of the contact list as the campaign sees it. */
 export type AudienceItem =

@@ -29,12 +29,11 @@ export interface FollowUpView {
 export type AudienceJob = LoadedJob & { only?: ReadonlySet<string>; followUp?: FollowUpView };
 
 /**
- * Loads a job file; a follow-up takes the earlier job's list, columns and loader settings (the
- * earlier job's file, as its state names it) and the phones it follows up, from the store at `now`.
- * A follow-up whose earlier job is unknown, or never tracked while `who` needs it, is an AppError.
+ * A follow-up's job (`loaded` names a `follow_up`): it takes the earlier job's list, columns and
+ * loader settings (the earlier job's file, as its state names it) and the phones it follows up, from
+ * the store at `now`. An earlier job that is unknown, or never tracked while `who` needs it, is an AppError.
  */
-export async function loadJobIn(jobPath: string, whole: StateStore | undefined, now: number): Promise<AudienceJob> {
-  const loaded = await loadJob(jobPath);
+export async function followUpJob(loaded: LoadedJob, jobPath: string, whole: StateStore | undefined, now: number): Promise<AudienceJob> {
   const followUp = loaded.job.follow_up;
   if (followUp === undefined) return loaded;
   const where = `${jobPath}: follow_up.job`;

@@ -1,7 +1,8 @@
 /** The campaign use-cases: what the command line calls, and what other programs import. */
 export { AppError, type AppErrorKind } from './errors.js';
 export { platformError, onPlatform } from './platform-errors.js';
-export { prepare, loaderOptions, type ContactList, type Prepared, type PrepareSource } from './prepare.js';
+export { prepare, type Prepared, type PrepareSource } from './prepare.js';
+export { loadJobIn, loaderOptions, type ContactList } from './job-loading.js';
 export { audience, type AudienceItem, type AudienceOptions } from './audience.js';
 export { planJob, type PlanResult } from './plan-job.js';
 export { parseStartAt, readStartAt, startAtProblem, type DateOrder, type StartAt } from '../job/index.js';
@@ -9,7 +10,8 @@ export { stopJob, stopJobFile, type StopJobOptions, type StopOutcome } from './s
 export { testSend, type TestSend, type TestSendOptions, type TestSendResult } from './test-send.js';
 export { estimateSend, requestsPerSend, type EstimateWarning, type SendEstimate } from './plan-estimate.js';
 export { percent, type PlanPass } from './plan-pass.js';
-export { runJob, type RunJobOptions, type RunOutcome } from './run-job.js';
+export { runJob, type RunJobOptions } from './run-job.js';
+export type { RunOutcome } from './run-outcome.js';
 export { describePlace, type JobPlace } from './content-guard.js';
 export { clientSettings } from './client-settings.js';
 export { outcomeJson } from './summary-file.js';
@@ -39,7 +41,7 @@ export { messagingRoom, type MessagingRoom } from './messaging-room.js';
 export { messagedByOtherJobsJson, type MessagedByOtherJobs } from './other-jobs.js';
 export { runUntilDone, type RunUntilDoneOptions, type RunUntilDoneResult, type WaitInfo } from './run-until-done.js';
 export { importStateFolder, type StoreImportOutcome } from './store-import.js';
-export { loadJobIn, type AudienceJob, type FollowUpView } from './follow-up-job.js';
+export type { AudienceJob, FollowUpView } from './follow-up-job.js';
 export { earlierOutcome, selectFollowUp, type EarlierOutcome, type FollowUpSelection } from './follow-up-outcome.js';
 export { armFor, armTallies, decideExperiment, decisionTime, experimentView, type ArmTally, type ExperimentDecision, type ExperimentView } from './experiment.js';
 export { decideIfDue } from './experiment-decide.js';

@@ -1,10 +1,11 @@
-import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type JobView, type ListedContact, type StateStore } from '../checkpoint/index.js';
+import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../checkpoint/index.js';
 import type { Job, LoadedJob } from '../job/index.js';
-import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeFileAtomic, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../report/index.js';
+import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../report/index.js';
 import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { startedFrom, type JobPlace } from './content-guard.js';
-import { loadJobIn, type FollowUpView } from './follow-up-job.js';
+import type { FollowUpView } from './follow-up-job.js';
+import { loadJobIn } from './job-loading.js';
 import { armFor, experimentDecision, experimentView, withArms, type ExperimentView } from './experiment.js';
 import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
@@ -14,8 +15,9 @@ import { unseenTest } from './job-report-unseen.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
-import { reportLayout, writeHtmlReport, type ReportColumnsOption } from './report-output.js';
-import type { ContactList } from './prepare.js';
+import { reportLayout, writeHtmlReport, type JobReport, type ReportColumnsOption } from './report-output.js';
+import type { ContactList } from './job-loading.js';
+import { writeFileAtomic } from '../files/atomic.js';
 
 export type { Listed } from './listed.js';
 
@@ -136,27 +138,6 @@ export function contactsNotDone(summary: Summary): number {
   return summary.byStatus.failed + summary.byStatus.in_doubt + (summary.inFlight ?? 0) + summary.byStatus.pending + sentWithStepsLeft;
 }
 
-/** What `status` and `report` read, locally and without the platform: no row object per contact is held. */
-export interface JobReport {
-  job: Job;
-  view: JobView;
-  /** The list's usable contacts, in list order (kept by the store between reads). */
-  listing: ContactListing;
-  /** Contacts of the list the state has not seen (the state's own pending ones are counted by summarise). */
-  listOnlyPending: number;
-  /** For each sent contact that wrote back, the time of its first reply. */
-  replies: Map<string, string>;
-  /** Why the list's contacts could not be counted as pending, when they could not. */
-  listProblem?: string;
-  /** The headers of the list's own columns, in order (read only with `columns`). */
-  headers: string[];
-  /** Read with `columns`: the contact list, for the rows with its own cells. */
-  withColumns?: ContactList;
-  /** An experiment: its arms' counts and rates, and the decision once made. */
-  experiment?: ExperimentView;
-  /** A follow-up: its earlier job's outcomes and what it takes. */
-  followUp?: FollowUpView;
-}
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
 export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport & { store: StateStore }> {
@@ -198,19 +179,31 @@ export async function loadJobReport(jobPath: string, whole: StateStore, options:
  */
 export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ReadonlyMap<string, ContactState>): Promise<string | undefined> {
   const { listing, problem } = await listingOf(loaded, store);
-  const { experiment } = loaded.job;
   const replies = await repliesOf(store, states);
-  const layout = { variants: loaded.job.message.variants.length > 0, arms: experiment !== undefined, numbers: loaded.job.channels.length > 1 };
-  const winner = experiment ? (await experimentDecision(store, loaded.job.name))?.winner : undefined;
-  const text = reportCsvFor(states, listing, replies, layout, experiment ? { armOf: armsOf({ name: loaded.job.name, experiment }, winner) } : {});
-  if (text) {
-    await writeFileAtomic(store.jobFiles(loaded.job.name).report, text);
-    return problem;
-  }
-  const all = reportRowsFor(states, listing, replies);
-  const rows = experiment ? withArms(all, { name: loaded.job.name, experiment }, winner) : all;
-  await writeReport(store.jobFiles(loaded.job.name).report, rows, 'csv', layout);
+  const winner = loaded.job.experiment ? (await experimentDecision(store, loaded.job.name))?.winner : undefined;
+  await writeJobReport(store.jobFiles(loaded.job.name).report, states, { listing, replies }, loaded.job, winner);
   return problem;
+}
+
+/**
+ * Writes the job's report.csv from its states, the list's contacts never reached included, an
+ * experiment's arm from `winner`: from the state table's columns when they hold it
+ * (report/column-csv.ts), else row by row (`writeReport`); the same bytes either way.
+ */
+export async function writeJobReport(
+  file: string,
+  states: ContactStates | ReadonlyMap<string, ContactState>,
+  of: { listing: ContactListing; replies: ReadonlyMap<string, string> },
+  job: Pick<Job, 'name' | 'experiment' | 'message' | 'channels'>,
+  winner: string | undefined,
+): Promise<void> {
+  const { experiment } = job;
+  const layout = { variants: job.message.variants.length > 0, arms: experiment !== undefined, numbers: job.channels.length > 1 };
+  const tested = experiment && { name: job.name, experiment };
+  const text = reportCsvFor(states, of.listing, of.replies, layout, tested ? { armOf: armsOf(tested, winner) } : {});
+  if (text) return writeFileAtomic(file, text);
+  const all = reportRowsFor(states, of.listing, of.replies);
+  await writeReport(file, tested ? withArms(all, tested, winner) : all, 'csv', layout);
 }
 
 /** The list's usable contacts (the store's listing when it is of the list as it is). A list that is gone or unreadable gives none, with the reason. */

@@ -3,8 +3,9 @@ import type { Contact } from '../contacts/index.js';
 import { resolveContactFiles } from '../job/index.js';
 import { chooseVariant, variantLabel } from '../plan/index.js';
 import { audience } from './audience.js';
-import { loadJobIn, type AudienceJob } from './follow-up-job.js';
-import type { ContactList } from './prepare.js';
+import type { AudienceJob } from './follow-up-job.js';
+import { loadJobIn } from './job-loading.js';
+import type { ContactList } from './job-loading.js';
 
 /** A contact of the list, by key, with what the report shows of its row. */
 export interface Listed extends ListedContact {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { ContactListing, type ContactStates, type SentContact, type StateStore } from '../checkpoint/index.js';
+import { ContactListing, type ContactStates, type StateStore } from '../checkpoint/index.js';
 import { audience } from './audience.js';
 import { listedOf } from './listed.js';
 import { readsFor } from './list-reads.js';
 import { loaderOptions } from './loader-options.js';
-import type { ContactList } from './prepare.js';
+import type { ContactList } from './job-loading.js';
 
 /** Each contact file as it is now: path, size, modification time. */
 export async function listFiles(list: ContactList): Promise<string> {
@@ -68,12 +68,3 @@ export function countPending(listing: ContactListing, states: ContactStates): nu
   return pending;
 }
 
-/** The sent contacts of a state, as replies are matched on them (through the store's fast path when it has one). */
-export function sentContacts(states: ContactStates): Iterable<readonly [string, SentContact]> {
-  if (states.sentEntries) return states.sentEntries();
-  return (function* () {
-    for (const [phone, s] of states) {
-      if (s.status === 'sent') yield [phone, { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId }] as const;
-    }
-  })();
-}

@@ -1,21 +1,12 @@
 import { NotFoundError, type ApiClient } from '../api/index.js';
 import type { StateStore } from '../checkpoint/index.js';
-import { resolveContactFiles, type Job, type LoadedJob } from '../job/index.js';
+import { resolveContactFiles } from '../job/index.js';
 import { checkCustomFields, needsTemplates, preflight, type ChannelInfo, type ChannelType } from '../plan/index.js';
 import { AppError } from './errors.js';
-import { loadJobIn, type FollowUpView } from './follow-up-job.js';
+import type { FollowUpView } from './follow-up-job.js';
+import { loadJobIn, type ContactList } from './job-loading.js';
 import { onPlatform, platformError, wrongBaseUrl, type PlatformContext } from './platform-errors.js';
 
-/** A job's contact list: its files, and the columns the job file names in so many words (each must be in the file). */
-export interface ContactList {
-  job: Job;
-  files: string[];
-  namedColumns: LoadedJob['namedColumns'];
-  /** The job file, named by a placeholder's error when a planned read finds its column missing. */
-  jobFile?: string;
-  /** A follow-up: the only phones of the (earlier job's) list it takes; every other row is left out. */
-  only?: ReadonlySet<string>;
-}
 
 /** A job ready to plan or run: validated, its contact files found, its channel checked against the platform. */
 export interface Prepared extends ContactList {
@@ -89,5 +80,3 @@ async function channelsOf(api: ApiClient, companyId: number, context: PlatformCo
     throw platformError(err, context);
   }
 }
-
-export { loaderOptions } from './loader-options.js';

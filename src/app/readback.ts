@@ -7,7 +7,7 @@ import { AppError } from './errors.js';
 import { rewriteReport } from './job-report.js';
 import { loadList } from './listed.js';
 import { platformReads, type PlatformReads } from './platform-reads.js';
-import type { ContactList } from './prepare.js';
+import type { ContactList } from './job-loading.js';
 import { silentLogger } from './silent-logger.js';
 
 /** What `track` and `reconcile` share: the platform, the store, and who holds the job meanwhile. */

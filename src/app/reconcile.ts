@@ -5,7 +5,7 @@ import { contactContent, type ContactContent } from '../plan/index.js';
 import { isCampaignMessage } from './campaign-message.js';
 import { contactsByPhone } from './listed.js';
 import type { PlatformReads } from './platform-reads.js';
-import type { ContactList } from './prepare.js';
+import type { ContactList } from './job-loading.js';
 
 /** Our clock and the platform's may disagree by this much: messages this long before the attempt still count (A34). */
 export const CLOCK_MARGIN_MS = 60_000;

@@ -2,14 +2,40 @@ import { followUpNumbers } from './follow-up-links.js';
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { readProviderCode } from '../api/provider-code.js';
-import type { ContactState, StateStore } from '../checkpoint/index.js';
-import { renderHtmlReport, unguard, writeFileAtomic, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
+import type { ContactListing, ContactState, JobView, StateStore } from '../checkpoint/index.js';
+import type { Job } from '../job/index.js';
+import type { ExperimentView } from './experiment.js';
+import type { FollowUpView } from './follow-up-job.js';
+import type { ContactList } from './job-loading.js';
+import { renderHtmlReport, unguard, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
 import { providerClass, providerClassInfo } from '../run/provider-classes.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
 import { lastRunNumbers, numbersStatus } from './pool-status.js';
-import type { JobReport } from './job-report.js';
 import { bucketName, timeBuckets } from './time-buckets.js';
+import { writeFileAtomic } from '../files/atomic.js';
+
+/** What `status` and `report` read, locally and without the platform: no row object per contact is held. */
+export interface JobReport {
+  job: Job;
+  view: JobView;
+  /** The list's usable contacts, in list order (kept by the store between reads). */
+  listing: ContactListing;
+  /** Contacts of the list the state has not seen (the state's own pending ones are counted by summarise). */
+  listOnlyPending: number;
+  /** For each sent contact that wrote back, the time of its first reply. */
+  replies: Map<string, string>;
+  /** Why the list's contacts could not be counted as pending, when they could not. */
+  listProblem?: string;
+  /** The headers of the list's own columns, in order (read only with `columns`). */
+  headers: string[];
+  /** Read with `columns`: the contact list, for the rows with its own cells. */
+  withColumns?: ContactList;
+  /** An experiment: its arms' counts and rates, and the decision once made. */
+  experiment?: ExperimentView;
+  /** A follow-up: its earlier job's outcomes and what it takes. */
+  followUp?: FollowUpView;
+}
 
 /** `report --columns`: every column of the list (`true`), or these headers. */
 export type ReportColumnsOption = boolean | readonly string[];

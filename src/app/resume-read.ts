@@ -7,7 +7,8 @@ import { placeholderColumns } from './audience.js';
 import { listSource } from './listing.js';
 import { bytesPerLine, filesOfReads, growthOf } from './list-reads.js';
 import { mayBeSent } from './may-be-sent.js';
-import { loaderOptions, type Prepared } from './prepare.js';
+import { loaderOptions } from './job-loading.js';
+import type { Prepared } from './prepare.js';
 
 /** More rows left than this, or than half the list, and the run reads the whole list (picked rows are held in memory; a streamed read costs as much then). */
 export const MAX_PICKED_ROWS = 50_000;

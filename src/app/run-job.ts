@@ -2,21 +2,20 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import { type BudgetHolder, type HeaderEvent, type JobFiles, type JobOwner, type JobStore, type StateStore, type CheckpointEvent } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
-import { writeReport, type DeferredGroup, type Summary } from '../report/index.js';
-import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate, type StopReason } from '../run/index.js';
+import { boundWatch, createRateLimiter, execute, runConcurrency, shareGate, type RateLimiter, type RetryMode, type RunStats, type ShareGate } from '../run/index.js';
 import { shareNumbers } from './rate-shares.js';
-import { senderPoolFor, poolFigures, type PoolNumberFigures } from './sender-pool.js';
+import { senderPoolFor, poolFigures } from './sender-pool.js';
 import { checkContent, describePlace, type JobPlace } from './content-guard.js';
 import { AppError } from './errors.js';
 import { recordStoreStop, storeFault, storeStopped } from './store-stopped.js';
 import { RunSoFar } from './run-so-far.js';
-import { contactsNotDone, reportRowsFor } from './job-report.js';
+import { contactsNotDone, writeJobReport } from './job-report.js';
 import { budgetPlaces } from './budget-places.js';
-import { experimentLookup, withArms } from './experiment.js';
+import { experimentLookup } from './experiment.js';
 import { decideIfDue } from './experiment-decide.js';
 import { noteFollowUp } from './follow-up-links.js';
 import { freshPass, REFRESH_EVERY_MS } from './compliance.js';
-import { OtherJobsTally, type MessagedByOtherJobs } from './other-jobs.js';
+import { OtherJobsTally } from './other-jobs.js';
 import { planContextFor, planLookups, rememberedNumber, type PlanLookups } from './plan-context.js';
 import { newStateId, ownState } from './job-state-id.js';
 import { saveRejects } from './plan-job.js';
@@ -27,8 +26,8 @@ import { digestStates } from './states-digest.js';
 import { listSize, openSendPass, settledProgress, settlePass } from './run-pass.js';
 import type { SendPass } from './send-pass.js';
 import { sendsLedger } from './sends-ledger.js';
-import { concurrencyOutcome } from './run-outcome.js';
-import { missedWindowsWatch, type MissedWindows } from './missed-windows.js';
+import { concurrencyOutcome, type RunOutcome } from './run-outcome.js';
+import { missedWindowsWatch } from './missed-windows.js';
 import { silentLogger } from './silent-logger.js';
 import { writeSummary } from './summary-file.js';
 
@@ -71,45 +70,6 @@ export interface RunJobOptions {
   onOptedOut?: (phone: string, reason: string) => Promise<void>;
   /** Told each event of the send loop once it is durable (the metrics count first messages sent and the provider's refusals from them). */
   onRecorded?: (event: CheckpointEvent) => void;
-}
-
-export interface RunOutcome {
-  job: string;
-  command: 'run' | 'resume';
-  /** Why the run stopped before the end of the list, if it did. */
-  stopped?: { reason: StopReason; message: string };
-  thisRun: { sent: number; failed: number; inDoubt: number; skipped: number; deferred: number; alreadyDone: number; warnings: number; durationMs: number };
-  /** The whole job's state after this run. */
-  summary: Summary;
-  /** Contacts of the list never reached. */
-  pending: number;
-  /** Rows in rejects.csv. */
-  rejected: number;
-  /** Failed, in doubt or pending: zero when the job is done. */
-  notDone: number;
-  /** Deferred contacts by reason, with when the first may go (a later run, or `run --wait`, sends them then). */
-  deferred: DeferredGroup[];
-  files: JobFiles;
-  /** Phones the provider refused because the person stopped marketing messages (131050) in this run. */
-  optedOut: string[];
-  /** Requests in flight: how they were sized, the limit at the end, the most at once, and the mean answer time. */
-  concurrency: { mode: 'auto' | 'fixed'; limit: number; peakInFlight: number; meanLatencyMs?: number };
-  /** Set when the run did not read its list to the end and no earlier whole read was kept: what the report and pending count lack. */
-  listIncomplete?: string;
-  /** Set when the requests in flight kept the run below the asked rate ("concurrency-bound: 127/s of 1000/s asked; use rate.concurrency auto"). */
-  concurrencyBound?: string;
-  /** Contacts of the list this run took up that other jobs of the state folder messaged lately, which jobs, and when. */
-  messagedByOtherJobs: MessagedByOtherJobs;
-  /** The owner whose hold had lapsed (its process gone, or its lease ended) when this run took the job over. */
-  tookOverFrom?: { host: string; pid: number };
-  /** The job was started from another job file (another path or host): this run continued it. */
-  continuedFrom?: JobPlace;
-  /** Contacts deferred for quiet hours again after their window opened and closed since the run that deferred them: the schedule misses the window. */
-  missedWindows?: MissedWindows;
-  /** A pool of numbers: per number, in the job's order, this run's first messages sent and failed, its rate, and when and why it was drained. */
-  numbers?: PoolNumberFigures[];
-  /** The job had never run before this one: a `resume` of it had nothing to resume and sent the list as a first run. */
-  firstRun?: true;
 }
 
 /**
@@ -328,8 +288,7 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
 
   const replies = await repliesOf(store, state.states);
   const listed = settled.listing;
-  const rows = experiment ? withArms(reportRowsFor(state.states, listed, replies), experiment.job, experiment.winner) : reportRowsFor(state.states, listed, replies);
-  await writeReport(state.files.report, rows, 'csv', { variants: job.message.variants.length > 0, arms: experiment !== undefined, numbers: job.channels.length > 1 });
+  await writeJobReport(state.files.report, state.states, { listing: listed, replies }, job, experiment?.winner);
   // Contacts of the list the state has not seen; the state's own pending contacts (reconciled as not sent) are counted by summarise.
   const listOnly = countPending(listed, state.states);
   const { summary, deferred } = digestStates(state.states, { startedAt: new Date(started), finishedAt: new Date(finished), sentThisRun: result.stats.sent, pending: listOnly, replies });

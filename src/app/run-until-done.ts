@@ -5,7 +5,8 @@
  */
 import { firstNotBefore, type DeferredGroup } from '../report/index.js';
 import { abortableSleep } from '../run/index.js';
-import { runJob, type RunJobOptions, type RunOutcome } from './run-job.js';
+import { runJob, type RunJobOptions } from './run-job.js';
+import type { RunOutcome } from './run-outcome.js';
 import type { Prepared } from './prepare.js';
 
 /** A wait is checked against the clock at least this often (a laptop that slept, a clock that jumped). */

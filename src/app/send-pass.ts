@@ -4,7 +4,7 @@ import type { Action } from '../plan/index.js';
 import { audience, plannedItems, type AudienceItem } from './audience.js';
 import { listedOf } from './listed.js';
 import { rejectRatioProblem } from './plan-pass.js';
-import type { ContactList } from './prepare.js';
+import type { ContactList } from './job-loading.js';
 import type { PickedList } from './resume-read.js';
 
 /** Rows read before the first send to check the reject ratio on (the whole list when it is shorter). */

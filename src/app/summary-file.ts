@@ -1,6 +1,7 @@
-import { writeFileAtomic, type Summary } from '../report/index.js';
+import { type Summary } from '../report/index.js';
 import { messagedByOtherJobsJson } from './other-jobs.js';
-import type { RunOutcome } from './run-job.js';
+import type { RunOutcome } from './run-outcome.js';
+import { writeFileAtomic } from '../files/atomic.js';
 
 /** The run's outcome as one JSON object: `summary.json`, and what `run --json` prints. */
 export function outcomeJson(outcome: RunOutcome) {

@@ -10,7 +10,7 @@ import type { StateStore, SuppressionEntry, SuppressionSource } from '../checkpo
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { InputError, loadContacts, normalisePhone, type LoaderOptions } from '../contacts/index.js';
 import { AppError } from './errors.js';
-import { loadJobIn } from './follow-up-job.js';
+import { loadJobIn } from './job-loading.js';
 import { loadJob } from '../job/index.js';
 
 export interface SuppressOptions {

@@ -36,21 +36,15 @@ export interface PassStart {
   estimatedMs: number;
 }
 
-export interface TrackOutcome {
+/**
+ * What `track` did: a pass's counts (TrackPass), summed over the passes (`optedOut` joined, `firstError`
+ * the first; `unsettled`: sent contacts still to watch after the last, run track again later).
+ */
+export interface TrackOutcome extends Omit<TrackPass, 'due'> {
   job: string;
   /** What reading back the contacts in doubt gave (track reconciles first). */
   reconcile: ReconcileOutcome;
   passes: number;
-  /** Totals over the passes. */
-  checked: number;
-  changed: number;
-  notFound: number;
-  errors: number;
-  firstError?: string;
-  /** Phones whose message failed with 131050: they go on the suppression list. */
-  optedOut: string[];
-  /** Sent contacts still to watch (run track again later). */
-  unsettled: number;
   /** Set when the signal stopped it before it was done. */
   stopped?: 'interrupted';
   funnel: Funnel;

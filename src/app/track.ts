@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { AuthError, readProviderCode, type Message } from '../api/index.js';
-import { deliveryAfter, type DeliveryFacts, type DeliveryStatus, type JobStore, type SentState } from '../checkpoint/index.js';
+import { deliveryAfter, deliveryEvent, type DeliveryFacts, type DeliveryStatus, type JobStore, type SentState } from '../checkpoint/index.js';
 import type { PlatformReads } from './platform-reads.js';
 
 /** The provider code of "the person stopped marketing messages from this business": the phone goes on the suppression list. */
@@ -118,17 +118,7 @@ async function readOne(ctx: TrackPassContext, s: SentState, pass: TrackPass): Pr
     return;
   }
   const facts = deliveryOf(message, s.delivery);
-  const event = {
-    t: 'delivery',
-    phone: s.phone,
-    status: facts.status,
-    ...(facts.deliveredAt !== undefined && { delivered_at: facts.deliveredAt }),
-    ...(facts.readAt !== undefined && { read_at: facts.readAt }),
-    ...(facts.failedAt !== undefined && { failed_at: facts.failedAt }),
-    ...(facts.failureCode !== undefined && { failure_code: facts.failureCode }),
-    ...(facts.failureReason !== undefined && { failure_reason: facts.failureReason }),
-    at: new Date(ctx.now).toISOString(),
-  } as const;
+  const event = deliveryEvent(s.phone, facts, new Date(ctx.now).toISOString());
   // Nothing new (or a status that would go back: statuses may arrive out of order): nothing recorded.
   if (s.delivery !== undefined && isDeepStrictEqual(deliveryAfter(s.delivery, event), s.delivery)) return;
   const optedOut = facts.status === 'failed' && facts.failureCode === OPTED_OUT_CODE && s.delivery?.status !== 'failed';

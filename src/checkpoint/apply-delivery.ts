@@ -1,3 +1,4 @@
+import { deliveryFacts, type DeliveryEvent } from './delivery-codec.js';
 import type { ContactEvent, ContactState, DeliveryFacts, DeliveryStatus, SentState } from './types.js';
 
 /**
@@ -5,24 +6,12 @@ import type { ContactEvent, ContactState, DeliveryFacts, DeliveryStatus, SentSta
  * `reconciled` (reconcile). Pure; apply-event.ts calls it for these two event kinds.
  */
 
-type DeliveryEvent = Extract<ContactEvent, { t: 'delivery' }>;
 type ReconciledEvent = Extract<ContactEvent, { t: 'reconciled' }>;
 type Base = Pick<ContactState, 'phone' | 'attempts' | 'followups' | 'line' | 'followupErrors' | 'followupsInDoubt' | 'updatedAt'>;
 type Known = Pick<ContactState, 'via' | 'action' | 'conversationId' | 'clientId'>;
 
 /** Statuses only move forward: sent, then delivered, then read or failed (a read message never fails). */
 const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, failed: 2 };
-
-export function deliveryFacts(event: DeliveryEvent): DeliveryFacts {
-  return {
-    status: event.status,
-    ...(event.delivered_at !== undefined && { deliveredAt: event.delivered_at }),
-    ...(event.read_at !== undefined && { readAt: event.read_at }),
-    ...(event.failed_at !== undefined && { failedAt: event.failed_at }),
-    ...(event.failure_code !== undefined && { failureCode: event.failure_code }),
-    ...(event.failure_reason !== undefined && { failureReason: event.failure_reason }),
-  };
-}
 
 /** The delivery facts after a read: a status that would go back (or sideways, read ↔ failed) is ignored; times once known stay. */
 export function deliveryAfter(before: DeliveryFacts | undefined, event: DeliveryEvent): DeliveryFacts {

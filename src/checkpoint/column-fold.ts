@@ -1,5 +1,5 @@
 import { NO_ANSWER, nextState } from './apply-event.js';
-import { isoMs, isoText } from './iso-time.js';
+import { isoMs, isoText } from '../time/iso.js';
 import { PhoneIndex } from './phone-index.js';
 import { ACTIONS, allocColumns, decodeRow, DELIVERIES, DELIVERY_AT, encodeRow, growColumns, HAS, idNumber, phoneNumber, RestTable, STATUSES, TRUE, VIAS, type Columns } from './state-columns.js';
 import { StateTable } from './state-table.js';

@@ -1,4 +1,4 @@
-import { isoMs, isoText } from './iso-time.js';
+import { isoMs, isoText } from '../time/iso.js';
 import type { ContactState } from './types.js';
 
 /**
@@ -331,4 +331,23 @@ function isEmptyRecord(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   for (const key in value) if (Object.hasOwn(value, key)) return false;
   return Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * A table's rows as its columns hold them, for a reader that goes by column (the report writes its
+ * rows from them): rows 0 … `rows` - 1 in iteration order, then `others`.
+ */
+export interface ColumnRows {
+  readonly columns: Readonly<Columns>;
+  /** What the codes in the columns mean (above). */
+  readonly codes: typeof COLUMN_CODES;
+  readonly rows: number;
+  /** The texts the `rest` column points into (above). */
+  readonly rest: readonly string[];
+  /** Whether row `row` is as the columns hold it (false: deleted, or set last and not encoded yet; ask `state`). */
+  encoded(row: number): boolean;
+  /** Row `row`'s state, decoded (undefined when deleted). */
+  state(row: number): ContactState | undefined;
+  /** The states kept whole beside the columns, after the rows. */
+  readonly others: Iterable<ContactState>;
 }

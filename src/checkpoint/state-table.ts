@@ -1,6 +1,6 @@
 import { PhoneIndex } from './phone-index.js';
-import { isoText } from './iso-time.js';
-import { allocColumns, COLUMN_CODES, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type Columns } from './state-columns.js';
+import { isoText } from '../time/iso.js';
+import { allocColumns, COLUMN_CODES, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type ColumnRows, type Columns } from './state-columns.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import { countMissing, missingNumbers } from './unseen-count.js';
 import type { ContactState, ContactStatus } from './types.js';
@@ -16,25 +16,6 @@ export interface SentSummary {
 
 function sentSummary(s: Extract<ContactState, { status: 'sent' }>): SentSummary {
   return { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId };
-}
-
-/**
- * A table's rows as its columns hold them, for a reader that goes by column (the report writes its
- * rows from them): rows 0 … `rows` - 1 in iteration order, then `others`.
- */
-export interface ColumnRows {
-  readonly columns: Readonly<Columns>;
-  /** What the codes in the columns mean (state-columns.ts). */
-  readonly codes: typeof COLUMN_CODES;
-  readonly rows: number;
-  /** The texts the `rest` column points into (state-columns.ts). */
-  readonly rest: readonly string[];
-  /** Whether row `row` is as the columns hold it (false: deleted, or set last and not encoded yet; ask `state`). */
-  encoded(row: number): boolean;
-  /** Row `row`'s state, decoded (undefined when deleted). */
-  state(row: number): ContactState | undefined;
-  /** The states kept whole beside the columns, after the rows. */
-  readonly others: Iterable<ContactState>;
 }
 
 /** States kept as objects, not yet encoded (the last ones set). */

@@ -10,7 +10,7 @@
  */
 import type { ContactListing } from './listing.js';
 import type { StateTally } from './state-tally.js';
-import type { ColumnRows } from './state-table.js';
+import type { ColumnRows } from './state-columns.js';
 import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';

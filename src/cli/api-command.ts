@@ -1,7 +1,9 @@
-import { type ApiClient, type ApiClientOptions, createApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
+import type { Job } from '../job/index.js';
 import { platformError, prepare, type Prepared } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import { resolveBaseUrl, resolveToken } from './context.js';
+import { openApi } from './api-root.js';
 
 /** The platform's address and the token, from the flags and the environment. */
 export interface Connection {
@@ -13,9 +15,9 @@ export async function connectionFrom(flags: { baseUrl?: string; tokenFile?: stri
   return { baseUrl: resolveBaseUrl(flags.baseUrl), token: await resolveToken(flags.tokenFile) };
 }
 
-/** Opens a client, runs `use`, turns platform failures into one-sentence errors, always closes. */
-export async function withClient<T>(connection: Connection, use: (api: ApiClient) => Promise<T>, options: Partial<ApiClientOptions> = {}): Promise<T> {
-  const api = createApiClient({ ...options, baseUrl: connection.baseUrl, token: connection.token });
+/** Opens a client (with `job`, sized for that job's requests), runs `use`, turns platform failures into one-sentence errors, always closes. */
+export async function withClient<T>(connection: Connection, use: (api: ApiClient) => Promise<T>, job?: Job): Promise<T> {
+  const api = openApi({ baseUrl: connection.baseUrl, token: connection.token }, job);
   try {
     return await use(api);
   } catch (err) {

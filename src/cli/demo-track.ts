@@ -1,8 +1,8 @@
-import { createApiClient } from '../api/index.js';
 import { jobReport, trackJob } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import type { RunningSimulator, SimDelivery } from '../sim/index.js';
 import { formatTrack } from './format/track.js';
+import { openApi } from './api-root.js';
 
 /** The demo's platform moves messages to delivered, read or failed like a real campaign (the simulator's clock jumps ahead). */
 export const DEMO_DELIVERY: SimDelivery = { delivered: 0.9, read: 0.6, failed: 0.05 };
@@ -24,7 +24,7 @@ export async function demoTrack(
   await context.settled();
   sim.state.advanceClock(2 * 3_600_000);
   say(`\n== ${context.step}. Two hours later, ${sent.length} contacts answered. outreach track: what happened after "accepted"`);
-  const api = createApiClient({ baseUrl: sim.url, token: sim.token });
+  const api = openApi({ baseUrl: sim.url, token: sim.token });
   try {
     const outcome = await trackJob(jobFile, { store, api, owner: { pid: process.pid } });
     say(formatTrack(outcome).trimEnd().replace(/^/gm, '   '));

@@ -5,7 +5,6 @@ import { connectionFrom, untilStopped, withClient } from './api-command.js';
 import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
 import { withJobStore } from './store-root.js';
-import { clientSettings } from '../app/index.js';
 import type { MetricsTargets } from '../metrics/index.js';
 import { withPassMetrics, type PassReading } from './pass-metrics.js';
 
@@ -34,7 +33,7 @@ export async function readbackSession<T>(
     const connection = await connectionFrom(flags);
     const { job } = await loadJob(jobPath);
     const logger = fileLogger(store.account(job.company_id).jobFiles(job.name).log, { job: job.name });
-    const work = () => untilStopped((signal) => withClient(connection, (api) => run({ store, api, owner: { pid: process.pid, host: hostname() }, logger, signal }), clientSettings(job)));
+    const work = () => untilStopped((signal) => withClient(connection, (api) => run({ store, api, owner: { pid: process.pid, host: hostname() }, logger, signal }), job));
     try {
       return await (metrics ? withPassMetrics(metrics.command, metrics.targets, { campaign: job.name, logger }, work, metrics.reading) : work());
     } finally {

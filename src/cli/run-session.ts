@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
-import { createApiClient } from '../api/index.js';
-import { clientSettings, outcomeJson, runJob, type Prepared } from '../app/index.js';
+import { outcomeJson, runJob, type Prepared } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import type { RetryMode } from '../run/index.js';
 import type { Connection } from './api-command.js';
@@ -15,6 +14,7 @@ import { runWaiting } from './wait-session.js';
 import type { MetricsTargets } from '../metrics/index.js';
 import { askedPerSecond, runMetricsSession } from './run-metrics.js';
 import { requestMeter } from './request-meter.js';
+import { openApi } from './api-root.js';
 
 /** How long in-flight requests may take to finish after SIGINT/SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -50,7 +50,7 @@ export async function runSession(prepared: Prepared, options: SessionOptions): P
   const zone = options.zone ?? readersOf({});
   const logger = fileLogger(store.account(prepared.job.company_id).jobFiles(prepared.job.name).log, { job: prepared.job.name });
   const sentences = logFormat() === 'sentences';
-  const api = createApiClient({ ...connection, ...clientSettings(prepared.job) });
+  const api = openApi(connection, prepared.job);
   const stop = new AbortController();
   const cut = new AbortController();
   let grace: NodeJS.Timeout | undefined;

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { createApiClient } from '../api/index.js';
 import { platformError } from '../app/index.js';
 import { keywordsFromEnv, knownPhones, sync, type InboundKeywords, type SyncResult } from '../webhook/index.js';
 import { resolveBaseUrl, resolveToken } from './context.js';
@@ -9,6 +8,7 @@ import { openStore, storeWhere, usingStore, type StoreWhere } from './store-root
 import type { MetricsTargets } from '../metrics/index.js';
 import { metricsTargets, type MetricsFlags } from './metrics-options.js';
 import { withPassMetrics } from './pass-metrics.js';
+import { openApi } from './api-root.js';
 
 export interface SyncFlags extends MetricsFlags {
   since?: string;
@@ -58,7 +58,7 @@ export async function runSync(
   settings: SyncSettings,
   io: { out: NodeJS.WritableStream; logger: Logger; signal?: AbortSignal },
 ): Promise<SyncResult> {
-  const api = createApiClient({ baseUrl: settings.baseUrl, token: settings.token });
+  const api = openApi({ baseUrl: settings.baseUrl, token: settings.token });
   const reading = { succeeded: () => true, optOuts: (r: SyncResult) => ({ source: 'reply_keyword' as const, count: r.optOuts }) };
   const result = await withPassMetrics('sync', settings.metrics, { logger: io.logger }, () => usingStore(openStore(settings.store), async (store): Promise<SyncResult> => {
     try {

@@ -1,9 +1,9 @@
-import { createApiClient } from '../api/index.js';
-import { clientSettings, testSend, type Prepared, type TestSendResult } from '../app/index.js';
+import { testSend, type Prepared, type TestSendResult } from '../app/index.js';
 import type { StateStore } from '../checkpoint/index.js';
 import type { Connection } from './api-command.js';
 import { CliError, ExitCode } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
+import { openApi } from './api-root.js';
 
 /**
  * `run --test-to [phones]`: the phones given (comma-separated), or the job's `test_to` when the flag
@@ -18,7 +18,7 @@ export async function testSendSession(prepared: Prepared, flag: string | true, o
     throw new CliError(`--test-to lists no phone and the job has no test_to; give your team's phones, e.g. --test-to +5511987654321,+5511912345678, or list them in the job's "test_to"`);
   }
   const logger = fileLogger(options.store.jobFiles(job.name).log, { job: job.name });
-  const api = createApiClient({ ...options.connection, ...clientSettings(job) });
+  const api = openApi(options.connection, job);
   try {
     const result = await testSend(prepared, { api, store: options.store, phones, source: given.length > 0 ? '--test-to' : 'test_to', logger });
     process.stdout.write(formatTestSend(result));

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { createApiClient, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import { receiverMetrics } from '../metrics/index.js';
 import { healthStatus, keywordsFromEnv, knownPhones, startReceiver, storeHealth, STORE_TIMEOUT_MS, type InboundKeywords, type Receiver, type ReceiverStats } from '../webhook/index.js';
 import { resolveBaseUrl, resolveStateDir, resolveToken } from './context.js';
 import { CliError } from './exit.js';
 import { openStore, shownWhere, storeWhere, type StoreWhere } from './store-root.js';
+import { openApi } from './api-root.js';
 
 /** The receiver's documented default; the simulator defaults to 8780 so both run side by side. */
 export const DEFAULT_WEBHOOK_PORT = 8787;
@@ -84,7 +85,7 @@ export async function runWebhook(
   const { logger } = io;
   let api: ApiClient | undefined;
   if (settings.platform) {
-    api = createApiClient(settings.platform);
+    api = openApi(settings.platform);
   } else {
     logger.warn(
       'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows and opt-out replies are known by client id only',

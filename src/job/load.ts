@@ -69,7 +69,7 @@ async function readJobFile(file: string, absolute: string): Promise<string> {
 }
 
 /**
- * The file's JSON value. The scanner runs first: it names the line and column of a syntax error
+ * The file's JSON value. json-syntax.ts looks first: it names the line and column of a syntax error
  * (JSON.parse names neither) and refuses nesting deeper than any job before anything walks it.
  */
 function parseJson(file: string, text: string): unknown {

@@ -1,7 +1,7 @@
 import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
-import { csvCell, csvRecord } from './csv-chunks.js';
+import { csvCell, csvRecord } from './csv-cell.js';
 import { byteWords, copyWords, putWords, type ByteWords } from './byte-words.js';
-import { ISO_BYTES, IsoWriter, isoFits } from './iso-bytes.js';
+import { ISO_BYTES, IsoWriter, isoFits } from '../time/iso.js';
 import { csvOptions, reportColumns, type ReportLayout } from './report-layout.js';
 import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
 import { cell, csvLayout, REPORT_COLUMNS } from './report.js';

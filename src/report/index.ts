@@ -10,7 +10,6 @@ export { actionLabel } from './action-label.js';
 export { failuresByClass, failureClassOf, formatFailureClasses, type FailureClass } from './failure-classes.js';
 export { summarise, summaryCounter, formatSummary, formatDuration } from './summary.js';
 export type { Summary, SummaryOptions } from './summary.js';
-export { writeFileAtomic } from './write-atomic.js';
 export { deferredGroups, deferredCounter, firstNotBefore, type DeferredGroup } from './deferred.js';
 export { renderHtmlReport } from './html/page.js';
 export type { HtmlReportData, FailureGroup, TimeBucket } from './html/types.js';

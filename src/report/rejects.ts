@@ -4,7 +4,7 @@ import type { Reject } from '../contacts/types.js';
 import { csvChunks } from './csv-chunks.js';
 import { csvOptions, type ReportLayout } from './report-layout.js';
 import { safeCell, spreadsheetCell, unguard } from './csv-safe.js';
-import { writeFileAtomic } from './write-atomic.js';
+import { writeFileAtomic } from '../files/atomic.js';
 
 /** The columns rejects.csv starts with; the original columns of the rows follow. */
 export const REJECT_COLUMNS = ['file', 'line', 'raw_phone', 'reason', 'detail'] as const;

@@ -2,7 +2,7 @@ import { csvChunks, csvChunksSync } from './csv-chunks.js';
 import { safeCell, spreadsheetCell } from './csv-safe.js';
 import type { ReportRow } from './report-rows.js';
 import { csvOptions, reportColumns, sourceHeader, TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
-import { writeFileAtomic } from './write-atomic.js';
+import { writeFileAtomic } from '../files/atomic.js';
 
 /** The report's CSV columns, in this order. */
 export const REPORT_COLUMNS = [

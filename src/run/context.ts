@@ -47,34 +47,18 @@ export interface SendContext {
   wire?: { sent(): void; ended(sample: ConcurrencySample | undefined): void; waited?(ms: number): void };
 }
 
+/** The contact's own number in the pool, as the context its requests go through; undefined when every number is drained. */
+export function routeContact(ctx: SendContext, phone: string): { ctx: SendContext; moved: boolean } | undefined {
+  const chosen = ctx.pool?.numberFor(phone);
+  if (chosen === undefined) return undefined;
+  return { ctx: { ...ctx, channel: chosen.number.channel, limiter: chosen.number.limiter }, moved: chosen.moved };
+}
+
 /** Why the provider's answer stops a whole run: a template refused for everyone, or the sending number or account blocked. */
 export type ProviderStopReason = 'provider_template' | 'provider_account';
 
 /** Most 429s one request may meet before its contact is left failed (retryable) for `resume`. */
 export const MAX_RATE_LIMITED = 20;
-
-/**
- * The second last written, as its ISO text up to the milliseconds' dot: a busy run writes several events
- * in the same second (often the same millisecond), and only the milliseconds then differ.
- */
-let lastSecond = Number.NaN;
-let lastPrefix = '';
-
-/** `new Date(ms).toISOString()`, without a Date per event within the same second. */
-export function isoAt(ms: number): string {
-  // A time outside what the prefix covers (not whole milliseconds, not a valid date) is Date's to write or refuse.
-  if (!Number.isInteger(ms)) return new Date(ms).toISOString();
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    const text = new Date(ms).toISOString();
-    if (text.length !== 24) return text;
-    lastSecond = second;
-    lastPrefix = text.slice(0, 20);
-    return text;
-  }
-  const milli = ms - second * 1000;
-  return `${lastPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
-}
 
 /** A sleep that ends early when the signal aborts. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

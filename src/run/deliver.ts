@@ -3,11 +3,12 @@ import { MARKETING_LIMIT_REASON } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
 import { callOnce, Interrupted } from './call.js';
-import { isoAt, type SendContext } from './context.js';
+import { isoText } from '../time/iso.js';
+import { routeContact, type SendContext } from './context.js';
 import { runFollowups } from './followups.js';
 import { NO_TRIES, nextStep, type Note, type Step } from './next-step.js';
 import { marketingLimitNotBefore } from './provider-classes.js';
-import { routeContact, type ContactResult, type RetryMode } from './send-contact.js';
+import type { ContactResult, RetryMode } from './contact-result.js';
 import { contentOf, planOf, requestFor, switchToTemplate, type Plan } from './send-plan.js';
 import { applyEffect, waitMs } from './step-effects.js';
 
@@ -53,7 +54,7 @@ export async function deliver(
       if (conversationId === undefined) {
         // An accepted start-whatsapp always names its conversation (the client refuses one that does not): kept safe all the same.
         const error = 'the platform accepted the message but named no conversation';
-        await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...(clientId ? { client_id: clientId } : {}), error, at: isoAt(ctx.clock()) });
+        await ctx.record({ t: 'in_doubt', phone, via, action: kind, ...(clientId ? { client_id: clientId } : {}), error, at: isoText(ctx.clock()) });
         return { kind: 'in_doubt', error };
       }
       // A text that went through the messages endpoint could not carry inline media: it follows.
@@ -128,7 +129,7 @@ function attemptEvent(ctx: SendContext, contact: Contact, plan: Plan, via: Via, 
   if (variant !== undefined) e.variant = variant;
   if (ctx.pool !== undefined) e.channel_id = ctx.channel.id;
   e.content = contentOf(plan.payload);
-  e.at = isoAt(ctx.clock());
+  e.at = isoText(ctx.clock());
   return e;
 }
 
@@ -152,7 +153,7 @@ function sentEvent(
   if (mediaOwed) e.media_owed = true;
   if (variant !== undefined) e.variant = variant;
   if (ctx.pool !== undefined) e.channel_id = ctx.channel.id;
-  e.at = isoAt(ctx.clock());
+  e.at = isoText(ctx.clock());
   return e;
 }
 
@@ -171,10 +172,10 @@ async function writeNote(ctx: SendContext, note: Note, s: Sending): Promise<void
     case 'none':
       return;
     case 'in_doubt':
-      return ctx.record({ t: 'in_doubt', phone, via, action, ...ids(s), error: note.error, at: isoAt(ctx.clock()) });
+      return ctx.record({ t: 'in_doubt', phone, via, action, ...ids(s), error: note.error, at: isoText(ctx.clock()) });
     case 'failed':
       if (note.provider === undefined) {
-        return ctx.record({ t: 'failed', phone, via, action, status: note.status, retryable: note.retryable, ...ids(s), error: note.error, at: isoAt(ctx.clock()) });
+        return ctx.record({ t: 'failed', phone, via, action, status: note.status, retryable: note.retryable, ...ids(s), error: note.error, at: isoText(ctx.clock()) });
       }
       return ctx.record({
         t: 'failed',
@@ -188,7 +189,7 @@ async function writeNote(ctx: SendContext, note: Note, s: Sending): Promise<void
         error: note.error,
         code: note.provider.code,
         error_class: note.provider.class,
-        at: isoAt(ctx.clock()),
+        at: isoText(ctx.clock()),
       });
     default: {
       const never: never = note;
@@ -208,10 +209,10 @@ async function defer(ctx: SendContext, contact: Contact, step: Step, repeats: nu
     t: 'deferred',
     phone: contact.phone,
     reason: MARKETING_LIMIT_REASON,
-    not_before: isoAt(notBefore),
+    not_before: isoText(notBefore),
     line: contact.line,
     ...(provider !== undefined && { code: provider.code, error_class: provider.class }),
-    at: isoAt(now),
+    at: isoText(now),
   });
   return { kind: 'deferred', reason: MARKETING_LIMIT_REASON, notBefore, ...(step.providerClass !== undefined && { providerClass: step.providerClass }) };
 }

@@ -9,7 +9,8 @@ import { abortableSleep, type ProviderStopReason, type SendContext } from './con
 import type { RateLimiter } from './limiter.js';
 import type { SenderPool } from './sender-pool.js';
 import { ownTimeMeter } from './own-time.js';
-import { sendContact, type ContactResult, type RetryMode } from './send-contact.js';
+import type { ContactResult, RetryMode } from './contact-result.js';
+import { sendContact } from './send-contact.js';
 import { emptyStats, failureRatio, failureRatioExceeded, tally, type RunStats } from './stats.js';
 
 /**

@@ -3,7 +3,8 @@ import type { Contact } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import { chooseVariant, renderCustomFields, type Media } from '../plan/index.js';
 import { callPlatform, Interrupted } from './call.js';
-import { isoAt, type SendContext } from './context.js';
+import { isoText } from '../time/iso.js';
+import type { SendContext } from './context.js';
 import { mediaBody } from './requests.js';
 
 /** A sent contact's conversation, and what still has to follow its first message. */
@@ -75,14 +76,14 @@ export async function runFollowups(ctx: SendContext, sent: SentContact): Promise
     let result;
     try {
       result = await callPlatform(ctx, call, {
-        ...(journaled ? { before: () => ctx.record({ t: 'followup', phone, step, ok: false, attempt: true, at: isoAt(ctx.clock()) }) } : {}),
+        ...(journaled ? { before: () => ctx.record({ t: 'followup', phone, step, ok: false, attempt: true, at: isoText(ctx.clock()) }) } : {}),
       });
     } catch (err) {
       if (err instanceof Interrupted) break;
       throw err;
     }
     if (result.ok) {
-      await ctx.record({ t: 'followup', phone, step, ok: true, at: isoAt(ctx.clock()) });
+      await ctx.record({ t: 'followup', phone, step, ok: true, at: isoText(ctx.clock()) });
       continue;
     }
     const { outcome } = result;
@@ -132,6 +133,6 @@ function mayNotMessage(ctx: SendContext, contact: Contact): string | undefined {
 }
 
 async function note(ctx: SendContext, phone: string, step: FollowupStep, error: string, inDoubt = false): Promise<string> {
-  await ctx.record({ t: 'followup', phone, step, ok: false, ...(inDoubt ? { in_doubt: true } : {}), error, at: isoAt(ctx.clock()) });
+  await ctx.record({ t: 'followup', phone, step, ok: false, ...(inDoubt ? { in_doubt: true } : {}), error, at: isoText(ctx.clock()) });
   return error;
 }

@@ -1,6 +1,7 @@
 export { execute, type ExecuteOptions, type ExecuteResult, type StopReason } from './executor.js';
 export { createRateLimiter, permitsForTick, unlimitedLimiter, type RateLimiter, type LimiterOptions } from './limiter.js';
-export { shouldSend, type ContactResult, type RetryMode } from './send-contact.js';
+export { shouldSend } from './send-contact.js';
+export type { ContactResult, RetryMode } from './contact-result.js';
 export { classify, providerRefusalOf, type Outcome, type ProviderRefusal } from './outcome.js';
 export { backoffMs, rateLimitWaitMs } from './retry-policy.js';
 export { attempted, emptyStats, failureRatio, failureRatioExceeded, type RunStats } from './stats.js';

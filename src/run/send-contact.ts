@@ -1,33 +1,12 @@
 import type { ContactState } from '../checkpoint/index.js';
-import { contactReject, type Contact, type Reject } from '../contacts/index.js';
+import { contactReject, type Contact } from '../contacts/index.js';
 import { decide, heldReject } from '../plan/index.js';
 import { Interrupted } from './call.js';
-import { isoAt, type SendContext } from './context.js';
+import { isoText } from '../time/iso.js';
+import type { ContactResult, RetryMode } from './contact-result.js';
+import { routeContact, type SendContext } from './context.js';
 import { deliver } from './deliver.js';
 import { owedMedia, runFollowups } from './followups.js';
-import type { ProviderClass } from './provider-classes.js';
-
-/** What became of one contact in this run. */
-export type ContactResult =
-  | { kind: 'sent'; warnings: string[] }
-  /** `providerClass` when the provider's refusal decided it (run/provider-classes.ts). */
-  | { kind: 'failed'; error: string; retryable: boolean; providerClass?: ProviderClass }
-  | { kind: 'in_doubt'; error: string }
-  | { kind: 'skipped'; reason: string }
-  | { kind: 'deferred'; reason: string; notBefore: number; providerClass?: ProviderClass }
-  | { kind: 'rejected'; reject: Reject }
-  /** Already settled by an earlier run (or left for `resume`): nothing sent now. */
-  | { kind: 'untouched'; state: ContactState; warnings: string[] }
-  /** The run stopped before anything was sent for it: still pending. */
-  | { kind: 'interrupted' };
-
-/** Which earlier outcomes this command takes up again. */
-export interface RetryMode {
-  /** `resume`: retry failed contacts whose failure is retryable. */
-  retryFailed: boolean;
-  /** `resume --retry-in-doubt`: also resend contacts in doubt (the user checked them). */
-  retryInDoubt: boolean;
-}
 
 /**
  * Decides whether an earlier state is taken up again at `now` (a deferred contact only from its
@@ -100,7 +79,7 @@ export async function sendContact(
     case 'skip':
       // Skipped again for the same reason: nothing new to record.
       if (prior?.status === 'skipped' && prior.reason === action.reason && prior.detail === action.detail) return { kind: 'skipped', reason: action.reason };
-      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, ...(action.detail !== undefined && { detail: action.detail }), line: contact.line, at: isoAt(ctx.clock()) });
+      await ctx.record({ t: 'skipped', phone: contact.phone, reason: action.reason, ...(action.detail !== undefined && { detail: action.detail }), line: contact.line, at: isoText(ctx.clock()) });
       return { kind: 'skipped', reason: action.reason };
     case 'defer':
       // Deferred again to the same time for the same reason: nothing new to record.
@@ -111,10 +90,10 @@ export async function sendContact(
         t: 'deferred',
         phone: contact.phone,
         reason: action.reason,
-        not_before: isoAt(action.notBefore),
+        not_before: isoText(action.notBefore),
         ...(action.zone !== undefined && { zone: action.zone }),
         line: contact.line,
-        at: isoAt(ctx.clock()),
+        at: isoText(ctx.clock()),
       });
       return { kind: 'deferred', reason: action.reason, notBefore: action.notBefore };
     case 'template':
@@ -130,11 +109,4 @@ export async function sendContact(
       return never;
     }
   }
-}
-
-/** The contact's own number in the pool, as the context its requests go through; undefined when every number is drained. */
-export function routeContact(ctx: SendContext, phone: string): { ctx: SendContext; moved: boolean } | undefined {
-  const chosen = ctx.pool?.numberFor(phone);
-  if (chosen === undefined) return undefined;
-  return { ctx: { ...ctx, channel: chosen.number.channel, limiter: chosen.number.limiter }, moved: chosen.moved };
 }

@@ -1,5 +1,5 @@
 import { providerClassInfo } from './provider-classes.js';
-import type { ContactResult } from './send-contact.js';
+import type { ContactResult } from './contact-result.js';
 
 /** Running counts of one run, for the progress bar, the failure-ratio guard and the summary. */
 export interface RunStats {

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { budgetPlaces, placesChunk } from '../../src/app/budget-places.js';
-import { complianceLookups } from '../../src/app/compliance.js';
+import { complianceContext, complianceLookups } from '../../src/app/compliance.js';
 import { createFileStore, type BudgetHolder } from '../../src/checkpoint/index.js';
+import type { Contact } from '../../src/contacts/index.js';
+import { testContacts } from '../helpers/run.js';
 
 const T0 = Date.UTC(2026, 2, 2, 15, 0, 0);
 const job = { name: 'promo', limits: { daily_unique_recipients: 10, min_hours_between_messages: 24, max_reject_ratio: 0.2, max_failure_ratio: 0.5 }, require_opt_in: false, window: { safety_margin_minutes: 0 } } as const;
@@ -66,6 +68,20 @@ describe('a run\'s places in the store\'s messaging limit', () => {
     await places.beforeContact(T0);
     expect(holder.takes).toBe(2);
     expect(holder.held - c.reservations.size).toBe(20);
+  });
+
+  it('promises each held place once: once every place held is promised, the next recipient outside its window has no room, though the limit has', async () => {
+    const c = await lookups();
+    const holder = countingHolder({ left: 3 });
+    await holder.take(3, 10, T0);
+    const ready = { ...c, holder };
+    const [a, b, d, next] = testContacts(4) as [Contact, Contact, Contact, Contact];
+    expect(complianceContext(ready, a, T0).budget?.room).toBe(3);
+    // Three recipients decided outside their window, their first messages not in the ledger yet: each holds one place.
+    for (const contact of [a, b, d]) ready.reservations.reserve(contact.phone);
+    expect(complianceContext(ready, next, T0).budget).toMatchObject({ room: 0, counted: false });
+    // The one promised keeps its own place.
+    expect(complianceContext(ready, a, T0).budget).toMatchObject({ counted: true });
   });
 
   it('asks a store with no room again at most once per refresh interval, unless its own ledger frees a place', async () => {

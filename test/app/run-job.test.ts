@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { AppError, jobReport, jobStatus, prepare, runJob, type RunOutcome } from '../../src/app/index.js';
 import { createFileStore, type JobStore, type Ledger, type StateStore } from '../../src/checkpoint/index.js';
-import { jobStatePaths, readJournal } from '../../src/checkpoint/file/index.js';
+import { globalStatePaths, jobStatePaths } from '../../src/checkpoint/file/index.js';
 import { unlimitedLimiter } from '../../src/run/index.js';
 import { outcomeExitCode, userErrorExitCode } from '../../src/cli/exit.js';
 import { startSimulator, type RunningSimulator, type SimFaults } from '../../src/sim/index.js';
@@ -164,23 +164,60 @@ describe('runJob and the exit code of each outcome', () => {
 });
 
 describe('the write-ahead record', () => {
-  it('is on disk before the request leaves: the transport finds the attempt in the journal when the request arrives', async () => {
+  it('is on disk before the request leaves: the transport finds the attempt in the journal and its first message in the ledger when the request arrives', async () => {
     await setup({ rows: 8 });
-    const real = client();
+    const real = createFileStore(c.stateDir);
     const checkpoint = jobStatePaths(c.stateDir, 'cli-test').checkpoint;
-    const seenAtArrival: Array<{ phone: string; attempted: boolean }> = [];
-    const api: ApiClient = {
+    const ledgerFile = globalStatePaths(c.stateDir).ledger;
+    // A ledger entry's write starts only once the store has acknowledged the contact's attempt: a request that
+    // left on the journal's word alone would arrive before its entry is on disk, whatever the disk's speed.
+    const acks = new Map<string, { done: Promise<void>; resolve: () => void }>();
+    const ackOf = (phone: string) => {
+      let ack = acks.get(phone);
+      if (ack === undefined) {
+        let resolve: () => void = () => undefined;
+        const done = new Promise<void>((r) => (resolve = r));
+        ack = { done, resolve };
+        acks.set(phone, ack);
+      }
+      return ack;
+    };
+    const store: StateStore = {
       ...real,
-      async startWhatsapp(body, options) {
-        const { events } = await readJournal(checkpoint);
-        seenAtArrival.push({ phone: body.phone, attempted: events.some((e) => e.t === 'attempt' && e.phone === body.phone) });
-        return real.startWhatsapp(body, options);
+      openJob: async (job, owner) => {
+        const opened = await real.openJob(job, owner);
+        const record: JobStore['record'] = async (event) => {
+          await opened.record(event);
+          if (event.t === 'attempt') ackOf(event.phone).resolve();
+        };
+        return new Proxy(opened, { get: (target, key) => (key === 'record' ? record : Reflect.get(target, key)) });
+      },
+      ledger: async () => {
+        const ledger = await real.ledger();
+        const record: Ledger['record'] = async (entry, from) => {
+          await ackOf(entry.phone).done;
+          await ledger.record(entry, from);
+        };
+        return new Proxy(ledger, { get: (target, key) => (key === 'record' ? record : Reflect.get(target, key)) });
       },
     };
-    const outcome = await run({ api });
+    const api = client();
+    const atArrival: Array<{ phone: string; attempt: boolean; ledger: boolean }> = [];
+    const observed: ApiClient = {
+      ...api,
+      startWhatsapp(body, options) {
+        // Read synchronously, as the request arrives: nothing may complete in between.
+        const onDisk = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(`"phone":"${body.phone}"`));
+        atArrival.push({ phone: body.phone, attempt: onDisk(checkpoint).some((line) => line.includes('"t":"attempt"')), ledger: onDisk(ledgerFile).length > 0 });
+        return api.startWhatsapp(body, options);
+      },
+    };
+    const prepared = await prepare(c.jobFile, { api });
+    // No pacing wait between the record and the send: the request would leave at once if the records were not awaited.
+    const outcome = await runJob(prepared, { store, api: observed, command: 'run', mode: { retryFailed: false, retryInDoubt: false }, owner: { pid: process.pid }, limiter: unlimitedLimiter() });
     expect(outcome.summary.byStatus.sent).toBe(8);
-    expect(seenAtArrival).toHaveLength(8);
-    expect(seenAtArrival.every((s) => s.attempted)).toBe(true);
+    expect(atArrival.map((a) => a.phone).sort()).toEqual([...c.phones].sort());
+    expect(atArrival.filter((a) => !a.attempt || !a.ledger)).toEqual([]);
   });
 
   it('waits for the store to say the attempt and its ledger entry are durable before the request leaves, however late the store says it', async () => {

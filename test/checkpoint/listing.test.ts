@@ -1,9 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countPending, sentContacts } from '../../src/app/listing.js';
+import { countPending } from '../../src/app/listing.js';
+import { sentContacts } from '../../src/app/replies.js';
 import { ContactListing, StateTable, createFileStore, replay, type ContactState } from '../../src/checkpoint/index.js';
-import { isoMs, isoText } from '../../src/checkpoint/iso-time.js';
+import { isoMs, isoText } from '../../src/time/iso.js';
 import { AT, attempt, phoneOf, sent, tempDir } from './helpers.js';
 
 function listingOf(phones: string[]): ContactListing {

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock, isProcessAlive, lockHolder, LockedError, LockWriteError, type Lock, type LockIo } from '../../src/checkpoint/file/index.js';
+import { STALE_LOCK_MS, withShortLock } from '../../src/checkpoint/file/lock.js';
 import { tempDir } from './helpers.js';
 
 const info = { pid: process.pid, startedAt: '2025-01-01T10:00:00.000Z', command: 'outreach run promo.yaml' };
@@ -243,5 +244,44 @@ describe('who holds the job lock, read without taking it', () => {
     const file = await lockFileIn();
     await writeFile(file, JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: 'yesterday', command: 'outreach run' }));
     expect(await lockHolder(file)).toBeUndefined();
+  });
+});
+
+describe('the short lock (the same lock file, held for a read-and-rewrite)', () => {
+  it('lets one holder at a time do its work, the others waiting their turn, and leaves nothing behind', async () => {
+    const file = await lockFileIn();
+    let inside = 0;
+    let most = 0;
+    const work = async () => {
+      inside += 1;
+      most = Math.max(most, inside);
+      await new Promise((r) => setImmediate(r));
+      inside -= 1;
+    };
+    await Promise.all(Array.from({ length: 6 }, () => withShortLock(file, 'the test', work)));
+    expect(most).toBe(1);
+    expect(await readdir(path.dirname(file))).toEqual([]);
+  });
+
+  it('takes over at once a lock whose process on this host is gone, and by age one of another host', async () => {
+    const file = await lockFileIn();
+    await writeFile(file, JSON.stringify({ pid: await deadPid(), host: hostname() }));
+    expect(await withShortLock(file, 'the test', async () => 'ran')).toBe('ran');
+    await writeFile(file, JSON.stringify({ pid: 1, host: 'elsewhere' }));
+    const old = new Date(Date.now() - STALE_LOCK_MS - 60_000);
+    await utimes(file, old, old);
+    expect(await withShortLock(file, 'the test', async () => 'ran again')).toBe('ran again');
+    expect(await readdir(path.dirname(file))).toEqual([]);
+  });
+
+  it('waits for a live holder of another host, and gives up after its patience naming the lock file', async () => {
+    const file = await lockFileIn();
+    await writeFile(file, JSON.stringify({ pid: 1, host: 'elsewhere' }));
+    // Written just now as far as the lock's age goes; each look moves the wall clock on 10 s, so the minute of patience passes in a few looks, never measured.
+    const fresh = new Date(Date.now() + 3_600_000);
+    await utimes(file, fresh, fresh);
+    let now = Date.now();
+    const wallClock = () => (now += 10_000);
+    await expect(withShortLock(file, 'the holds', async () => 'never', { wallClock })).rejects.toThrow(`could not take the lock ${file} of the holds: another process has held it for a minute`);
   });
 });

@@ -168,9 +168,10 @@ describe('the snapshot', () => {
     const first = await loadState(file);
     await writeSnapshot(file, first.state, first.header, first.position);
     const whole = (await stat(snapshotFileOf(file))).size;
-    // A snapshot cut short, and the temp file of a write whose process died.
+    // A snapshot cut short, and the temp files of writes whose process died (an earlier version's name, and today's).
     await truncate(snapshotFileOf(file), Math.floor(whole / 2));
     await writeFile(`${snapshotFileOf(file)}.999999999.tmp`, 'half a snapshot');
+    await writeFile(path.join(path.dirname(file), `.${path.basename(snapshotFileOf(file))}.999999999.1.0a1b2c3d.tmp`), 'half another');
 
     expect(await readSnapshot(file)).toBeUndefined();
     const loaded = await loadState(file);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportCsvFor, reportRowsFor } from '../../src/app/job-report.js';
 import { applyEvent, ContactListing, StateTable, type CheckpointEvent } from '../../src/checkpoint/index.js';
-import { writeFileAtomic, writeReport, type ReportLayout, type ReportRow } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/files/atomic.js';
+import { writeReport, type ReportLayout, type ReportRow } from '../../src/report/index.js';
 import { tempDir } from './helpers.js';
 
 const AT = Date.parse('2025-03-01T23:59:58.000Z');

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { reportCsvFor, reportRowsFor } from '../../src/app/job-report.js';
 import { applyEvent, ContactListing, StateTable, type CheckpointEvent } from '../../src/checkpoint/index.js';
-import { writeFileAtomic, writeReport } from '../../src/report/index.js';
+import { writeFileAtomic } from '../../src/files/atomic.js';
+import { writeReport } from '../../src/report/index.js';
 import { tempDir } from './helpers.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/report/', import.meta.url));

@@ -536,4 +536,32 @@ describe('execute following the adaptive concurrency', () => {
     expect(samples.map((s) => s.channelId).sort()).toEqual(sentFrom);
     expect(new Set(sentFrom)).toEqual(new Set([10, 14]));
   });
+
+  it("takes each request's permit from its own number's limiter, never the first number's", async () => {
+    sim = await startSimulator({ seed: 7, channels: [{ id: 14, name: 'Sales 2', type: 'wba', status: 1 }] });
+    api = createApiClient({ baseUrl: sim.url, token: sim.token, connections: 8 });
+    state = await tempState();
+    const permits = new Map<number, number>([
+      [10, 0],
+      [14, 0],
+    ]);
+    const counting = (id: number) => ({
+      ...unlimitedLimiter(),
+      acquire: () => {
+        permits.set(id, (permits.get(id) ?? 0) + 1);
+        return Promise.resolve();
+      },
+    });
+    const first = counting(10);
+    const pool = createSenderPool([
+      { channel: WBA, limiter: first },
+      { channel: { id: 14, type: 'wba' }, limiter: counting(14) },
+    ]);
+    // As the run builds it: the run's limiter is the first number's.
+    const result = await run(testJob(), testContacts(40), RUN, WBA, { pool, limiter: first, concurrency: 8 });
+    expect(result.stats.sent).toBe(40);
+    const from = (id: number) => requestsTo('/start-whatsapp').filter((r) => (r.body as { channel_id: number }).channel_id === id).length;
+    expect(from(14)).toBeGreaterThan(0);
+    expect(Object.fromEntries(permits)).toEqual({ 10: from(10), 14: from(14) });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoAt } from '../../src/run/context.js';
+import { isoText } from '../../src/time/iso.js';
 import { startBody } from '../../src/run/index.js';
 import { testJob } from '../helpers/run.js';
 
@@ -33,10 +33,10 @@ describe('startBody', () => {
   });
 });
 
-describe('isoAt', () => {
+describe('isoText', () => {
   it('writes each instant as its own ISO time, also when the same instant comes again and again', () => {
     const t = Date.parse('2026-11-26T12:00:00.000Z');
-    expect([isoAt(t), isoAt(t), isoAt(t + 1), isoAt(t), isoAt(t + 60_000)]).toEqual([
+    expect([isoText(t), isoText(t), isoText(t + 1), isoText(t), isoText(t + 60_000)]).toEqual([
       '2026-11-26T12:00:00.000Z',
       '2026-11-26T12:00:00.000Z',
       '2026-11-26T12:00:00.001Z',

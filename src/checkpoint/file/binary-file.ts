@@ -1,32 +1,6 @@
 import { readSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import path from 'node:path';
-import { openPrivate } from '../../files/private.js';
-import { fsyncDir } from '../../files/fsync-dir.js';
 
-/** The binary state files (snapshot, listing): written whole and atomically; read head first, then part by part. */
-
-/**
- * Writes `chunks` to `file` atomically and durably: a temporary file beside it, fsync'd, renamed
- * over it, the folder fsync'd. A failed write leaves the old file and no temporary one.
- */
-export async function writeChunksAtomic(file: string, chunks: readonly Uint8Array[]): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await openPrivate(temp, 'w');
-  try {
-    for (const chunk of chunks) {
-      for (let offset = 0; offset < chunk.length; ) offset += (await handle.write(chunk, offset)).bytesWritten;
-    }
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  await rename(temp, file);
-  await fsyncDir(path.dirname(file));
-}
+/** The binary state files (snapshot, listing): written whole and atomically (files/atomic.ts); read head first, then part by part. */
 
 export { headOf, readHead } from '../binary-head.js';
 

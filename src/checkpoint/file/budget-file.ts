@@ -18,12 +18,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { inCompany, type BudgetHolder, type LedgerEntry } from '../ledger.js';
-import { withShortLock } from './budget-lock.js';
+import { inCompany, type BudgetHolder, type LedgerEntry, type LedgerView } from '../ledger.js';
+import { withShortLock } from './lock.js';
 import { isProcessAlive } from '../process-alive.js';
-import type { FileLedger } from './ledger-file.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
-import { writeFileAtomic } from './window-store.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 
 const DAY_MS = 86_400_000;
 /**
@@ -52,6 +51,17 @@ interface OwnHold {
 
 const own = new WeakMap<BudgetHolder, OwnHold>();
 
+/** A messaging-limit holder's places used, as its ledger lines show: how many, and the latest one's time (epoch ms). */
+export interface HoldUse {
+  used: number;
+  lastAt: number;
+}
+
+/** What the holds read of the ledger (ledger-file.ts): the recipients it counts, and each holder's lines. */
+export interface HoldsLedger extends Pick<LedgerView, 'uniqueOutsideWindowSince'> {
+  holdUse(id: string): HoldUse | undefined;
+}
+
 /**
  * For the ledger file: an entry recorded `from` a holder of this backend uses one of its places when
  * it has one (an outside-window entry); the id to write on the entry's line, else undefined.
@@ -63,7 +73,7 @@ export function usePlace(from: BudgetHolder | undefined, entry: LedgerEntry): st
   return hold.id;
 }
 
-export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { holds: string; lock: string }, company?: number): BudgetHolder {
+export function fileBudgetHolder(ledger: () => Promise<HoldsLedger>, files: { holds: string; lock: string }, company?: number): BudgetHolder {
   const hold: OwnHold = { id: randomBytes(8).toString('hex'), granted: 0, used: 0 };
   /** The holds file has an entry of ours (release removes it, used up or not). */
   let written = false;
@@ -132,7 +142,7 @@ export function fileBudgetHolder(ledger: () => Promise<FileLedger>, files: { hol
 }
 
 /** Every live hold's unused places at `now`, read without the lock (the holds file is replaced whole). */
-export async function placesHeld(ledger: () => Promise<FileLedger>, holdsFile: string, now: number, company?: number): Promise<number> {
+export async function placesHeld(ledger: () => Promise<HoldsLedger>, holdsFile: string, now: number, company?: number): Promise<number> {
   const l = await ledger();
   let held = 0;
   for (const [id, h] of live(await readHolds(holdsFile), l, now, company)) held += unused(h, l, id);
@@ -140,12 +150,12 @@ export async function placesHeld(ledger: () => Promise<FileLedger>, holdsFile: s
 }
 
 /** The places the hold `id` has not used, as the ledger read now shows its lines. */
-function unused(h: StoredHold, ledger: FileLedger, id: string): number {
+function unused(h: StoredHold, ledger: HoldsLedger, id: string): number {
   return Math.max(0, h.granted - (ledger.holdUse(id)?.used ?? 0));
 }
 
 /** The holds of `company` (and of none) not lapsed at `now`: taken from, or used (a ledger line of theirs), within the expiry. */
-function live(holds: Map<string, StoredHold>, ledger: FileLedger, now: number, company: number | undefined): Map<string, StoredHold> {
+function live(holds: Map<string, StoredHold>, ledger: HoldsLedger, now: number, company: number | undefined): Map<string, StoredHold> {
   const kept = new Map<string, StoredHold>();
   for (const [id, h] of holds) {
     if (!inCompany(h, company)) continue;

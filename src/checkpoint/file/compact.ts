@@ -6,7 +6,8 @@ import { fsyncDir } from '../../files/fsync-dir.js';
 import { MARKETING_LIMIT_REASON } from '../apply-event.js';
 import { replay } from '../replay.js';
 import { readJournal } from './read-journal.js';
-import type { ContactEvent, ContactState, DeliveryFacts, FollowupStep, RequestContent } from '../types.js';
+import { deliveryEvent } from '../delivery-codec.js';
+import type { ContactEvent, ContactState, FollowupStep, RequestContent } from '../types.js';
 
 export interface CompactionResult {
   eventsBefore: number;
@@ -159,6 +160,7 @@ function synthesize(s: ContactState): ContactEvent[] {
     const inDoubt = s.followupsInDoubt?.[step] === true;
     out.push({ t: 'followup', phone, step: step as FollowupStep, ok, ...(inDoubt && { in_doubt: true }), ...(error !== undefined && { error }), at });
   }
+  // One `delivery` event carrying the whole picture (the fold of a single read is the facts themselves).
   if (s.status === 'sent' && s.delivery) out.push(deliveryEvent(phone, s.delivery, at));
   return out;
 }
@@ -180,21 +182,6 @@ function withContent(events: ContactEvent[], original: readonly ContactEvent[] |
 
 function refusal(s: { code?: number; errorClass?: string }) {
   return { ...(s.code !== undefined && { code: s.code }), ...(s.errorClass !== undefined && { error_class: s.errorClass }) };
-}
-
-/** One `delivery` event carrying the whole picture (the fold of a single read is the facts themselves). */
-function deliveryEvent(phone: string, d: DeliveryFacts, at: string): ContactEvent {
-  return {
-    t: 'delivery',
-    phone,
-    status: d.status,
-    ...(d.deliveredAt !== undefined && { delivered_at: d.deliveredAt }),
-    ...(d.readAt !== undefined && { read_at: d.readAt }),
-    ...(d.failedAt !== undefined && { failed_at: d.failedAt }),
-    ...(d.failureCode !== undefined && { failure_code: d.failureCode }),
-    ...(d.failureReason !== undefined && { failure_reason: d.failureReason }),
-    at,
-  };
 }
 
 function groupByPhone(events: readonly ContactEvent[]): Map<string, ContactEvent[]> {

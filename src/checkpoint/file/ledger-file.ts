@@ -13,19 +13,11 @@
  * that entry out, whichever of the two lines they read first.
  */
 import { inCompany, LedgerIndex, ledgerRecord, ledgerViewOf, readLedgerLine, takeBackRecord, type Ledger } from '../ledger.js';
-import { usePlace } from './budget-file.js';
+import { usePlace, type HoldsLedger, type HoldUse } from './budget-file.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 
-/** A messaging-limit holder's places used, as its ledger lines show: how many, and the latest one's time (epoch ms). */
-export interface HoldUse {
-  used: number;
-  lastAt: number;
-}
-
-export interface FileLedger extends Ledger {
-  /** What the ledger read so far shows of the holder `id`'s places. */
-  holdUse(id: string): HoldUse | undefined;
-}
+/** The ledger, and what it read so far shows of each messaging-limit holder's places (budget-file.ts). */
+export interface FileLedger extends Ledger, HoldsLedger {}
 
 /**
  * The ledger of `company` (its entries and those of no company; undefined: the store seen whole, every

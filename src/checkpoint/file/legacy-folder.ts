@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { writePrivateFile } from '../../files/private.js';
 import path from 'node:path';
-import { withShortLock } from './budget-lock.js';
+import { withShortLock } from './lock.js';
 import { journalFolders } from './folder-facts.js';
 import { globalStatePaths } from './paths.js';
 

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeListingFrom, decodeListingPhones, encodeListing } from '../listing-codec.js';
 import { headBytes } from './binary-file.js';
 import type { ContactListing } from '../listing.js';
-import { writeChunksAtomic } from './binary-file.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 
 /**
  * The listing of a job (`listing.bin`): the image of `../listing-codec.ts`, written atomically; one
@@ -10,7 +10,7 @@ import { writeChunksAtomic } from './binary-file.js';
  */
 
 export async function writeListing(file: string, source: string, listing: ContactListing): Promise<void> {
-  await writeChunksAtomic(file, encodeListing(source, listing));
+  await writeFileAtomic(file, encodeListing(source, listing));
 }
 
 export { listingSource } from '../listing-codec.js';

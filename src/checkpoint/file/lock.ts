@@ -1,3 +1,12 @@
+/**
+ * The state folder's one lock implementation, a lock file named after what it guards, with its two
+ * uses: a job's lock (`acquireLock`: held for a whole run, refused at once while its owner lives) and
+ * a short exclusive lock (`withShortLock`: a read-and-rewrite of milliseconds, the messaging limit's
+ * holds, a number's rate shares, a folder taken in; a process that finds it held waits). Both place
+ * the lock file whole (written under a temporary name and linked into place), take over a stale one
+ * under a mark named after that very file (so two processes cannot both remove it, nor remove the
+ * next owner's), and remove it at the end only while it is still theirs.
+ */
 import { createHash, randomBytes } from 'node:crypto';
 import { link, open, readdir, unlink } from 'node:fs/promises';
 import { makePrivateDir, openPrivate } from '../../files/private.js';
@@ -6,6 +15,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreWriteError } from '../errors.js';
 import { isProcessAlive } from '../process-alive.js';
+import { storeWriteError } from './state-file-error.js';
 
 export interface LockInfo {
   /** The owner's machine; this one's name when not given. */
@@ -90,11 +100,12 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
   const content = JSON.stringify(owner) + '\n';
   await makePrivateDir(path.dirname(lockFile));
   const deadline = Date.now() + PATIENCE_MS;
+  const fail: WriteFailed = (err) => new LockWriteError(lockFile, (err as NodeJS.ErrnoException).code, { cause: err });
   let tookOverFrom: number | undefined;
 
   for (let round = 0; ; round++) {
     if (round === MAX_ROUNDS) throw await lockedBy(job, lockFile);
-    if (await place(lockFile, content, write)) {
+    if (await place(lockFile, content, write, fail)) {
       await sweep(lockFile);
       return held(lockFile, content, tookOverFrom);
     }
@@ -116,7 +127,7 @@ export async function acquireLock(lockFile: string, info: LockInfo, io: Partial<
     }
     // Stale. Whoever of the racers removes it, the one that then takes the lock took it over from pid.
     tookOverFrom = pid;
-    const outcome = await takeOver(lockFile, found, write);
+    const outcome = await takeOver(lockFile, found, write, fail);
     if (outcome.kind === 'busy') {
       if (Date.now() >= deadline) {
         throw new LockedError(job, outcome.pid, undefined, `${outcome.pid !== undefined ? `pid ${outcome.pid}` : 'another process'} is taking over its lock right now`);
@@ -143,6 +154,63 @@ export async function lockHolder(lockFile: string): Promise<LockOwner | undefine
 
 export { isProcessAlive } from '../process-alive.js';
 
+/** A short lock held longer than this is taken as left by a process that stopped; the work it guards lasts milliseconds. */
+export const STALE_LOCK_MS = 30_000;
+/** How long a process waits for a short lock before it gives up (a live holder keeps it milliseconds). */
+const SHORT_PATIENCE_MS = 60_000;
+
+export interface ShortLockOptions {
+  /** Wall time (ms), for the stale timeout and the patience; tests may inject it. */
+  wallClock?: () => number;
+}
+
+/**
+ * Runs `work` while holding the short lock `lockFile`; `what` names what it guards, for people. A
+ * process that finds it held waits and looks again; a lock whose process is gone (this host), or
+ * older than STALE_LOCK_MS (another host, or a process stuck that long), is taken over.
+ */
+export async function withShortLock<T>(lockFile: string, what: string, work: () => Promise<T>, options: ShortLockOptions = {}): Promise<T> {
+  const wall = options.wallClock ?? Date.now;
+  const content = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
+  const fail: WriteFailed = (err) => storeWriteError(err, lockFile, `the lock of ${what}`);
+  const deadline = wall() + SHORT_PATIENCE_MS;
+  await makePrivateDir(path.dirname(lockFile)).catch((err: unknown) => {
+    throw fail(err);
+  });
+  let tookOver = false;
+  for (let round = 0; ; round++) {
+    if (await place(lockFile, content, writeQuickly, fail)) {
+      // What a process that died beside this lock left (its temporary files, its marks) goes with its lock.
+      if (tookOver) await sweep(lockFile);
+      break;
+    }
+    const found = await readLock(lockFile);
+    if (found === undefined) continue; // released between the two: try again
+    if (shortLockStale(found, wall) && (await takeOver(lockFile, found, writeQuickly, fail)).kind !== 'busy') {
+      tookOver = true;
+      continue;
+    }
+    if (wall() >= deadline) {
+      throw new StoreWriteError(`could not take the lock ${lockFile} of ${what}: another process has held it for a minute`, `if no outreach process runs on this state folder, delete ${lockFile} and run again`);
+    }
+    await sleep(Math.min(50, 2 + round) + Math.random() * 5);
+  }
+  try {
+    return await work();
+  } finally {
+    const now = await readLock(lockFile).catch(() => undefined);
+    if (now?.text === content) await unlink(lockFile).catch(() => undefined);
+  }
+}
+
+/** A short lock left by a process of this host that is gone, or held longer than any live holder keeps it. */
+function shortLockStale(found: Found, wall: () => number): boolean {
+  const host = found.owner?.host;
+  if (found.pid !== undefined && (host === undefined || host === hostname()) && !isProcessAlive(found.pid)) return true;
+  return wall() - found.mtimeMs > STALE_LOCK_MS;
+}
+
+
 /** A lock file as read: its text, its owner when whole, the pid it names (even torn), and which file it was. */
 interface Found {
   text: string;
@@ -153,30 +221,42 @@ interface Found {
   identity: string;
 }
 
+/** The error a lock that could not be written (its file, or a takeover mark) is told as. */
+type WriteFailed = (err: unknown) => Error;
+
 /**
  * Writes `content` to a temporary file and links it to `file`: true when it is in place, false when
  * `file` exists. The temporary file is removed whatever happens.
  */
-async function place(file: string, content: string, write: LockIo['writeFile'], lockFile = file): Promise<boolean> {
+async function place(file: string, content: string, write: LockIo['writeFile'], fail: WriteFailed): Promise<boolean> {
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await write(temp, content);
     await link(temp, file);
     return true;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false; // from link: the temporary name is ours alone
-    throw new LockWriteError(lockFile, code, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; // from link: the temporary name is ours alone
+    throw fail(err);
   } finally {
     await unlink(temp).catch(() => {});
   }
 }
 
+/** A job's lock file is flushed to disk: it is held for a whole run, and read after a crash. */
 async function writeNewFile(file: string, data: string): Promise<void> {
+  await writeLockFile(file, data, true);
+}
+
+/** A short lock's is not: after a crash it is stale whatever it holds. */
+async function writeQuickly(file: string, data: string): Promise<void> {
+  await writeLockFile(file, data, false);
+}
+
+async function writeLockFile(file: string, data: string, durable: boolean): Promise<void> {
   const handle = await openPrivate(file, 'wx');
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (durable) await handle.sync();
   } finally {
     await handle.close();
   }
@@ -251,12 +331,12 @@ type TakeOver = { kind: 'removed' | 'changed' } | { kind: 'busy'; pid: number | 
  * another just took. A mark whose holder died (or, on another host, that is old) is never cleared
  * in place, which two processes could both do: the next one, n + 1, is placed instead.
  */
-async function takeOver(lockFile: string, found: Found, write: LockIo['writeFile']): Promise<TakeOver> {
+async function takeOver(lockFile: string, found: Found, write: LockIo['writeFile'], fail: WriteFailed): Promise<TakeOver> {
   const id = createHash('sha256').update(`${found.identity}\n${found.text}`).digest('hex').slice(0, 16);
   const mark = JSON.stringify({ pid: process.pid, host: hostname() }) + '\n';
   for (let n = 0; ; n++) {
     const file = `${lockFile}.takeover-${id}-${n}`;
-    if (await place(file, mark, write, lockFile)) {
+    if (await place(file, mark, write, fail)) {
       try {
         const now = await readLock(lockFile);
         if (now?.identity !== found.identity || now.text !== found.text) return { kind: 'changed' };

@@ -11,9 +11,9 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { grantedShare, RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, type RateClaim, type RateShare } from '../rate-share.js';
-import { withShortLock } from './budget-lock.js';
+import { withShortLock } from './lock.js';
 import { StateFileError, stateFileError, storeWriteError } from './state-file-error.js';
-import { writeFileAtomic } from './window-store.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 
 interface Row {
   claim: number;

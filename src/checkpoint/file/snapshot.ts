@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, readdir, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { open, stat } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { decodeSnapshotFrom, encodeSnapshot, snapshotMeta, type SnapshotMeta } from '../snapshot-codec.js';
 import type { StateTable } from '../state-table.js';
 import type { HeaderEvent } from '../types.js';
-import { headBytes, writeChunksAtomic } from './binary-file.js';
-import { isProcessAlive } from './lock.js';
+import { removeDeadTemps, writeFileAtomic } from '../../files/atomic.js';
+import { headBytes } from './binary-file.js';
+import { isProcessAlive } from '../process-alive.js';
 
 /**
  * A job's state as of the first bytes of its journal, written beside it (`checkpoint.jsonl.snapshot`)
@@ -55,8 +55,8 @@ export async function writeSnapshot(
   // The image is taken before any await: records folded while the journal is checked are past `position`.
   const image = table.image();
   const chunks = encodeSnapshot(image, header, { position, journalCheck: await journalCheck(journalFile, position.bytes, journalIno) });
-  await removeStaleTemps(file);
-  await writeChunksAtomic(file, chunks);
+  await removeDeadTemps(file, isProcessAlive);
+  await writeFileAtomic(file, chunks);
 }
 
 /**
@@ -106,19 +106,6 @@ export async function journalCheck(journalFile: string, bytes: number, ino: numb
     return { head: await read(0, Math.min(CHECK_BYTES, bytes)), tail: await read(Math.max(0, bytes - CHECK_BYTES), Math.min(CHECK_BYTES, bytes)) };
   } finally {
     await handle.close();
-  }
-}
-
-/** Temp files of snapshot writes that a crash left behind (their process is gone). */
-async function removeStaleTemps(file: string): Promise<void> {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.`;
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
-    if (name.startsWith(prefix) && name.endsWith('.tmp') && Number.isSafeInteger(pid) && !isProcessAlive(pid)) {
-      await unlink(path.join(dir, name)).catch(() => undefined);
-    }
   }
 }
 

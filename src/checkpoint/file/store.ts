@@ -24,7 +24,8 @@ import { loadState, snapshotIfDue, SNAPSHOT_AFTER_BYTES } from './load-state.js'
 import { readCounted } from './counted-read.js';
 import { readJournal } from './read-journal.js';
 import { loadSyncBook, saveSyncBook } from './sync-book.js';
-import { loadWindow, openWindowStore, writeFileAtomic } from './window-store.js';
+import { loadWindow, openWindowStore } from './window-store.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 import { ledgerFile } from './ledger-file.js';
 import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';

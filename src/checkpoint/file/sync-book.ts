@@ -5,7 +5,7 @@
  * Replaced atomically; a missing file means "never synced".
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './window-store.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 import { storeWriteError } from './state-file-error.js';
 import type { SyncBook } from '../sync.js';
 

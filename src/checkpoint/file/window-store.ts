@@ -15,11 +15,8 @@
  * the receiver and `sync` can share the file. A lost race can only make a window look older,
  * which sends a template instead of free text: the safe side.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
-import { makePrivateDir, openPrivate } from '../../files/private.js';
-import { fsyncDir } from '../../files/fsync-dir.js';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files/atomic.js';
 import { storeWriteError } from './state-file-error.js';
 import { inboundMark, laterInbound, markFor, type InboundMark, type WindowLookup, type WindowStore } from '../windows.js';
 import { coalescedWrite } from '../coalesced-write.js';
@@ -218,28 +215,4 @@ export class WindowFileError extends Error {
     super(message);
     this.name = 'WindowFileError';
   }
-}
-
-/**
- * Replaces `file` with `text` so that a crash leaves the old or the new content, never a mix:
- * temp file in the same folder, fsync, rename, fsync of the folder.
- */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const dir = path.dirname(file);
-  await makePrivateDir(dir);
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let handle: FileHandle | undefined;
-  try {
-    handle = await openPrivate(temp, 'w');
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, file);
-  } catch (err) {
-    await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await fsyncDir(dir);
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createApiClient } from '../../api/index.js';
 import { planJob, prepare, suppressPhones } from '../../app/index.js';
 import { startSimulator } from '../../sim/index.js';
 import { keywordsFromEnv, startReceiver } from '../../webhook/index.js';
@@ -17,6 +16,7 @@ import { readersOf } from '../format/time.js';
 import { repoRoot } from '../repo-root.js';
 import { runSession } from '../run-session.js';
 import { openStore } from '../store-root.js';
+import { openApi } from '../api-root.js';
 
 /** The faults the demo's platform has during the first run: some sends fail (502), and a rate limit below the job's rate. */
 const DEMO_FAULTS = { failRate: 0.2, rateLimitPerSecond: 80 };
@@ -39,7 +39,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
   const shown = (file: string) => (path.relative(process.cwd(), file).startsWith('..') ? file : path.relative(process.cwd(), file));
 
   const sim = await startSimulator({ faults: DEMO_FAULTS, seed: 2026, delivery: DEMO_DELIVERY });
-  const api = createApiClient({ baseUrl: sim.url, token: sim.token });
+  const api = openApi({ baseUrl: sim.url, token: sim.token });
   const secret = randomBytes(16).toString('hex');
   const receiver = await startReceiver({ port: 0, secret, store, api, keywords: keywordsFromEnv(process.env) });
   sim.state.setWebhook({ url: receiver.url, secret });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ISO_BYTES, IsoWriter, isoFits, writeIso } from '../../src/report/iso-bytes.js';
+import { ISO_BYTES, IsoWriter, isoFits, writeIso } from '../../src/time/iso.js';
 
 /** Instants across the state's range: epoch, leap days, month and year ends, each millisecond digit, the last ms of 9999. */
 const INSTANTS = [
