@@ -219,7 +219,7 @@ export function takenInState(folder: string, job: string): string {
 }
 
 /** JSON with every object's keys in order (two records that differ only in key order are one). */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -24,8 +24,8 @@ import { loadSyncBook } from '../file/sync-book.js';
 import type { Db, Queryable } from './db.js';
 import { unavailable } from './errors.js';
 import type { PgStateStore } from './store.js';
-import { folderFacts, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
-import { takenInState } from '../file/import.js';
+import { folderFacts, journalFolders, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
+import { canonical, takenInState } from '../file/import.js';
 import { headerCompany, jobKeys } from '../job-key.js';
 import { pgJobExists, pgJobHeader } from './job.js';
 
@@ -78,23 +78,16 @@ export function pgStoreImporter(store: PgStateStore, folder: string, options: { 
   };
 }
 
-/** The folder's jobs: its sub-folders that hold a journal. */
+/** The folder's jobs: its sub-folders that hold a journal; a folder that cannot be read is refused in one sentence. */
 async function jobsOf(folder: string): Promise<string[]> {
-  let entries;
   try {
     if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-    entries = await readdir(folder, { withFileTypes: true });
+    await readdir(folder);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new StoreImportError(`${folder} is not a state folder (${code === 'ENOENT' ? 'no such folder' : code}); give the folder that holds the jobs' folders, such as jobs/.outreach`);
   }
-  const jobs: string[] = [];
-  for (const e of entries) {
-    if (!e.isDirectory()) continue;
-    const journal = await stat(path.join(folder, e.name, 'checkpoint.jsonl')).catch(() => undefined);
-    if (journal?.isFile()) jobs.push(e.name);
-  }
-  return jobs.sort();
+  return journalFolders(folder);
 }
 
 // ---- a job ---------------------------------------------------------------------------------
@@ -205,15 +198,6 @@ function sameRecord(a: string, b: string): boolean {
   }
 }
 
-/** JSON with every object's keys in order: two records that differ only in key order read the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 function fingerprintOf(text: string): string | undefined {
   const value = parseLine(text);
