@@ -2,6 +2,9 @@
  * `npm run bench`: the executor's benches (bench/run.ts) and the loader's (bench/load.ts), each in
  * a fresh Node process, then bench/results.md and the same table on stdout. Exits 0 even when a
  * goal is missed: it is a report, and a miss is marked NO in the table.
+ *
+ * `npm run bench -- nightly capacity` runs only the benches named (run, load, latency, scale, pg,
+ * pool, nightly, capacity) and prints their table; bench/results.md is written only by a whole run.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +16,8 @@ import type { BenchRunResult, RateResult, ThroughputResult } from './run.js';
 import type { BenchScaleResult } from './scale.js';
 import type { BenchPgResult } from './pg.js';
 import type { BenchPoolResult } from './pool.js';
+import type { BenchNightlyResult } from './nightly.js';
+import type { BenchPgCapacityResult } from './pg-capacity.js';
 
 /** What index.ts reads of bench/load.ts's `benchLoad` (checked at run time: that file is someone else's). */
 interface LoadFigures {
@@ -46,18 +51,22 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   const t0 = Date.now();
 
-  log('== executor benches (bench/run.ts) ==');
-  const run = await runIsolated(new URL('./run.js', import.meta.url), 'benchRun', {});
-  log('== loader bench (bench/load.ts) ==');
-  const load = await runIsolated(new URL('./load.js', import.meta.url), 'benchLoad', {});
-  log('== rate at real latency (bench/latency.ts) ==');
-  const latency = await runIsolated(new URL('./latency.js', import.meta.url), 'benchLatency', {});
-  log('== a million-contact job (bench/scale.ts) ==');
-  const scale = await runIsolated(new URL('./scale.js', import.meta.url), 'benchScale', {});
-  log('== the PostgreSQL store (bench/pg.ts) ==');
-  const pg = await runIsolated(new URL('./pg.js', import.meta.url), 'benchPg', {});
-  log('== a pool of numbers (bench/pool.ts) ==');
-  const pool = await runIsolated(new URL('./pool.js', import.meta.url), 'benchPool', {});
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = only.filter((name) => !BENCHES.includes(name));
+  if (unknown.length > 0) throw new Error(`no bench named ${unknown.join(', ')}; the benches are ${BENCHES.join(', ')}`);
+  const bench = async (name: string, title: string, file: string, fn: string) => {
+    if (only.length > 0 && !only.includes(name)) return { ok: false as const, error: 'not run (another bench was named)' };
+    log(`== ${title} (bench/${file.replace('.js', '.ts')}) ==`);
+    return runIsolated(new URL(`./${file}`, import.meta.url), fn, {});
+  };
+  const run = await bench('run', 'executor benches', 'run.js', 'benchRun');
+  const load = await bench('load', 'loader bench', 'load.js', 'benchLoad');
+  const latency = await bench('latency', 'rate at real latency', 'latency.js', 'benchLatency');
+  const scale = await bench('scale', 'a million-contact job', 'scale.js', 'benchScale');
+  const pg = await bench('pg', 'the PostgreSQL store', 'pg.js', 'benchPg');
+  const pool = await bench('pool', 'a pool of numbers', 'pool.js', 'benchPool');
+  const nightly = await bench('nightly', 'a million-contact job as a nightly import meets it', 'nightly.js', 'benchNightly');
+  const capacity = await bench('capacity', "the database store's capacity", 'pg-capacity.js', 'benchPgCapacity');
 
   const seconds = (Date.now() - t0) / 1000;
   const loadAfter = os.loadavg();
@@ -82,6 +91,16 @@ async function main(): Promise<void> {
   else rows.push(unavailable('The PostgreSQL store (bench/pg.ts)', pg.error));
   if (pool.ok) rows.push(...poolRows(pool.value as BenchPoolResult));
   else rows.push(unavailable('A pool of numbers (bench/pool.ts)', pool.error));
+  if (nightly.ok) rows.push(...nightlyRows(nightly.value as BenchNightlyResult));
+  else rows.push(unavailable('A million-contact job as a nightly import meets it (bench/nightly.ts)', nightly.error));
+  if (capacity.ok) rows.push(...capacityRows(capacity.value as BenchPgCapacityResult));
+  else rows.push(unavailable("The database store's capacity (bench/pg-capacity.ts)", capacity.error));
+  // A partial run (benches named) shows only theirs.
+  if (only.length > 0) {
+    const shown = rows.filter((r) => r.note !== 'no figures: not run (another bench was named)');
+    rows.length = 0;
+    rows.push(...shown);
+  }
 
   for (const row of rows) if (row.note) notes.push(`- **${row.figure}**: ${row.note}`);
   const table = renderTable(rows);
@@ -105,14 +124,18 @@ async function main(): Promise<void> {
     ...howMeasuredScale(scale.ok ? (scale.value as BenchScaleResult) : undefined),
     ...howMeasuredPg(),
     ...howMeasuredPool(),
+    ...howMeasuredNightly(nightly.ok ? (nightly.value as BenchNightlyResult) : undefined),
+    ...howMeasuredCapacity(capacity.ok ? (capacity.value as BenchPgCapacityResult) : undefined),
   ].join('\n');
-  writeFileSync(RESULTS, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+  if (only.length === 0) writeFileSync(RESULTS, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 
   console.log(table);
   if (notes.length > 0) console.log(['', ...notes].join('\n'));
   console.log(['', ...machine].join('\n'));
-  console.log(`\nwritten to ${RESULTS}`);
+  console.log(only.length === 0 ? `\nwritten to ${RESULTS}` : `\nonly ${only.join(', ')} ran: ${RESULTS} is written by a whole run`);
 }
+
+const BENCHES = ['run', 'load', 'latency', 'scale', 'pg', 'pool', 'nightly', 'capacity'];
 
 // ---- rows -----------------------------------------------------------------------------------
 
@@ -450,6 +473,101 @@ function poolRows(p: BenchPoolResult): Row[] {
         note: `the run let at most ${p.pool.maxPerNumberSecondLeaving} go from one number in any second; the simulator, a process on the same 2 shared cores, saw ${p.pool.maxPerNumberSecond} arrive in one (arrivals bunch when a process is not scheduled: see the rate rows above)`,
       }),
     },
+  ];
+}
+
+/**
+ * Issue 36: a million-contact job continued from an older version's journal, then status, report and
+ * a run after 1,000 rows were appended (bench/nightly.ts), each beside its baseline of the same run.
+ */
+function nightlyRows(r: BenchNightlyResult): Row[] {
+  const n = fmt(r.contacts);
+  // status: ≤ 0.5 s and ≤ 150 MB, or 1.5× a fresh Node reading the journal's bytes once when that is more.
+  const slowest = r.status.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+  const statusSeconds = Math.max(0.5, 1.5 * r.readJournal.seconds);
+  const statusMb = Math.max(150, 1.5 * r.readJournal.peakRssMb);
+  const statusMet = r.status.every((s) => s.seconds <= statusSeconds && s.peakRssMb <= statusMb);
+  const reportRatio = r.report.seconds / r.writeRows.seconds;
+  const reportMet = reportRatio <= 2 && r.report.peakRssMb <= 300;
+  const appendedMet = r.appendedRun.seconds <= 3;
+  const fromOldMet = r.fromOldJournal.seconds <= 15;
+  const grown = /"new_rows":(\d+)/.exec(r.appendedRun.listRead ?? '')?.[1];
+  return [
+    {
+      figure: `\`outreach run\` after ${fmt(r.appended)} rows were appended to the list of a ${n}-contact job (snapshot and listing left by the last run): time to the first message`,
+      value: `${fmt(r.appendedRun.seconds, 2)} s${grown === undefined ? ' (the list was read whole)' : ` (${fmt(Number(grown))} new rows read)`}`,
+      baseline: `the same run with the list unchanged: ${fmt(r.unchangedRun.seconds, 2)} s${r.unchangedRun.toStart ? ' to its start of sending (nothing left to send)' : ''}`,
+      ratio: (r.appendedRun.seconds / r.unchangedRun.seconds).toFixed(2),
+      goal: '≤ 3 s',
+      met: appendedMet,
+      ...(appendedMet ? {} : { note: `${r.appendedRun.seconds} s to the first message after the append; the run's log said: ${r.appendedRun.listRead ?? 'nothing of the list'}.` }),
+    },
+    {
+      figure: `\`status --json\` of that job on a fresh process, twice (journal ${fmt(r.journalMb)} MB from an older version, continued by \`run\`)`,
+      value: r.status.map((s) => `${fmt(s.seconds, 2)} s, ${fmt(s.peakRssMb)} MB`).join('; '),
+      baseline: `a fresh Node reading the journal's bytes once: ${fmt(r.readJournal.seconds, 2)} s, ${fmt(r.readJournal.peakRssMb)} MB`,
+      ratio: `${(slowest.seconds / r.readJournal.seconds).toFixed(1)}×`,
+      goal: `≤ 0.5 s and ≤ 150 MB, or 1.5× the baseline when more (today ≤ ${fmt(statusSeconds, 2)} s and ≤ ${fmt(statusMb)} MB)`,
+      met: statusMet,
+      ...(statusMet ? {} : { note: `the slower status took ${slowest.seconds} s and ${slowest.peakRssMb} MB, against ${fmt(statusSeconds, 2)} s and ${fmt(statusMb)} MB.` }),
+    },
+    {
+      figure: `\`report --out F\` of that job on a fresh process (${fmt(r.reportMb, 1)} MB; the quicker of two rounds)`,
+      value: `${fmt(r.report.seconds, 2)} s, ${fmt(r.report.peakRssMb)} MB`,
+      baseline: `streaming as many bytes to a file: ${fmt(r.writeRows.seconds, 2)} s, ${fmt(r.writeRows.peakRssMb)} MB`,
+      ratio: `${reportRatio.toFixed(2)}×`,
+      goal: '≤ 2× and ≤ 300 MB',
+      met: reportMet,
+      ...(reportMet ? {} : { note: `${reportRatio.toFixed(2)}× the streaming and ${r.report.peakRssMb} MB.` }),
+    },
+    {
+      figure: `\`outreach run\` continuing that job from the older version's journal (no snapshot, no listing; ${fmt(r.pending)} contacts pending at the end of the list): time to the first message`,
+      value: `${fmt(r.fromOldJournal.seconds, 1)} s (ended after ${fmt(r.fromOldJournal.endSeconds ?? 0, 1)} s)`,
+      baseline: 'the whole journal folded, the list read up to its pending rows',
+      ratio: '–',
+      goal: '≤ 15 s',
+      met: fromOldMet,
+      ...(fromOldMet ? {} : { note: `${r.fromOldJournal.seconds} s: with no listing the run reads every settled row of the list before the first pending one (here they are all at its end).` }),
+    },
+  ];
+}
+
+function howMeasuredNightly(r: BenchNightlyResult | undefined): string[] {
+  const n = r ? fmt(r.contacts) : '1,000,000';
+  return [
+    '',
+    `**A million-contact job as a nightly import meets it.** bench/nightly.ts writes a ${n}-row CSV list and the journal an older version leaves (bench/scale.ts's generator: no snapshot, no listing), with the last ${r ? fmt(r.pending) : '10,000'} contacts pending. The built CLI (\`node dist/src/cli/main.js\`), each step in a fresh process started after \`sync\`, against a simulator process: \`run\` continues the job to its end (the first-message row; it leaves the snapshot and the listing, with each file's size, time and SHA-256); \`status --json\` twice, beside a fresh Node reading the journal's bytes once in 1 MiB pieces (bench/lib/read-bytes.ts); \`report --out F\` twice, each beside the report's baseline of bench/scale.ts (as many bytes streamed to a file through the atomic writer) in a fresh process, the quicker of each kept; \`run\` again with the list unchanged (nothing is left to send: the time to its \`run_started\` log line, the list picked from its listing and sending about to start, is the baseline); then ${r ? fmt(r.appended) : '1,000'} rows appended to the list as a nightly import does, and \`run\` again: the time from spawning it to the simulator storing its first message. Wall time from spawn to exit; memory = the process's maximum RSS (\`process.resourceUsage().maxRSS\` at its exit, bench/lib/rss-at-exit.ts preloaded).`,
+  ];
+}
+
+/** Issue 36: the PostgreSQL backend's journal rows per second with 1, 4 and 16 writers, beside pgbench -N (bench/pg-capacity.ts). */
+function capacityRows(r: BenchPgCapacityResult): Row[] {
+  return [
+    ...r.rounds.map(
+      (c): Row => ({
+        figure: `Journal rows/s the PostgreSQL store sustains with ${c.writers} writer${c.writers === 1 ? '' : 's'} (each its own job and store; attempt then outcome, each durable): one send in flight each (${r.inFlight} in flight each)`,
+        value: `${fmt(c.rowsPerSec)}/s (${fmt(c.rowsPerSecInFlight)}/s)`,
+        baseline: `pgbench -N -c ${c.writers}: ${fmt(c.pgbenchTps)} tps`,
+        ratio: c.ratio.toFixed(2),
+        goal: '(information)',
+        met: undefined,
+      }),
+    ),
+    {
+      figure: 'Numbers one database carries at that rate (2 journal rows a first message)',
+      value: `${fmt(r.numbersAt80)} at 80/s, ${fmt(r.numbersAt1000)} at 1,000/s`,
+      baseline: `${fmt(r.bestRowsPerSec)} rows/s at best`,
+      ratio: '–',
+      goal: '(information)',
+      met: undefined,
+    },
+  ];
+}
+
+function howMeasuredCapacity(r: BenchPgCapacityResult | undefined): string[] {
+  return [
+    '',
+    `**The database store's capacity.** bench/pg-capacity.ts starts a throwaway cluster (${r ? `PostgreSQL ${r.postgres}, ` : ''}fsync and synchronous commit on) and initialises pgbench's tables (\`pgbench -i -s ${r?.scale ?? 16}\`). For 1, 4 and 16 writers: each writer is a job of its own opened through a store of its own (\`createPgStore\`, \`openJob\`: its lease, its fenced, group-committed journal writer), as the run of one number in its own process is, and writes sends for ${r?.seconds ?? 10} s: an \`attempt\` event, awaited (durable), then its \`sent\` event, awaited; once with one send in flight per writer, then with ${r?.inFlight ?? 32} (a run's way: its journal writes the events queued meanwhile in one statement). The figure is journal rows committed per second, all writers together. The baseline is \`pgbench -N -c W -j min(W, 2) -T ${r?.seconds ?? 10}\` (simple update: one UPDATE, one SELECT, one INSERT per transaction) against the same server right after; the ratio is one-in-flight rows per second over pgbench's transactions per second (one commit each). The numbers carried are the best rows per second with sends in flight divided by 2 rows per first message and the number's rate; all writers run in one Node process on the same 2 cores as the server.`,
   ];
 }
 

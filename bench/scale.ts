@@ -72,7 +72,7 @@ export interface BenchScaleOptions {
   quick?: boolean;
 }
 
-const JOB = 'bench-million';
+export const JOB = 'bench-million';
 
 export async function benchScale(opts: BenchScaleOptions = {}): Promise<BenchScaleResult> {
   const contacts = opts.contacts ?? 1_000_000;
@@ -266,7 +266,7 @@ async function firstRequest(jobFile: string, stateDir: string): Promise<number> 
 
 // ---- the generated job --------------------------------------------------------------------------
 
-function jobInput() {
+export function jobInput() {
   return {
     name: JOB,
     contacts: 'contacts.csv',
@@ -278,16 +278,16 @@ function jobInput() {
   };
 }
 
-function pin(job: Parameters<typeof checkContent>[0], jobFile: string): { fingerprint: string; content: Record<string, unknown> } {
+export function pin(job: Parameters<typeof checkContent>[0], jobFile: string): { fingerprint: string; content: Record<string, unknown> } {
   const { fingerprint, content } = checkContent(job, { file: jobFile }, undefined, false);
   return { fingerprint, content };
 }
 
-function phoneOf(i: number): string {
+export function phoneOf(i: number): string {
   return `+55119${String(10_000_000 + i).padStart(8, '0')}`;
 }
 
-function writeList(file: string, rows: number): void {
+export function writeList(file: string, rows: number): void {
   const fd = openSync(file, 'w');
   try {
     let batch = 'phone,name,coupon\n';
@@ -309,7 +309,7 @@ function writeList(file: string, rows: number): void {
  * 94 % sent, 2 % failed (a provider 502, retryable), 1 % in doubt, 2 % skipped, 1 % sent with a
  * follow-up that failed; `track` has read 40 % of them delivered, half of those read.
  */
-function writeJournal(file: string, header: CheckpointEvent, settled: number): number {
+export function writeJournal(file: string, header: CheckpointEvent, settled: number): number {
   mkdirSync(join(file, '..'), { recursive: true });
   const fd = openSync(file, 'w');
   let bytes = 0;

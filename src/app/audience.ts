@@ -2,7 +2,8 @@ import { rowKey } from '../checkpoint/index.js';
 import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../contacts/index.js';
 import { closest } from '../job/index.js';
 import { columnUses, type Action } from '../plan/index.js';
-import { loaderOptions, type ContactList } from './job-loading.js';
+import { loaderOptions } from './loader-options.js';
+import type { ContactList } from './job-loading.js';
 
 /** One row of the contact list as the campaign sees it. */
 export type AudienceItem =

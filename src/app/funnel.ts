@@ -1,5 +1,5 @@
 import type { ContactState } from '../checkpoint/index.js';
-import { providerClass, providerClassInfo, type ProviderClass } from '../run/index.js';
+import { providerClass, providerClassInfo, type ProviderClass } from '../run/provider-classes.js';
 
 /** Delivery failures of one reason: the provider's code (null when the failure carried none) and its class. */
 export interface FunnelFailure {

@@ -49,3 +49,19 @@ export { decideIfDue } from './experiment-decide.js';
 export { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from './experiment-stats.js';
 export { messageKey } from '../job/index.js';
 export { jobZone, zoneOfJob } from './job-zone.js';
+export {
+  storeWatch,
+  companyRooms,
+  RECIPIENT_STATUSES,
+  isRecipientStatus,
+  recipientPage,
+  recipientsCsv,
+  type CompanyRoom,
+  type JobFigures,
+  type JobPhase,
+  type JobRate,
+  type JobRows,
+  type RecipientFilter,
+  type RecipientPage,
+  type StoreWatch,
+} from './watch/index.js';

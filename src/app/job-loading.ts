@@ -3,7 +3,6 @@
  * completed from its earlier job, follow-up-job.ts), its contact list, and the loader's options.
  */
 import type { StateStore } from '../checkpoint/index.js';
-import type { LoaderOptions } from '../contacts/index.js';
 import { loadJob, type Job, type LoadedJob } from '../job/index.js';
 import { followUpJob, type AudienceJob } from './follow-up-job.js';
 
@@ -26,14 +25,4 @@ export async function loadJobIn(jobPath: string, whole: StateStore | undefined, 
   return followUpJob(await loadJob(jobPath), jobPath, whole, now);
 }
 
-/** The loader's options, folded from the job once. */
-export function loaderOptions(job: Job, namedColumns: LoadedJob['namedColumns'] = []): LoaderOptions {
-  return {
-    columns: job.columns,
-    namedColumns,
-    ...(job.default_country ? { defaultCountry: job.default_country } : {}),
-    ...(job.input.format ? { format: job.input.format } : {}),
-    ...(job.input.delimiter ? { delimiter: job.input.delimiter } : {}),
-    requireMobile: job.input.require_mobile,
-  };
-}
+export { loaderOptions } from './loader-options.js';

@@ -3,7 +3,9 @@ import { stat } from 'node:fs/promises';
 import { ContactListing, type ContactStates, type StateStore } from '../checkpoint/index.js';
 import { audience } from './audience.js';
 import { listedOf } from './listed.js';
-import { loaderOptions, type ContactList } from './job-loading.js';
+import { readsFor } from './list-reads.js';
+import { loaderOptions } from './loader-options.js';
+import type { ContactList } from './job-loading.js';
 
 /** Each contact file as it is now: path, size, modification time. */
 export async function listFiles(list: ContactList): Promise<string> {
@@ -48,7 +50,10 @@ export async function listedContacts(list: ContactList, store: StateStore): Prom
     const { items } = audience(list, { skipRows });
     for await (const item of items) if (item.kind === 'contact') listing.add(listedOf(item.contact, list.job));
     // Only a list unchanged while it was read is kept; the cache is best effort (a read-only state folder is fine).
-    if ((await listFiles(list)) === files) await store.saveListing(list.job.name, source, listing).catch(() => undefined);
+    if ((await listFiles(list)) === files) {
+      listing.reads = await readsFor(list.files, files);
+      await store.saveListing(list.job.name, source, listing).catch(() => undefined);
+    }
     return { listing };
   } catch (err) {
     return { listing: new ContactListing(), problem: err instanceof Error ? err.message : String(err) };

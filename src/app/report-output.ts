@@ -1,14 +1,14 @@
 import { followUpNumbers } from './follow-up-links.js';
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { readProviderCode } from '../api/index.js';
+import { readProviderCode } from '../api/provider-code.js';
 import type { ContactListing, ContactState, JobView, StateStore } from '../checkpoint/index.js';
 import type { Job } from '../job/index.js';
 import type { ExperimentView } from './experiment.js';
 import type { FollowUpView } from './follow-up-job.js';
 import type { ContactList } from './job-loading.js';
 import { renderHtmlReport, unguard, type FailureGroup, type HtmlReportData, type ReportLayout } from '../report/index.js';
-import { providerClass, providerClassInfo } from '../run/index.js';
+import { providerClass, providerClassInfo } from '../run/provider-classes.js';
 import { AppError } from './errors.js';
 import { digestStates } from './states-digest.js';
 import { lastRunNumbers, numbersStatus } from './pool-status.js';

@@ -1,10 +1,11 @@
 import { rowKey, type ContactListing, type ContactStates, type StateStore } from '../checkpoint/index.js';
-import { pickRows, type LoadItem, type Reject, type RowAt } from '../contacts/index.js';
+import { pickRows, type LoadItem, type Reject, type RowAt, type TailAt } from '../contacts/index.js';
 import type { Job } from '../job/index.js';
 import { readRejects } from '../report/index.js';
 import { followupSteps, type RetryMode } from '../run/index.js';
 import { placeholderColumns } from './audience.js';
 import { listSource } from './listing.js';
+import { bytesPerLine, filesOfReads, growthOf } from './list-reads.js';
 import { mayBeSent } from './may-be-sent.js';
 import { loaderOptions } from './job-loading.js';
 import type { Prepared } from './prepare.js';
@@ -30,6 +31,21 @@ export interface PickedList {
   settled: number;
   /** Data rows of the whole list (its usable contacts and its rejects). */
   rows: number;
+  /** Rows read that the listing's read never saw: appended to its last file, or in files new to the list. */
+  newRows: number;
+}
+
+/** The listing of the list as it is; else the last one kept, when the list only grew since, with the rows to read from where it grew. */
+async function keptOrGrown(prepared: Prepared, store: StateStore, files: string, planRejects: ReadonlySet<string>): Promise<{ kept: ContactListing; tails: TailAt[]; newBytes: number } | { why: string }> {
+  const { job } = prepared;
+  const kept = await store.listing(job.name, listSource(prepared, files, planRejects)).catch(() => undefined);
+  if (kept) return { kept, tails: [], newBytes: 0 };
+  const last = await store.lastListing(job.name).catch(() => undefined);
+  // The same settings and rejects read it, from the files as its reads say they were.
+  if (!last?.reads || last.source !== listSource(prepared, filesOfReads(last.reads), planRejects)) return { why: 'no listing of the list as it is' };
+  const growth = await growthOf(prepared.files, last.reads);
+  if (!growth.grown) return { why: growth.why };
+  return { kept: last, tails: growth.tails, newBytes: growth.newBytes };
 }
 
 /** The rows a run going on must read, when a listing of the list as it is lets it skip the others; undefined: read the whole list. */
@@ -38,8 +54,11 @@ export async function pickedList(prepared: Prepared, store: StateStore, run: { s
   if (prepared.only !== undefined) return { why: 'a follow-up reads its list whole' };
   if (prepared.files.some((file) => !['csv', 'tsv'].includes(job.input.format ?? file.split('.').pop()?.toLowerCase() ?? ''))) return { why: 'not a CSV or TSV list' };
   const planRejects = await store.planRejects(job.name);
-  const kept = await store.listing(job.name, listSource(prepared, run.files, planRejects)).catch(() => undefined);
-  if (!kept) return { why: 'no listing of the list as it is' };
+  const base = await keptOrGrown(prepared, store, run.files, planRejects);
+  if ('why' in base) return { why: base.why };
+  const { kept, tails } = base;
+  // About the rows the tails hold, from the bytes per line of what the listing read.
+  const tailRows = kept.reads && base.newBytes > 0 ? Math.ceil(base.newBytes / bytesPerLine(kept.reads)) : 0;
   const earlier = await readRejects(store.jobFiles(job.name).rejects).catch(() => undefined);
   if (earlier === undefined || earlier.length !== planRejects.size || earlier.some((r) => !planRejects.has(rowKey(r)))) return { why: 'rejects.csv is not the one the listing was read with' };
   const rows: RowAt[] = [];
@@ -59,11 +78,16 @@ export async function pickedList(prepared: Prepared, store: StateStore, run: { s
     if (contact.file === undefined) return { why: 'the listing does not name the files' };
     rows.push({ file: contact.file, line: contact.line });
     listed.set(rowKey({ file: contact.file, line: contact.line }), contact.phone);
-    if (rows.length > MAX_PICKED_ROWS) return { why: `more than ${MAX_PICKED_ROWS} rows left` };
+    if (rows.length + tailRows > MAX_PICKED_ROWS) return { why: `more than ${MAX_PICKED_ROWS} rows left` };
   }
-  if (rows.length * 2 > kept.size) return { why: 'more than half of the list is left' };
+  if (rows.length + tailRows > MAX_PICKED_ROWS) return { why: `more than ${MAX_PICKED_ROWS} rows left` };
+  if ((rows.length + tailRows) * 2 > kept.size + tailRows) return { why: 'more than half of the list is left' };
   const again = earlier.filter((r) => byPlanner(r.reason));
-  const picked = await pickRows(prepared.files, { ...loaderOptions(job, prepared.namedColumns), placeholders: placeholderColumns(prepared) }, [...rows, ...again]);
+  // New rows are deduped against every listed phone, as a whole read would (the settled rows are not read again).
+  const picked = await pickRows(prepared.files, { ...loaderOptions(job, prepared.namedColumns), placeholders: placeholderColumns(prepared) }, [...rows, ...again], {
+    tails,
+    ...(tails.length > 0 && { known: kept.columns() }),
+  });
   if (!picked.ok) return { why: picked.why };
   // Each listed row must read as the contact the listing names; else the list is read whole.
   let found = 0;
@@ -76,7 +100,10 @@ export async function pickedList(prepared: Prepared, store: StateStore, run: { s
     found += 1;
   }
   if (found !== listed.size) return { why: 'some listed rows were not read' };
-  return { picked: { items: picked.items, kept, listedRows: new Set(listed.keys()), rejects: earlier.filter((r) => !byPlanner(r.reason)), settled: kept.size - listed.size, rows: kept.size + earlier.length } };
+  const newRows = picked.items.filter((item) => item.kind !== 'warning').length - listed.size - again.length;
+  return {
+    picked: { items: picked.items, kept, listedRows: new Set(listed.keys()), rejects: earlier.filter((r) => !byPlanner(r.reason)), settled: kept.size - listed.size, rows: kept.size + earlier.length + newRows, newRows },
+  };
 }
 
 /** A planner's reject (decided again: the job may have changed), not the loader's. */

@@ -139,7 +139,10 @@ async function startListRead(prepared: Prepared, options: RunJobOptions, run: Ru
   const { store } = options;
   const { state, logger } = run;
   const read = await openSendPass(prepared, { lookups: run.lookups, clock: run.clock, states: state.states, mode: options.mode, ...counts, store }, state.files.rejects);
-  if (read.picked) logger.info({ event: 'list_resumed', rows: read.picked.items.length, settled: read.picked.settled }, 'going on from the listing of the list: only the rows left are read');
+  if (read.picked) {
+    const { items, settled, newRows } = read.picked;
+    logger.info({ event: 'list_resumed', rows: items.length, settled, new_rows: newRows }, newRows > 0 ? 'going on from the listing of the list it grew from: only the rows left and the new rows are read' : 'going on from the listing of the list: only the rows left are read');
+  }
   else if (read.whyWhole !== undefined) logger.debug({ event: 'list_read_whole', why: read.whyWhole }, 'reading the whole list');
   const { pass } = read;
   const tooMany = await pass.start().catch(async (err: unknown) => {

@@ -7,6 +7,7 @@ import { decide, heldReject } from '../plan/index.js';
 import { emptyStats, followupsDue, type RetryMode, type RunStats } from '../run/index.js';
 import { holds, mayBeSent } from './may-be-sent.js';
 import { listFiles, listSource } from './listing.js';
+import { readsFor } from './list-reads.js';
 import type { OtherJobsTally } from './other-jobs.js';
 import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
@@ -110,14 +111,15 @@ export interface SettledList {
 /**
  * After the send: reads the rest of the list when the send stopped before its end (unless the run is
  * being cut), saves rejects.csv with the contacts rejected at send time, and keeps the listing for
- * status and report when the whole list was read and did not change meanwhile. A read that did not
+ * status and report when the whole list was read and did not change meanwhile, with what it was read
+ * from (each file's size, time, SHA-256). A read that did not
  * reach the end (cut, or a row the loader could not read) keeps the rejects of the rows it did not
  * reach and counts from the listing an earlier whole read kept, when there is one.
  */
 export async function settlePass(
   store: StateStore,
   prepared: Prepared,
-  read: { pass: SendPass; files: string },
+  read: { pass: SendPass; files: string; picked?: PickedList },
   late: { rejects: Reject[]; phones: ReadonlySet<string> },
   options: { cut?: AbortSignal; logger: Logger },
 ): Promise<SettledList> {
@@ -137,6 +139,8 @@ export async function settlePass(
     const rejected = rejects.length;
     if ((await listFiles(prepared).catch(() => '')) === read.files) {
       const source = listSource(prepared, read.files, new Set(rejects.map(rowKey)));
+      // What it was read from, so that a next run of a list that only grew reads only what is new (list-reads.ts).
+      listing.reads = await readsFor(prepared.files, read.files, read.picked?.kept.reads);
       await store.saveListing(job, source, listing).catch((err: unknown) => options.logger.warn({ err }, 'could not keep the list for status and report'));
     }
     return { listing, rejected };

@@ -58,11 +58,7 @@ export class CountedStates implements ContactStates {
   ) {
     this.others = new Map(parts.others);
     if (tail.length === 0) return;
-    const rowOf = new Map<string, number>();
-    for (const event of tail) {
-      if (rowOf.has(event.phone) || this.others.has(event.phone)) continue;
-      rowOf.set(event.phone, this.rowOf(event.phone));
-    }
+    const rowOf = this.rowsOf(tail.map((e) => e.phone).filter((phone) => !this.others.has(phone)));
     const rows = [...rowOf.values()].filter((row) => row >= 0);
     const priors = parts.statesAt(rows);
     const prior = new Map<string, ContactState>();
@@ -174,6 +170,32 @@ export class CountedStates implements ContactStates {
       this.whole = table ?? this.fromJournal();
     }
     return this.whole;
+  }
+
+  /**
+   * The snapshot rows of a few phones (-1: none), found by one pass over the phone column: a short
+   * tail needs no index of the million phones (its time and its memory).
+   */
+  private rowsOf(phones: readonly string[]): Map<string, number> {
+    const rows = new Map<string, number>();
+    const wanted = new Map<number, string>();
+    for (const phone of phones) {
+      if (rows.has(phone)) continue;
+      rows.set(phone, -1);
+      const n = phoneNumber(phone);
+      if (n !== undefined) wanted.set(n, phone);
+    }
+    if (wanted.size === 0) return rows;
+    if (this.index || wanted.size > 4096) {
+      for (const [n, phone] of wanted) rows.set(phone, this.phoneIndex().get(n));
+      return rows;
+    }
+    const column = this.phones();
+    for (let row = 0; row < column.length; row++) {
+      const phone = wanted.get(column[row] ?? 0);
+      if (phone !== undefined) rows.set(phone, row);
+    }
+    return rows;
   }
 
   private rowOf(phone: string): number {

@@ -8,6 +8,7 @@ export type * from './store.js';
 export { rowKey } from './store.js';
 export { StoreUnavailableError, StoreWriteError, thenStep } from './errors.js';
 export { ContactListing, type ListedContact, type ListingColumns } from './listing.js';
+export type { ListingReads, ReadFile } from './listing-reads.js';
 export { StateTable } from './state-table.js';
 export type { ColumnRows, Columns } from './state-columns.js';
 export { tallyKey, type StateTally } from './state-tally.js';

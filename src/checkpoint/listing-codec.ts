@@ -8,6 +8,7 @@
 import { crc32 } from 'node:zlib';
 import { ContactListing, type ListingColumns } from './listing.js';
 import { headOf, readHead } from './binary-head.js';
+import { isListingReads, type ListingReads } from './listing-reads.js';
 
 const MAGIC = 'outreach-listing 2\n';
 
@@ -22,6 +23,8 @@ interface Meta {
   crc: number;
   /** The CRC-32 of the phones alone (a reader that counts reads them only); absent in an image of before it. */
   phonesCrc?: number;
+  /** What the listing was read from (listing-reads.ts); absent in an image of before it. */
+  reads?: ListingReads;
 }
 
 function parts(c: ListingColumns): Buffer[] {
@@ -34,7 +37,18 @@ export function encodeListing(source: string, listing: ContactListing): Buffer[]
   const c = listing.columns();
   const body = parts(c);
   const crc = body.reduce((acc, b) => crc32(b, acc), 0);
-  const meta: Meta = { v: 2, source, count: c.count, textBytes: c.texts.length, files: c.files, variants: c.variants, odd: c.odd, crc, phonesCrc: crc32(body[0] ?? Buffer.alloc(0)) };
+  const meta: Meta = {
+    v: 2,
+    source,
+    count: c.count,
+    textBytes: c.texts.length,
+    files: c.files,
+    variants: c.variants,
+    odd: c.odd,
+    crc,
+    phonesCrc: crc32(body[0] ?? Buffer.alloc(0)),
+    ...(listing.reads && { reads: listing.reads }),
+  };
   return [headOf(MAGIC, meta), ...body];
 }
 
@@ -44,8 +58,8 @@ export function listingSource(data: Buffer): string | undefined {
   return meta?.v === 2 && typeof meta.source === 'string' ? meta.source : undefined;
 }
 
-/** The listing of an image, when it is whole and of `source`; undefined otherwise. */
-export function decodeListing(data: Buffer, source: string): ContactListing | undefined {
+/** The listing of an image, when it is whole and of `source` (undefined: of any source); undefined otherwise. */
+export function decodeListing(data: Buffer, source: string | undefined): ContactListing | undefined {
   return decodeListingFrom(data, data.length, source, (position, target) => target.set(data.subarray(position, position + target.length)));
 }
 
@@ -54,11 +68,18 @@ export function decodeListing(data: Buffer, source: string): ContactListing | un
  * straight into its own memory (`read` fills `target` from `position`): a backend reading a file
  * holds no copy of it besides the listing.
  */
-export function decodeListingFrom(start: Buffer, size: number, source: string, read: (position: number, target: Uint8Array) => void): ContactListing | undefined {
+export function decodeListingFrom(start: Buffer, size: number, source: string | undefined, read: (position: number, target: Uint8Array) => void): ContactListing | undefined {
   const head = checkedHead(start, size, source);
   if (!head) return undefined;
   const columns = readColumns(head.meta, head.end, read);
-  return columns && ContactListing.fromColumns(columns);
+  return columns && withReads(ContactListing.fromColumns(columns), head.meta);
+}
+
+/** The listing with the source and the reads its image names (no reads when absent or not well formed). */
+function withReads(listing: ContactListing, meta: Meta): ContactListing {
+  listing.source = meta.source;
+  listing.reads = isListingReads(meta.reads) ? meta.reads : undefined;
+  return listing;
 }
 
 /**
@@ -69,7 +90,7 @@ export function decodeListingFrom(start: Buffer, size: number, source: string, r
 export function decodeListingPhones(
   start: Buffer,
   size: number,
-  source: string,
+  source: string | undefined,
   read: (position: number, target: Uint8Array) => void,
   place: string,
   /** Called once the other arrays were read (or could not be): the reader's file may be closed then. */
@@ -90,7 +111,7 @@ export function decodeListingPhones(
     crc = crc32(piece, crc);
   }
   if (crc !== head.meta.crc) return undefined;
-  return ContactListing.ofPhones(head.meta.count, phones, head.meta.odd, () => {
+  const lazy = ContactListing.ofPhones(head.meta.count, phones, head.meta.odd, () => {
     let columns: ListingColumns | undefined;
     try {
       columns = readColumns(head.meta, head.end, read);
@@ -102,6 +123,7 @@ export function decodeListingPhones(
     if (!columns) throw new ListingReadError(place);
     return columns;
   });
+  return withReads(lazy, head.meta);
 }
 
 /** The listing kept for a job no longer checks once read whole (it changed on disk after its phones were read). */
@@ -113,11 +135,11 @@ export class ListingReadError extends Error {
   }
 }
 
-function checkedHead(start: Buffer, size: number, source: string): { meta: Meta; end: number } | undefined {
+function checkedHead(start: Buffer, size: number, source: string | undefined): { meta: Meta; end: number } | undefined {
   const head = readHead(start, MAGIC);
   if (!head) return undefined;
   const meta = head.meta as Meta;
-  if (meta.v !== 2 || meta.source !== source || !Number.isSafeInteger(meta.count) || !Number.isSafeInteger(meta.textBytes)) return undefined;
+  if (meta.v !== 2 || typeof meta.source !== 'string' || (source !== undefined && meta.source !== source) || !Number.isSafeInteger(meta.count) || !Number.isSafeInteger(meta.textBytes)) return undefined;
   if (!Array.isArray(meta.odd) || !Array.isArray(meta.files) || !Array.isArray(meta.variants)) return undefined;
   const n = meta.count;
   if (head.end + n * 8 + n * 4 + (n + 1) * 4 + n * 2 + n * 2 + n + meta.textBytes !== size) return undefined;

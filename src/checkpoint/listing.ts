@@ -1,3 +1,4 @@
+import type { ListingReads } from './listing-reads.js';
 import { PhoneIndex } from './phone-index.js';
 import { phoneNumber, phoneText } from './state-columns.js';
 
@@ -47,6 +48,10 @@ export interface ListingColumns {
  * and one buffer of texts (about 50 bytes a contact), not an object per contact.
  */
 export class ContactListing implements Iterable<ListedContact> {
+  /** What the listing was read from, file by file (listing-reads.ts); undefined for a listing kept before it was, or not yet kept. */
+  reads: ListingReads | undefined;
+  /** The source its image names, for a listing read back from a store (StateStore.lastListing); else undefined. */
+  source: string | undefined;
   private whole: ListingColumns | undefined;
   /** A listing read in part (its phones only): how its other arrays are read, on first need. */
   private rest: (() => ListingColumns) | undefined;
@@ -139,7 +144,7 @@ export class ContactListing implements Iterable<ListedContact> {
 
   add(contact: ListedContact): void {
     const i = this.c.count;
-    if (i === this.c.phones.length) this.grow(i * 2);
+    if (i === this.c.phones.length) this.grow(Math.max(16, i * 2));
     const c = this.c;
     const n = phoneNumber(contact.phone);
     if (n === undefined) this.odd.set(i, contact.phone);

@@ -134,6 +134,11 @@ export interface StateStore {
   companies(): Promise<number[]>;
   /** Where the job's files for people go (after any other call about the job, the folder of the job as stored). */
   jobFiles(job: string): JobFiles;
+  /**
+   * The jobs the store holds (each opened once: what `readJob` reads), by key: in the store seen whole every company's, each by the
+   * key it is kept under; in a company's part its own and those naming no company, each by its name.
+   */
+  jobs(): Promise<StoredJob[]>;
   /** Takes the job (refusing, naming the holder's host and pid, while another owner holds it) and replays its state. */
   openJob(job: string, owner: JobOwner): Promise<JobStore>;
   /**
@@ -154,6 +159,12 @@ export interface StateStore {
    * undefined otherwise. Lets status and report count pending contacts without reading the list again.
    */
   listing(job: string, source: string): Promise<ContactListing | undefined>;
+  /**
+   * The listing the last full read left, whatever it was read from (its `source` and `reads` say
+   * what): a list that only grew since is read from where it grew, the caller checking the files
+   * against the reads. Undefined when there is none or it does not check.
+   */
+  lastListing(job: string): Promise<ContactListing | undefined>;
   saveListing(job: string, source: string, listing: ContactListing): Promise<void>;
   /**
    * A small JSON note kept for a job under `key` (when `track` last read it, an experiment's decision),
@@ -200,6 +211,21 @@ export interface StateStore {
    * database's host, port and name, never its password) and why, when it cannot.
    */
   ping(): Promise<void>;
+}
+
+/** A job the store holds, as `StateStore.jobs` lists it (what its first header recorded; nothing of its states). */
+export interface StoredJob {
+  /** What this view of the store reads it by (`readJob`, `runningBy`, `jobFiles`): its name, or `name@company` in the store seen whole when another company's job has the name. */
+  key: string;
+  /** The job's name, as its job file gives it. */
+  name: string;
+  /** The company its pinned content names; absent when it names none (or it has no header yet). */
+  company?: number;
+  /** The job file that started its state, and that file's host (for people: never compared). */
+  jobFile?: string;
+  host?: string;
+  /** When its state was started (its first header's time, ISO). */
+  startedAt?: string;
 }
 
 /** What the store knows of a conversation one of its jobs started. */

@@ -2,15 +2,19 @@ import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { logFormatOf, setLogFormat } from './logger.js';
 
-/** The whole command tree. Each command lives in cli/commands/<name>.ts and registers itself here. */
-export function buildProgram(): Command {
+/**
+ * The command tree. Each command lives in cli/commands/<name>.ts and registers itself here; with the
+ * process's `argv`, a command named first (`outreach status …`) is the only one loaded.
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command();
   program
     .name('outreach')
     .description('Bulk outreach through the messaging platform: plan, run, resume and report campaigns.')
     .version('0.1.0')
     .configureOutput({ outputError: (str, write) => write(str) });
-  registerCommands(program);
+  const first = argv?.[2];
+  await registerCommands(program, first === undefined || first.startsWith('-') ? undefined : first);
   forEachCommand(program, usageErrorsThrow);
   // The stderr format (--log-format, else OUTREACH_LOG_FORMAT) holds for everything the command writes there, its errors included.
   program.hook('preAction', (_program, action) => setLogFormat(logFormatOf((action.opts() as { logFormat?: string }).logFormat)));

@@ -9,7 +9,7 @@ import { logFormat, logFormatOf, setLogFormat, stderrLine } from './logger.js';
  * Errors meant for people are printed as one sentence; anything else is a bug, printed with its stack.
  */
 export async function runCli(argv: string[]): Promise<ExitCode> {
-  const program = buildProgram(); // every command throws its usage errors (program.ts)
+  const program = await buildProgram(argv); // every command throws its usage errors (program.ts)
   process.exitCode = undefined;
   setLogFormat(envLogFormat());
   try {

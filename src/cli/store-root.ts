@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { importStateFolder, messageKey, type StoreImportOutcome } from '../app/index.js';
+import { importStateFolder, type StoreImportOutcome } from '../app/store-import.js';
+import { messageKey } from '../job/message-key.js';
 import {
   createFileStore,
   createPgStore,

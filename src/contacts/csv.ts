@@ -125,7 +125,8 @@ export async function* csvBatches(source: Source, layout: CsvLayout): AsyncGener
   }
 }
 
-function lineBreaks(cells: string[]): number {
+/** Line breaks inside a record's cells: the record spans one line more for each. */
+export function lineBreaks(cells: string[]): number {
   let n = 0;
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;

@@ -14,25 +14,49 @@ export class Dedupe {
     this.files = files;
   }
 
-  /** Records the phone; returns where it was first seen if it was, else undefined. */
+  /**
+   * Records the phone; returns where it was first seen if it was, else undefined. A phone seeded at
+   * this very row (`seed`) is this row's own: not a duplicate.
+   */
   firstSeen(e164: string, fileIndex: number, line: number): { file: string; line: number } | undefined {
     const key = digitsOf(e164);
     const n = this.files.length;
     const keys = this.keys;
     const mask = keys.length - 1;
+    const here = line * n + fileIndex;
     let i = hash(key) & mask;
     while (keys[i] !== 0) {
       if (keys[i] === key) {
         const place = this.places[i]!;
+        if (place === here) return undefined;
         const file = place % n;
         return { file: this.files[file]!, line: (place - file) / n };
       }
       i = (i + 1) & mask;
     }
-    keys[i] = key;
-    this.places[i] = line * n + fileIndex;
-    if (++this.count * 2 > keys.length) this.grow();
+    this.insert(i, key, here);
     return undefined;
+  }
+
+  /**
+   * Records a phone (its digits as a number, `+5511…` → 5511…) as first seen at a row that is not
+   * read again: a row read later with it is its duplicate. The first seeding of a phone wins.
+   */
+  seed(digits: number, fileIndex: number, line: number): void {
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    let i = hash(digits) & mask;
+    while (keys[i] !== 0) {
+      if (keys[i] === digits) return;
+      i = (i + 1) & mask;
+    }
+    this.insert(i, digits, line * this.files.length + fileIndex);
+  }
+
+  private insert(slot: number, key: number, place: number): void {
+    this.keys[slot] = key;
+    this.places[slot] = place;
+    if (++this.count * 2 > this.keys.length) this.grow();
   }
 
   get size(): number {

@@ -10,5 +10,5 @@ export { normalisePhone } from './phone.js';
 export { countryLabel } from './country.js';
 export { InputError } from './errors.js';
 export { isClearYes } from './opt-in.js';
-export { pickRows, type Picked, type RowAt } from './pick.js';
+export { pickRows, type KnownRows, type Picked, type RowAt, type TailAt } from './pick.js';
 export { numberZone, numberZones } from './number-zone.js';

@@ -42,12 +42,7 @@ export function runMetrics(): RunMetrics {
   const registers = [registry];
   return {
     registry,
-    contacts: new Gauge({
-      name: 'outreach_contacts',
-      help: "The job's contacts by status, as `outreach status --json` counts them (a request in flight is in none).",
-      labelNames: ['campaign', 'status'],
-      registers,
-    }),
+    contacts: contactsIn(registers),
     messagesSent: new Counter({
       name: 'outreach_messages_sent_total',
       help: "First messages the platform accepted in this run, by the number (channel id) they went from.",
@@ -84,18 +79,7 @@ export function runMetrics(): RunMetrics {
       labelNames: ['campaign'],
       registers,
     }),
-    messagingLimitRemaining: new Gauge({
-      name: 'outreach_messaging_limit_remaining',
-      help: "Places left in the company's messaging limit (rolling 24 hours) across every job and process of the store.",
-      labelNames: ['company'],
-      registers,
-    }),
-    messagingLimit: new Gauge({
-      name: 'outreach_messaging_limit',
-      help: "The messaging limit the job sets (limits.daily_unique_recipients): unique recipients outside their window per rolling 24 hours.",
-      labelNames: ['company'],
-      registers,
-    }),
+    ...limitsIn(registers),
     optOuts: optOutsIn(registers),
   };
 }
@@ -126,7 +110,7 @@ export function receiverMetrics(): ReceiverMetrics {
     registry,
     deliveries,
     optOuts,
-    storeUp: new Gauge({ name: 'outreach_store_up', help: 'Whether the store (state folder or database) could be used at the last check: 1 yes, 0 no.', registers }),
+    storeUp: storeUpIn(registers),
     healthy: new Gauge({
       name: 'outreach_webhook_healthy',
       help: 'Whether the receiver can take events (GET /healthz answers 200: recording, or spooling while the store is down): 1 yes, 0 no.',
@@ -160,6 +144,63 @@ export function passMetrics(command: 'track' | 'sync'): PassMetrics {
     duration: new Gauge({ name: `outreach_${command}_duration_seconds`, help: `How long the last \`outreach ${command}\` took, in seconds.`, labelNames, registers }),
     optOuts: optOutsIn(registers),
   };
+}
+
+/** A long-running `outreach console`'s metrics, served at its GET /metrics: every job of the store, read as `status` reads it. */
+export interface ConsoleMetrics {
+  readonly registry: Registry;
+  readonly contacts: Gauge<'campaign' | 'status'>;
+  readonly messagingLimitRemaining: Gauge<'company'>;
+  readonly messagingLimit: Gauge<'company'>;
+  readonly running: Gauge<'campaign'>;
+  readonly storeUp: Gauge;
+}
+
+export function consoleMetrics(): ConsoleMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  return {
+    registry,
+    contacts: contactsIn(registers),
+    ...limitsIn(registers),
+    running: new Gauge({
+      name: 'outreach_job_running',
+      help: 'Whether a run (run, resume, track) holds the job now, as `outreach status` says: 1 yes, 0 no.',
+      labelNames: ['campaign'],
+      registers,
+    }),
+    storeUp: storeUpIn(registers),
+  };
+}
+
+function contactsIn(registers: Registry[]): Gauge<'campaign' | 'status'> {
+  return new Gauge({
+    name: 'outreach_contacts',
+    help: "The job's contacts by status, as `outreach status --json` counts them (a request in flight is in none).",
+    labelNames: ['campaign', 'status'],
+    registers,
+  });
+}
+
+function limitsIn(registers: Registry[]): { messagingLimitRemaining: Gauge<'company'>; messagingLimit: Gauge<'company'> } {
+  return {
+    messagingLimitRemaining: new Gauge({
+      name: 'outreach_messaging_limit_remaining',
+      help: "Places left in the company's messaging limit (rolling 24 hours) across every job and process of the store.",
+      labelNames: ['company'],
+      registers,
+    }),
+    messagingLimit: new Gauge({
+      name: 'outreach_messaging_limit',
+      help: "The messaging limit the job sets (limits.daily_unique_recipients): unique recipients outside their window per rolling 24 hours.",
+      labelNames: ['company'],
+      registers,
+    }),
+  };
+}
+
+function storeUpIn(registers: Registry[]): Gauge {
+  return new Gauge({ name: 'outreach_store_up', help: 'Whether the store (state folder or database) could be used at the last check: 1 yes, 0 no.', registers });
 }
 
 function optOutsIn(registers: Registry[]): Counter<'source'> {

@@ -3,7 +3,7 @@ export { readRejects, writeRejects, REJECT_COLUMNS } from './rejects.js';
 export { contactRow, reportRows, reportRowsOf } from './report-rows.js';
 export type { ReportRow, ReportExtra, RowSource } from './report-rows.js';
 export { TRACKING_COLUMNS, type ReportLayout } from './report-layout.js';
-export { writeReport, REPORT_COLUMNS } from './report.js';
+export { writeReport, reportCsv, REPORT_COLUMNS } from './report.js';
 export { columnCsvChunks, columnCsvFits, type ColumnCsvSource } from './column-csv.js';
 export type { ReportFormat } from './report.js';
 export { actionLabel } from './action-label.js';

@@ -41,8 +41,13 @@ export async function writeReport(
 ): Promise<void> {
   if (format !== 'csv') return writeFileAtomic(file, jsonChunks(rows));
   // A synchronous source (the store's rows) is written without a promise per row.
-  const chunks = Symbol.iterator in rows ? csvChunksSync(csvRowsSync(rows, layout), csvOptions(layout)) : csvChunks(csvRows(rows, layout), csvOptions(layout));
+  const chunks = Symbol.iterator in rows ? reportCsv(rows, layout) : csvChunks(csvRows(rows, layout), csvOptions(layout));
   await writeFileAtomic(file, chunks);
+}
+
+/** The report's CSV text of `rows` in pieces, as `writeReport` writes it (a download streams it). */
+export function reportCsv(rows: Iterable<ReportRow>, layout: ReportLayout = {}): Iterable<string> {
+  return csvChunksSync(csvRowsSync(rows, layout), csvOptions(layout));
 }
 
 /** The header, then each row's cells. */

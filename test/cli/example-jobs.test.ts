@@ -16,6 +16,7 @@ afterAll(async () => {
 describe('the example jobs pass `outreach plan --offline`', () => {
   it.each([
     ['jobs/black-friday.json', 'wba'],
+    ['jobs/first-campaign.json', 'wba'],
     ['jobs/ww-text-media.json', 'ww'],
     ['jobs/nightly-import.json', 'whatsapp'],
     ['jobs/demo.json', 'wba'],

@@ -1,6 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobStatus, outcomeJson, planJob } from '../../src/app/index.js';
 import { formatPlan, planJson } from '../../src/cli/format/plan.js';
@@ -8,6 +7,7 @@ import { formatRunEnd } from '../../src/cli/format/run.js';
 import { createFileStore } from '../../src/checkpoint/backends.js';
 import { bench, byPhone, HOUR, phone, type Bench } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
+import { docPages } from '../helpers/doc-pages.js';
 
 let b: Bench;
 beforeEach(async () => {
@@ -125,10 +125,10 @@ describe('nobody twice across jobs, by default', () => {
 });
 
 describe('advice', () => {
-  it('the README never suggests a new job name as a way to go on', async () => {
-    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    expect(readme).not.toMatch(/(a|give the job a) new (job )?name/i);
-    expect(readme).toMatch(/messaged by other jobs|got a first message from other jobs/);
+  it('the README and the guides never suggest a new job name as a way to go on', () => {
+    const pages = docPages();
+    for (const page of pages) expect(page.text, page.name).not.toMatch(/(a|give the job a) new (job )?name/i);
+    expect(pages.map((p) => p.text).join('\n')).toMatch(/messaged by other jobs|got a first message from other jobs/);
   });
 });
 

@@ -41,4 +41,22 @@ describe('picking rows of a list by their line', () => {
     const j = await file('c.ndjson', '{"phone":"+5511970000000"}\n');
     expect((await pickRows([j], {}, [{ file: j, line: 1 }])).ok).toBe(false);
   });
+
+  it('reads a tail and a new file as the whole read gives their rows, a phone of a known row there a duplicate of it', async () => {
+    const head = 'phone;name\n+5511970000000;Ana\n+5511970000001;Bia\n';
+    const a = await file('a.csv', `${head}+5511970000002;"Cai\nLine two"\n\n+5511970000000;Again\n`);
+    const b = await file('b.csv', 'sep=;\nphone;name\n+5511970000003;Dai\n+5511970000001;Twice\n');
+    const whole = (await all([a, b])).filter((i) => i.kind !== 'warning' && (i.kind === 'contact' ? i.contact.line > 3 || i.contact.file === b : i.reject.line > 3 || i.reject.file === b));
+    // Ana and Bia were read before and are not read again: the known rows stand for them.
+    const known = { count: 2, phones: new Float64Array([5511970000000, 5511970000001]), fileOf: new Uint16Array([0, 0]), lines: new Int32Array([2, 3]), files: [a] };
+    const picked = await pickRows([a, b], { defaultCountry: 'BR' }, [], { tails: [{ file: a, fromByte: Buffer.byteLength(head), fromLine: 4 }, { file: b, fromByte: 0, fromLine: 1 }], known });
+    expect(picked).toEqual({ ok: true, items: whole });
+    expect(whole.map((i) => (i.kind === 'reject' ? i.reject.detail : i.kind))).toEqual(['contact', `same phone as ${a} line 2`, 'contact', `same phone as ${a} line 3`]);
+  });
+
+  it('declines a tail whose quote never closes (the whole read then says where)', async () => {
+    const head = 'phone,name\n+5511970000000,Ana\n';
+    const a = await file('a.csv', `${head}+5511970000001,"Bia\n`);
+    expect(await pickRows([a], {}, [], { tails: [{ file: a, fromByte: Buffer.byteLength(head), fromLine: 3 }] })).toMatchObject({ ok: false });
+  });
 });

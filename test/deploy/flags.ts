@@ -5,8 +5,8 @@ import { buildProgram } from '../../src/cli/program.js';
  * The command an `outreach …` argument list names (`store migrate`, `resume`), and the flags it
  * passes that the command does not take: what a scheduler would fail on (exit 2) at the first run.
  */
-export function unknownFlags(args: readonly string[]): { command: string; unknown: string[] } {
-  let cmd: Command = buildProgram();
+export async function unknownFlags(args: readonly string[]): Promise<{ command: string; unknown: string[] }> {
+  let cmd: Command = await buildProgram();
   const names: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {

@@ -58,11 +58,13 @@ function podOf(m: Manifest): PodSpec | undefined {
 }
 
 describe('the Kubernetes manifests of deploy/kubernetes/', () => {
-  it('parse, and hold a migrate Job, the webhook Deployment and its Service, and a CronJob', () => {
+  it('parse, and hold a migrate Job, the webhook and the console as Deployments with their Services, and a CronJob', () => {
     expect(manifests.map((m) => `${m.kind} ${m.metadata.name}`).sort()).toEqual([
       'CronJob outreach-number-1',
+      'Deployment outreach-console',
       'Deployment outreach-webhook',
       'Job outreach-store-migrate',
+      'Service outreach-console',
       'Service outreach-webhook',
     ]);
   });
@@ -106,11 +108,11 @@ describe('the Kubernetes manifests of deploy/kubernetes/', () => {
     }
   });
 
-  it("call the installed binary with flags its commands take", () => {
+  it("call the installed binary with flags its commands take", async () => {
     for (const m of manifests) {
       for (const c of podOf(m)?.containers ?? []) {
         expect(c.args?.[0], m.file).toBe('outreach');
-        const { command, unknown } = unknownFlags(c.args?.slice(1) ?? []);
+        const { command, unknown } = await unknownFlags(c.args?.slice(1) ?? []);
         expect(command, m.file).not.toBe('');
         expect(unknown, `${m.file}: outreach ${command}`).toEqual([]);
       }
@@ -118,8 +120,8 @@ describe('the Kubernetes manifests of deploy/kubernetes/', () => {
   });
 
   it('probe the webhook on /healthz at the port it listens on, and give it a Service that selects its pods', () => {
-    const deployment = manifests.find((m) => m.kind === 'Deployment');
-    const service = manifests.find((m) => m.kind === 'Service');
+    const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'outreach-webhook');
+    const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === 'outreach-webhook');
     const c = deployment?.spec.template?.spec.containers[0];
     const port = c?.ports?.[0];
     expect(c?.args?.slice(1, 6)).toEqual(['webhook', '--host', '0.0.0.0', '--port', String(port?.containerPort)]);
@@ -127,6 +129,28 @@ describe('the Kubernetes manifests of deploy/kubernetes/', () => {
       expect(probe?.httpGet?.path).toBe('/healthz');
       expect([port?.name, port?.containerPort]).toContain(probe?.httpGet?.port);
     }
+    const labels = deployment?.spec.template?.metadata?.labels ?? {};
+    expect(Object.entries(service?.spec.selector ?? {}).every(([k, v]) => labels[k] === v)).toBe(true);
+    expect([port?.name, port?.containerPort]).toContain(service?.spec.ports?.[0]?.targetPort);
+  });
+
+  it('probe the console on /healthz, give it its token from the Secret (never written) and the job files where the runs read them, and a Service', () => {
+    const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'outreach-console');
+    const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === 'outreach-console');
+    const pod = deployment?.spec.template?.spec;
+    const c = pod?.containers[0];
+    const port = c?.ports?.[0];
+    // Off loopback in a pod: the console starts only with OUTREACH_CONSOLE_TOKEN, here from the Secret outreach.
+    expect(c?.args?.slice(1, 6)).toEqual(['console', '--host', '0.0.0.0', '--port', String(port?.containerPort)]);
+    expect(c?.env?.find((e) => e.name === 'OUTREACH_CONSOLE_TOKEN')).toEqual({ name: 'OUTREACH_CONSOLE_TOKEN', valueFrom: { secretKeyRef: { name: 'outreach', key: 'console-token' } } });
+    for (const probe of [c?.readinessProbe, c?.livenessProbe]) {
+      expect(probe?.httpGet?.path).toBe('/healthz');
+      expect([port?.name, port?.containerPort]).toContain(probe?.httpGet?.port);
+    }
+    const cronJob = manifests.find((m) => m.kind === 'CronJob');
+    const runJobs = cronJob?.spec.jobTemplate?.spec.template.spec.containers[0]?.volumeMounts?.find((v) => v.name === 'jobs');
+    expect(c?.volumeMounts?.find((v) => v.name === 'jobs')).toEqual({ ...runJobs, readOnly: true });
+    expect(pod?.volumes?.find((v) => v.name === 'jobs')?.configMap?.name).toBe('outreach-jobs');
     const labels = deployment?.spec.template?.metadata?.labels ?? {};
     expect(Object.entries(service?.spec.selector ?? {}).every(([k, v]) => labels[k] === v)).toBe(true);
     expect([port?.name, port?.containerPort]).toContain(service?.spec.ports?.[0]?.targetPort);

@@ -6,13 +6,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import { docPages } from '../helpers/doc-pages.js';
 
 const run = promisify(execFile);
 const UNITS = path.join(repoRoot, 'deploy', 'systemd');
 let readme: string;
+/** The README and the guides of docs/, one text: the scheduled examples live in the guides. */
+let pages: string;
 
 beforeAll(async () => {
   readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
+  pages = docPages().map((p) => p.text).join('\n');
 });
 
 /** The README's fenced code blocks, without their fences. */
@@ -20,21 +24,21 @@ function codeBlocks(text: string): string[] {
   return [...text.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 }
 
-/** Lines of the README's code blocks that a scheduler runs: crontab lines, systemd Exec lines, Kubernetes args. */
+/** Lines of the pages' code blocks that a scheduler runs: crontab lines, systemd Exec lines, Kubernetes args. */
 function scheduledLines(text: string): string[] {
   return codeBlocks(text)
     .flatMap((b) => b.split('\n'))
     .filter((l) => /^[\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+ /.test(l) || /^Exec\w*=/.test(l) || /^\s*(?:args|command): \[/.test(l));
 }
 
-describe("the README's install path and scheduled examples", () => {
+describe("the README's install path and the guides' scheduled examples", () => {
   it('gives one install path for a machine that runs campaigns and says where the binary lands', () => {
     expect(readme).toMatch(/npm install -g \.\/outreach-[\d.]+\.tgz/);
     expect(readme).toContain('$(npm prefix -g)/bin/outreach');
   });
 
   it('has every scheduled example (cron, systemd, Kubernetes) call the installed binary, never npx', () => {
-    const lines = scheduledLines(readme);
+    const lines = scheduledLines(pages);
     expect(lines.length).toBeGreaterThanOrEqual(6);
     for (const line of lines) {
       expect(line, line).not.toMatch(/\bnpx\b/);
@@ -58,7 +62,7 @@ describe('the Kubernetes manifests (deploy/kubernetes/)', () => {
   });
 });
 
-/** The README's systemd units: each block that starts with `# /etc/systemd/system/<name>`. */
+/** The pages' systemd units: each block that starts with `# /etc/systemd/system/<name>`. */
 function readmeUnits(text: string): Map<string, string> {
   const units = new Map<string, string>();
   for (const block of codeBlocks(text)) {
@@ -75,9 +79,9 @@ async function unitFiles(): Promise<string[]> {
 }
 
 describe('the systemd units', () => {
-  it('are in deploy/systemd/, shown verbatim in the README', async () => {
+  it('are in deploy/systemd/, shown verbatim in the guides', async () => {
     const files = await unitFiles();
-    const shown = readmeUnits(readme);
+    const shown = readmeUnits(pages);
     expect([...shown.keys()].sort()).toEqual(files);
     for (const name of files) expect(shown.get(name), name).toBe(await readFile(path.join(UNITS, name), 'utf8'));
   });

@@ -40,15 +40,22 @@ describe('the systemd services of deploy/systemd/', () => {
     }
   });
 
-  it('call the installed binary with flags its commands take, and write their metrics for node_exporter', () => {
+  it('call the installed binary with flags its commands take, and write their metrics for node_exporter', async () => {
     for (const [name, s] of services) {
       const [exec] = s.get('ExecStart') ?? [];
       const args = (exec ?? '').split(/\s+/);
       expect(args[0], name).toBe('/usr/local/bin/outreach');
-      const { command, unknown } = unknownFlags(args.slice(1));
+      const { command, unknown } = await unknownFlags(args.slice(1));
       expect(unknown, `${name}: outreach ${command}`).toEqual([]);
       if (s.get('Type')?.[0] === 'oneshot') expect(args[args.indexOf('--metrics-file') + 1], name).toMatch(/^\/var\/lib\/prometheus\/node-exporter\/outreach-[^/]+\.prom$/);
     }
+  });
+
+  it('start the console on loopback, where it needs no token, and hold no token in the unit', () => {
+    const console = services.get('outreach-console.service');
+    expect(console?.get('ExecStart')).toEqual(['/usr/local/bin/outreach console --host 127.0.0.1 --port 8790']);
+    expect(console?.get('User')).toEqual(services.get('outreach-webhook.service')?.get('User'));
+    for (const [name, s] of services) for (const values of s.values()) for (const v of values) expect(v, name).not.toMatch(/OUTREACH_CONSOLE_TOKEN=/);
   });
 
   it('hand the database URL over as a credential OUTREACH_STORE_FILE names, never in the unit', () => {

@@ -9,7 +9,7 @@ const files = (await readdir(JOBS)).filter((f) => f.endsWith('.json')).sort();
 
 describe('the example jobs in jobs/', () => {
   it('exist', () => {
-    expect(files).toEqual(['black-friday.json', 'demo.json', 'latam-mixed.json', 'nightly-import.json', 'pool.json', 'ww-text-media.json']);
+    expect(files).toEqual(['black-friday.json', 'demo.json', 'first-campaign.json', 'latam-mixed.json', 'nightly-import.json', 'pool.json', 'ww-text-media.json']);
   });
 
   it.each(files)('%s is a valid job', async (file) => {

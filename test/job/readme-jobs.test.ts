@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { parseJob } from '../../src/job/index.js';
 import { repoRoot } from '../helpers/cli.js';
 
-/** The README's example jobs of a follow-up and of an experiment (its ```json blocks naming either). */
+/** The example jobs of a follow-up and of an experiment in docs/follow-ups-and-experiments.md (its ```json blocks naming either). */
 async function readmeJobs(): Promise<unknown[]> {
-  const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
-  return [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
+  const guide = await readFile(path.join(repoRoot, 'docs', 'follow-ups-and-experiments.md'), 'utf8');
+  return [...guide.matchAll(/```json\n([\s\S]*?)```/g)]
     .map((m) => m[1] ?? '')
     .filter((block) => /"(follow_up|experiment)"/.test(block))
     .map((block) => JSON.parse(block) as unknown);
@@ -18,7 +18,7 @@ interface SchemaShape {
   allOf: Array<{ oneOf: Array<{ required: string[] }> }>;
 }
 
-describe('the README\'s follow-up and experiment jobs', () => {
+describe("the guide's follow-up and experiment jobs", () => {
   it('are both there, and each is a valid job and fits docs/job.schema.json', async () => {
     const jobs = await readmeJobs();
     expect(jobs.map((j) => Object.keys(j as object).find((k) => k === 'follow_up' || k === 'experiment'))).toEqual(['follow_up', 'experiment']);

@@ -171,10 +171,13 @@ describe.skipIf(!pgUrl)('one PostgreSQL store shared by processes on several hos
     expect(first.this_run.deferred).toBeGreaterThan(0);
     a.child.kill('SIGKILL');
     await a.exited;
-    const sentBySlow = slow.phones.filter((p) => sim.state.messageCount(p) > 0).length;
     // At once: no lapse waited for. The deferred contacts are decided again, not left until a day later.
     const again = JSON.parse((await runCli(['run', other.jobFile, '--json', '--no-progress'], { env })).stdout) as { this_run: { sent: number; deferred: number } };
-    expect(first.this_run.sent + again.this_run.sent).toBe(Math.min(20, 20 - sentBySlow));
+    // Counted once nothing more can arrive: the killed run's one request in flight (concurrency 1) may reach
+    // the platform after the kill, or keep its place (written ahead) without reaching it.
+    const sentBySlow = slow.phones.filter((p) => sim.state.messageCount(p) > 0).length;
+    expect(first.this_run.sent + again.this_run.sent).toBeLessThanOrEqual(20 - sentBySlow);
+    expect(first.this_run.sent + again.this_run.sent).toBeGreaterThanOrEqual(20 - sentBySlow - 1);
     expect(starts()).toBeLessThanOrEqual(20);
   }, 90_000);
 

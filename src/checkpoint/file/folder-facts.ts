@@ -4,7 +4,6 @@
  * all of one, and the message each job's first message to a phone carried (its journal's attempts), so
  * that the ledger lines written before the message was kept carry it once imported.
  */
-import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { headerCompany } from '../job-key.js';
@@ -51,7 +50,7 @@ export async function folderFacts(folder: string, messageKey?: MessageKeyOf): Pr
   };
 }
 
-/** The folder's sub-folders that hold a journal, sorted (none when it cannot be read). */
+/** The folder's sub-folders that hold a journal, sorted. */
 export async function journalFolders(folder: string): Promise<string[]> {
   let entries;
   try {
@@ -59,11 +58,6 @@ export async function journalFolders(folder: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return journalFoldersAmong(folder, entries);
-}
-
-/** Of a folder's entries, the sub-folders that hold a journal, sorted. */
-export async function journalFoldersAmong(folder: string, entries: readonly Dirent[]): Promise<string[]> {
   const jobs: string[] = [];
   for (const e of entries) {
     if (!e.isDirectory()) continue;

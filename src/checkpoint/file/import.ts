@@ -218,7 +218,7 @@ export function takenInState(folder: string, job: string): string {
   return `taken-in:${createHash('sha256').update(`${folder}\u0000${job}`).digest('hex').slice(0, 16)}`;
 }
 
-/** JSON with every object's keys in order (two records that differ only in key order are one); `store import` into a database compares by it too. */
+/** JSON with every object's keys in order (two records that differ only in key order are one). */
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {

@@ -16,12 +16,12 @@ export async function writeListing(file: string, source: string, listing: Contac
 export { listingSource } from '../listing-codec.js';
 
 /**
- * The job's listing when it is of `source`: its head read first, then its phones (all that counting
+ * The job's listing when it is of `source` (undefined: whatever its source): its head read first, then its phones (all that counting
  * pending contacts needs); the other arrays are read straight into the listing's memory when a
  * contact is first asked for, from the file as it was opened (a listing written since does not
  * mix in). An image of before the phones' own CRC is read whole at once.
  */
-export async function readListing(file: string, source: string): Promise<ContactListing | undefined> {
+export async function readListing(file: string, source: string | undefined): Promise<ContactListing | undefined> {
   let fd: number;
   try {
     fd = openSync(file, 'r');

@@ -7,9 +7,10 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { rowKey, type JobFiles, type JobOwner, type JobRunner, type JobStore, type JobView, type KnownConversation, type RowRef, type StateStore } from '../store.js';
+import { rowKey, type JobFiles, type JobOwner, type JobRunner, type JobStore, type JobView, type KnownConversation, type RowRef, type StateStore, type StoredJob } from '../store.js';
 import { jobChannel } from '../job-channel.js';
 import { headerCompany, jobKeys, type JobKeys } from '../job-key.js';
+import { jobsOfView, storedJob } from '../stored-jobs.js';
 import { readHeader } from './read-header.js';
 import { accountThrough } from '../account-view.js';
 import { openJobJournal } from './checkpoint.js';
@@ -77,6 +78,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       account: (id) => root.account(id),
       companies: () => root.companies(),
       jobFiles,
+      jobs: async () => jobsOfView(await storedJobs(dir), company),
 
       async openJob(job: string, owner: JobOwner): Promise<JobStore> {
         const p = await paths(job);
@@ -178,6 +180,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       },
 
       listing: async (job, source) => readListing((await paths(job)).listing, source),
+      lastListing: async (job) => readListing((await paths(job)).listing, undefined),
       async saveListing(job, source, listing) {
         const p = await paths(job);
         await ensureDir(p.dir)
@@ -265,6 +268,20 @@ async function jobFolders(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** Every job folder of the state folder whose journal exists, with what its first header says. */
+async function storedJobs(dir: string): Promise<StoredJob[]> {
+  const jobs: StoredJob[] = [];
+  for (const key of await jobFolders(dir)) {
+    const file = jobStatePaths(dir, key).checkpoint;
+    if (!existsSync(file)) continue;
+    const header = await readHeader(file).catch((err: unknown) => {
+      throw stateFileError(err, file);
+    });
+    jobs.push(storedJob(key, header));
+  }
+  return jobs;
 }
 
 /** The view of every job folder of the state folder that can be read, with its key. */

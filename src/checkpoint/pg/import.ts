@@ -24,7 +24,7 @@ import { loadSyncBook } from '../file/sync-book.js';
 import type { Db, Queryable } from './db.js';
 import { unavailable } from './errors.js';
 import type { PgStateStore } from './store.js';
-import { folderFacts, journalFoldersAmong, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
+import { folderFacts, journalFolders, type FolderFacts, type MessageKeyOf } from '../file/folder-facts.js';
 import { canonical, takenInState } from '../file/import.js';
 import { headerCompany, jobKeys } from '../job-key.js';
 import { pgJobExists, pgJobHeader } from './job.js';
@@ -78,17 +78,16 @@ export function pgStoreImporter(store: PgStateStore, folder: string, options: { 
   };
 }
 
-/** The folder's jobs: its sub-folders that hold a journal. */
+/** The folder's jobs: its sub-folders that hold a journal; a folder that cannot be read is refused in one sentence. */
 async function jobsOf(folder: string): Promise<string[]> {
-  let entries;
   try {
     if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-    entries = await readdir(folder, { withFileTypes: true });
+    await readdir(folder);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new StoreImportError(`${folder} is not a state folder (${code === 'ENOENT' ? 'no such folder' : code}); give the folder that holds the jobs' folders, such as jobs/.outreach`);
   }
-  return journalFoldersAmong(folder, entries);
+  return journalFolders(folder);
 }
 
 // ---- a job ---------------------------------------------------------------------------------
@@ -198,6 +197,7 @@ function sameRecord(a: string, b: string): boolean {
     return false;
   }
 }
+
 
 function fingerprintOf(text: string): string | undefined {
   const value = parseLine(text);

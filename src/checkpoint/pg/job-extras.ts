@@ -23,12 +23,15 @@ export async function savePlanRejects(db: Db, job: string, rows: Iterable<RowRef
     });
 }
 
-/** The listing saved for `source`; undefined when there is none, it is of another source, or it does not check. */
-export async function listing(db: Db, job: string, source: string): Promise<ContactListing | undefined> {
+/** The listing saved for `source` (undefined: whatever its source); undefined when there is none, it is of another source, or it does not check. */
+export async function listing(db: Db, job: string, source: string | undefined): Promise<ContactListing | undefined> {
   const data = await consistentRead(
     (body) => db.tx(body),
     async (c) => {
-      const { rows } = await c.query<{ size: number }>(`SELECT octet_length(data) AS size FROM ${db.s}.listings WHERE job = $1 AND source = $2`, [job, source]);
+      const { rows } =
+        source === undefined
+          ? await c.query<{ size: number }>(`SELECT octet_length(data) AS size FROM ${db.s}.listings WHERE job = $1`, [job])
+          : await c.query<{ size: number }>(`SELECT octet_length(data) AS size FROM ${db.s}.listings WHERE job = $1 AND source = $2`, [job, source]);
       const size = rows[0]?.size;
       return size === undefined ? undefined : readBytes(c, `${db.s}.listings`, job, size);
     },

@@ -21,6 +21,8 @@ import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
 import { pgClaimRate, pgLeaveRate } from './rate-shares.js';
 import { pingDb } from './ping.js';
+import { pgStoredJobs } from './stored-jobs.js';
+import { jobsOfView } from '../stored-jobs.js';
 
 export interface PgStoreOptions extends DbOptions, LeaseOptions {
   /** The local folder for the files for people (report.csv, rejects.csv, run.log, summary.json, report.html). */
@@ -51,6 +53,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       account: (id) => root.account(id),
       companies: () => pgCompanies(db),
       jobFiles,
+      jobs: async () => jobsOfView(await pgStoredJobs(db), company),
       openJob: async (job, owner) => {
         const key = await k(job);
         return openPgJob(db, key, owner, jobFiles(job), options);
@@ -63,6 +66,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       jobNote: async (job, key) => jobNote(db, await k(job), key),
       saveJobNote: async (job, key, value) => saveJobNote(db, await k(job), key, value),
       listing: async (job, source) => listing(db, await k(job), source),
+      lastListing: async (job) => listing(db, await k(job), undefined),
       saveListing: async (job, source, l) => saveListing(db, await k(job), source, l),
       windows: () => pgWindows(db, company),
       openWindowStore: () => openPgWindowStore(db, company),

@@ -60,7 +60,7 @@ async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<v
       await suppressPhones(store, [optOut.byHand], { reason: 'asked the call centre not to be contacted' });
       say(`   ${optOut.stop} replied "PARAR" (STOP, in Portuguese): an opt-out keyword, so the webhook put the number on the suppression list`);
       say(`   ${optOut.byHand} asked not to be contacted: outreach suppress add ${optOut.byHand} --state-dir ${shown(store.location)} --reason "asked the call centre not to be contacted"`);
-      say('   every job of this state folder skips both (skip:suppressed), checked again right before each send');
+      say('   every job of the company skips both (skip:suppressed), checked again right before each send');
     }
 
     say(`\n== 3. outreach plan ${shown(jobFile)}   (a dry run: nothing sent)`);

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { stopJobFile, type StopOutcome } from '../../app/index.js';
 import { ExitCode } from '../exit.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
+import { terminate } from '../stop-signal.js';
 
 interface StopFlags {
   stateDir?: string;
@@ -23,41 +23,6 @@ export function registerStop(program: Command): void {
       process.stdout.write(`${stopText(job, outcome)}\n`);
       process.exitCode = outcome.kind === 'other_host' ? ExitCode.failed : ExitCode.ok;
     });
-}
-
-/**
- * SIGTERM to `pid` when it is a live process of ours (node running outreach): a pid the store recorded
- * may since belong to another program, which is never signalled.
- */
-function terminate(pid: number): boolean {
-  if (!isOutreach(pid)) return false;
-  try {
-    process.kill(pid, 'SIGTERM');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `pid` runs node (or outreach), where /proc tells; true where it cannot be told. */
-function isOutreach(pid: number): boolean {
-  let cmdline: string;
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch (err) {
-    // No /proc (macOS): the store's liveness check is all there is. A pid gone: nothing to stop.
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT' || !readableProc();
-  }
-  return /node|outreach/.test(cmdline);
-}
-
-function readableProc(): boolean {
-  try {
-    readFileSync('/proc/self/cmdline');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function stopText(job: string, outcome: StopOutcome): string {

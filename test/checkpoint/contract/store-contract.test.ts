@@ -205,6 +205,22 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(await other.listing('promo', 'source-2')).toBeUndefined();
       expect(await other.listing('winter', 'source-1')).toBeUndefined();
     });
+
+    it('gives the last listing back whatever its source, naming the source and the reads it was saved with', async () => {
+      expect(await store.lastListing('promo')).toBeUndefined();
+      const reads = { files: [{ file: 'contacts.csv', size: 120, mtimeMs: 1_764_000_000_123.5, sha256: 'ab'.repeat(32), lines: 4, endsAtBreak: true }] };
+      const listing = new ContactListing();
+      listing.add({ phone: phoneOf(1), line: 2, file: 'contacts.csv', name: 'Ana' });
+      listing.reads = reads;
+      await store.saveListing('promo', 'source-1', listing);
+      const other = await place.another();
+      const kept = await other.lastListing('promo');
+      expect(kept && [...kept]).toEqual([...listing]);
+      expect(kept?.source).toBe('source-1');
+      expect(kept?.reads).toEqual(reads);
+      expect((await other.listing('promo', 'source-1'))?.reads).toEqual(reads);
+      expect(await other.lastListing('winter')).toBeUndefined();
+    });
   });
 
   describe('the counts a job keeps', () => {

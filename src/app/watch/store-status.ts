@@ -1,0 +1,35 @@
+import type { JobRunner, StateStore, StoredJob } from '../../checkpoint/index.js';
+import { startedFrom } from '../content-guard.js';
+import { contactsNotDone, inFlightOf, type JobStatus } from '../job-report.js';
+import { messagingRoom } from '../messaging-room.js';
+import { repliesOf } from '../replies.js';
+import { digestStates } from '../states-digest.js';
+
+/**
+ * `status`'s figures of a job whose job file cannot be read here, from the store alone: its contacts by
+ * status, the funnel, the deferred, who runs it, the messaging limit used. What only the job file tells
+ * is left out and said in `listProblem`: the list's contacts never reached (not counted as pending), the
+ * limit the job sets (only the recipients used), an experiment's arms, a pool's numbers.
+ */
+export async function storeStatus(whole: StateStore, stored: StoredJob, runner: JobRunner | undefined, why: string, now: number): Promise<JobStatus> {
+  const view = await whole.readJob(stored.key);
+  const states = view?.states ?? new Map();
+  const repliedAt = view ? await repliesOf(whole, view.states) : new Map<string, string>();
+  const live = runner !== undefined && runner.gone === undefined ? runner : undefined;
+  const { summary, funnel, deferred } = digestStates(states, { replies: repliedAt, ...(live && { inFlight: inFlightOf(live) }) });
+  const sent = summary.byStatus.sent;
+  const account = stored.company !== undefined ? whole.account(stored.company) : whole;
+  const place = startedFrom(view?.header);
+  return {
+    job: stored.name,
+    summary,
+    replies: { count: repliedAt.size, rate: sent > 0 ? repliedAt.size / sent : 0 },
+    funnel,
+    notDone: contactsNotDone(summary),
+    listProblem: `${why}: the store's figures alone (the list's contacts never reached are not counted, nor the job's messaging limit)`,
+    deferred,
+    messaging: await messagingRoom(account, undefined, now),
+    ...(place && { startedFrom: place }),
+    ...(runner && { running: runner }),
+  };
+}
