@@ -31,7 +31,7 @@ export default defineConfig({
           name: 'shared',
           include: ['test/**/*.test.ts'],
           exclude: [...MOCKING],
-          globalSetup: ['test/pg-global-setup.ts'],
+          globalSetup: ['test/pg-global-setup.ts', 'test/run-folder-setup.ts'],
           isolate: false,
         },
       },

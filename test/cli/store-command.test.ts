@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/checkpoint/pg/migrations.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { cli } from '../helpers/in-process.js';
+import { DEMO_WAIT_MS, sharedDemo } from '../helpers/shared-demo.js';
 import { schemaUrl } from '../helpers/pg-cluster.js';
 import { unpack } from '../../src/checkpoint/pg/blob.js';
 
@@ -75,13 +76,15 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-store-'));
     stateDir = path.join(dir, 'state');
-    // A real file store: the demo's run (journal, listing, rejects, suppression list, ledger, windows, webhook events).
-    const demo = await cli(['demo', '--no-progress', '--state-dir', stateDir]);
+    // A real file store: the demo's run (journal, listing, rejects, suppression list, ledger, windows, webhook
+    // events); the run's one demo, copied, since this test writes into it.
+    const demo = await sharedDemo();
     expect(demo.code).toBe(0);
+    await cp(demo.stateDir, stateDir, { recursive: true });
     await writeFile(path.join(stateDir, 'sync.json'), `${JSON.stringify({ v: 1, updated_at: '2026-03-01T00:00:00.000Z', conversations: { '17': 42 }, last_run: '2026-03-01T00:05:00.000Z' })}\n`);
     client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
-  }, 180_000);
+  }, DEMO_WAIT_MS);
 
   afterAll(async () => {
     await client?.end();
