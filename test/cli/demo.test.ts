@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../helpers/campaign.js';
 import { cli as runCli } from '../helpers/in-process.js';
+import { DEMO_WAIT_MS, sharedDemo } from '../helpers/shared-demo.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -13,9 +14,8 @@ afterEach(async () => {
 
 describe('outreach demo', () => {
   it('runs plan, run with 502s and 429s, resume that heals them, skips a STOP reply and a suppressed contact, shows an undeliverable number and a marketing-limit deferral, and points at the report and rejects', async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-demo-'));
-    const stateDir = path.join(dir, 'state');
-    const ran = await runCli(['demo', '--no-progress', '--state-dir', stateDir]);
+    // The run's one demo (file-modes and store-command read the same one).
+    const { stateDir, ...ran } = await sharedDemo();
     // Without a terminal each line of a run's end carries a timestamp: read the lines without it.
     const r = { ...ran, stdout: ran.stdout.replace(/^\d{4}-\d\d-\d\dT\S+Z /gm, '') };
 
@@ -52,7 +52,7 @@ describe('outreach demo', () => {
     expect(r.stdout).toMatch(/outreach track[\s\S]*track of demo: 266 messages read[\s\S]*funnel \(of the sent\)\s+sent\s+266\s+delivered\s+\d+/);
     expect(r.stdout.trimEnd().endsWith(path.join(stateDir, 'demo', 'report.html'))).toBe(true);
     expect(existsSync(path.join(stateDir, 'demo', 'report.html'))).toBe(true);
-  });
+  }, DEMO_WAIT_MS);
 
   it('never empties a folder that is not its own', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-demo-'));

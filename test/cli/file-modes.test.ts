@@ -12,6 +12,7 @@ import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { cliPath, repoRoot, type CliResult } from '../helpers/cli.js';
 import { schemaUrl } from '../helpers/pg-cluster.js';
+import { DEMO_WAIT_MS, sharedDemo } from '../helpers/shared-demo.js';
 
 const pgUrl = inject('pgUrl');
 
@@ -72,8 +73,8 @@ afterEach(async () => {
 
 describe('under umask 022, every file written is 0600 and every folder made 0700', () => {
   it("the demo's state folder: journal, listing, reports, run.log, the webhook's events, the lists", async () => {
-    const state = path.join(dir, 'demo', 'state');
-    const r = await underUmask022(['demo', '--no-progress', '--state-dir', state]);
+    // The run's one demo, run under umask 022 (helpers/shared-demo.ts).
+    const { stateDir: state, ...r } = await sharedDemo();
     expect(r.code, r.stderr).toBe(0);
     const files = (await readdir(state, { recursive: true })).map(String);
     for (const f of ['demo/checkpoint.jsonl', 'demo/report.csv', 'demo/rejects.csv', 'demo/run.log', 'demo/summary.json', 'demo/report.html', 'events.jsonl', 'window.json', 'ledger.jsonl']) {
@@ -81,8 +82,8 @@ describe('under umask 022, every file written is 0600 and every folder made 0700
     }
     expect(await notPrivate(state)).toEqual([]);
     // The folders above it that the demo made (`demo/` here) are private too.
-    expect(((await stat(path.join(dir, 'demo'))).mode & 0o777).toString(8)).toBe('700');
-  });
+    expect(((await stat(path.dirname(state))).mode & 0o777).toString(8)).toBe('700');
+  }, DEMO_WAIT_MS);
 
   it('a state folder written by an older version (0644 files) has the files a later run writes made 0600', async () => {
     sim = await startSimulator({ seed: 4 });

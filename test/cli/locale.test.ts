@@ -6,6 +6,7 @@ import { count, dateOrder, localeFromEnv, percent, readLocale } from '../../src/
 import { startSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { runCli } from '../helpers/cli.js';
+import { cli } from '../helpers/in-process.js';
 
 let c: Campaign | undefined;
 afterEach(async () => {
@@ -49,10 +50,12 @@ describe('the locale figures and times are written in', () => {
 describe('the commands for people follow the locale; files for machines do not', () => {
   it('plan writes pt-BR figures with LANG=pt_BR.UTF-8 or --locale pt-BR, and its JSON stays as it is', async () => {
     c = await campaign({ rows: 1200 });
-    const plan = (env: Record<string, string>, ...flags: string[]) => runCli(['plan', c!.jobFile, '--offline', '--channel-type', 'wba', '--state-dir', c!.stateDir, ...flags], { env });
+    const args = (...flags: string[]) => ['plan', c!.jobFile, '--offline', '--channel-type', 'wba', '--state-dir', c!.stateDir, ...flags];
+    // In this process, as the command line reads its environment; the LANG of a process of its own once, end to end.
+    const plan = (env: Record<string, string>, ...flags: string[]) => cli(args(...flags), { env });
     const plain = await plan({});
     expect(plain.stdout).toMatch(/rows read +1,200 /);
-    const fromEnv = await plan({ LANG: 'pt_BR.UTF-8' });
+    const fromEnv = await runCli(args(), { env: { LANG: 'pt_BR.UTF-8' } });
     expect(fromEnv.stdout).toMatch(/rows read +1\.200 /);
     expect(fromEnv.stdout).toMatch(/planned +1\.200\n/);
     const fromFlag = await plan({ LANG: 'en_US.UTF-8' }, '--locale', 'pt-BR');
@@ -67,17 +70,18 @@ describe('the commands for people follow the locale; files for machines do not',
     try {
       c = await campaign({ rows: 5 });
       const env = { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir };
-      const run = await runCli(['run', c.jobFile, '--no-progress', '--locale', 'pt-BR'], { env });
+      // In this process but for status, whose LC_ALL is that of a process of its own.
+      const run = await cli(['run', c.jobFile, '--no-progress', '--locale', 'pt-BR'], { env });
       expect(run.stdout).toMatch(/time {8}\d+,\ds, 5 sent this run/);
       const status = await runCli(['status', c.jobFile], { env: { ...env, LC_ALL: 'pt_BR.UTF-8' } });
       expect(status.stdout).toContain('  replies 0 of 5 sent (0,0%)');
       expect(status.stdout).toMatch(/ {2}sent +5\n/);
       const report = async (more: Record<string, string>) => {
-        expect((await runCli(['report', c!.jobFile], { env: { ...env, ...more } })).code).toBe(0);
+        expect((await cli(['report', c!.jobFile], { env: { ...env, ...more } })).code).toBe(0);
         return readFile(path.join(c!.stateDir, 'cli-test', 'report.csv'));
       };
       expect((await report({ LANG: 'pt_BR.UTF-8' })).equals(await report({}))).toBe(true);
-      expect((await runCli(['report', c.jobFile, '--format', 'html', '--locale', 'pt-BR'], { env })).code).toBe(0);
+      expect((await cli(['report', c.jobFile, '--format', 'html', '--locale', 'pt-BR'], { env })).code).toBe(0);
       expect(await readFile(path.join(c.stateDir, 'cli-test', 'report.html'), 'utf8')).toMatch(/>0,0%</);
     } finally {
       await sim.close();
@@ -86,7 +90,7 @@ describe('the commands for people follow the locale; files for machines do not',
 
   it('refuses a --locale that is not one (exit 2)', async () => {
     c = await campaign({ rows: 2 });
-    const r = await runCli(['plan', c.jobFile, '--offline', '--state-dir', c.stateDir, '--locale', 'klingon!'], {});
+    const r = await cli(['plan', c.jobFile, '--offline', '--state-dir', c.stateDir, '--locale', 'klingon!']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--locale: "klingon!" is not a locale; give a language tag such as --locale pt-BR/);
   });

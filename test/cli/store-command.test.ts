@@ -1,6 +1,8 @@
 /**
- * `outreach store migrate` and `outreach store import`, end to end through the built CLI, against the
- * test cluster; and a store that cannot be reached, which needs no cluster. The cluster trusts every
+ * `outreach store migrate` and `outreach store import` against the test cluster, and a store that cannot
+ * be reached, which needs no cluster: the first migrate, the first import and the unreachable store end to
+ * end through the built CLI, each in a process of its own; the commands after them, and the demo that
+ * makes the file store imported, through the same command line in this process. The cluster trusts every
  * connection, so a password put in its URL is never checked: it is there to be looked for in every
  * output and file.
  */
@@ -11,6 +13,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/checkpoint/pg/migrations.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { cli } from '../helpers/in-process.js';
+import { DEMO_WAIT_MS, sharedDemo } from '../helpers/shared-demo.js';
 import { schemaUrl } from '../helpers/pg-cluster.js';
 import { unpack } from '../../src/checkpoint/pg/blob.js';
 
@@ -51,14 +55,14 @@ describe('a store that cannot be used', () => {
   });
 
   it('of another scheme is refused before anything is done, exit 2', async () => {
-    const r = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: `mysql://root:${PASSWORD}@db/x` } });
+    const r = await cli(['store', 'migrate'], { env: { OUTREACH_STORE: `mysql://root:${PASSWORD}@db/x` } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^\S+ outreach: OUTREACH_STORE: "mysql:\/\/" is not a store outreach can use; give a PostgreSQL URL/);
     expectNoPassword([r]);
   });
 
   it('`store migrate` of a state folder has nothing to do, and says so (exit 2)', async () => {
-    const r = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: '' } });
+    const r = await cli(['store', 'migrate'], { env: { OUTREACH_STORE: '' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^\S+ outreach: the state folder needs no migration/);
   });
@@ -72,13 +76,15 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'outreach-store-'));
     stateDir = path.join(dir, 'state');
-    // A real file store: the demo's run (journal, listing, rejects, suppression list, ledger, windows, webhook events).
-    const demo = await runCli(['demo', '--no-progress', '--state-dir', stateDir], { timeoutMs: 120_000 });
+    // A real file store: the demo's run (journal, listing, rejects, suppression list, ledger, windows, webhook
+    // events); the run's one demo, copied, since this test writes into it.
+    const demo = await sharedDemo();
     expect(demo.code).toBe(0);
+    await cp(demo.stateDir, stateDir, { recursive: true });
     await writeFile(path.join(stateDir, 'sync.json'), `${JSON.stringify({ v: 1, updated_at: '2026-03-01T00:00:00.000Z', conversations: { '17': 42 }, last_run: '2026-03-01T00:05:00.000Z' })}\n`);
     client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
-  }, 180_000);
+  }, DEMO_WAIT_MS);
 
   afterAll(async () => {
     await client?.end();
@@ -95,7 +101,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const { rows } = await client.query<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
 
-    const again = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: url } });
+    const again = await cli(['store', 'migrate'], { env: { OUTREACH_STORE: url } });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`: up to date \\(version ${LATEST_VERSION}\\)\n$`));
     expectNoPassword([first, again]);
@@ -107,7 +113,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     await client.query(`GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);
     await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`);
     const asRunner = url.replace(/^postgres:\/\/[^@]+@/, `postgres://${role}:${PASSWORD}@`);
-    const runner = await runCli(['store', 'migrate'], { env: { OUTREACH_STORE: asRunner } });
+    const runner = await cli(['store', 'migrate'], { env: { OUTREACH_STORE: asRunner } });
     expect(runner.stderr).toBe('');
     expect(runner.stdout).toMatch(new RegExp(`: up to date \\(version ${LATEST_VERSION}\\)\n$`));
     expect(runner.code).toBe(0);
@@ -167,7 +173,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     const book = await client.query<{ book: unknown }>(`SELECT book FROM ${s}.sync_book`);
     expect(book.rows[0]?.book).toMatchObject({ updated_at: '2026-03-01T00:00:00.000Z', conversations: { '17': 42 } });
 
-    const again = await runCli(['store', 'import', stateDir], { env: { OUTREACH_STORE: url } });
+    const again = await cli(['store', 'import', stateDir], { env: { OUTREACH_STORE: url } });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('job demo: already there');
     expect(again.stdout).not.toMatch(/[1-9]\d* imported/);
@@ -179,7 +185,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
     await writeFile(path.join(other, 'demo', 'checkpoint.jsonl'), `${journal.slice(0, -1).join('\n')}\n`);
     await cp(path.join(stateDir, 'demo'), path.join(other, 'demo-copy'), { recursive: true });
     await writeFile(path.join(other, 'suppressions.jsonl'), `{"v":1,"op":"add","phone":"+5511900000001","reason":"by hand","source":"manual","at":"2026-03-02T00:00:00.000Z"}\n`, { flag: 'a' });
-    const refused = await runCli(['store', 'import', other], { env: { OUTREACH_STORE: url } });
+    const refused = await cli(['store', 'import', other], { env: { OUTREACH_STORE: url } });
     expect(refused.code).toBe(2);
     expect(refused.stdout).toContain('job demo-copy: imported');
     expect(refused.stdout).toMatch(/job demo: refused: /);
@@ -196,7 +202,7 @@ describe.skipIf(!pgUrl)('outreach store, against a database', () => {
   });
 
   it('`store import` of a folder that is not a state folder says so (exit 2)', async () => {
-    const r = await runCli(['store', 'import', path.join(dir, 'nowhere'), '--store', schemaUrl(pgUrl)]);
+    const r = await cli(['store', 'import', path.join(dir, 'nowhere'), '--store', schemaUrl(pgUrl)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^\S+ outreach: .*nowhere is not a state folder/);
   });

@@ -1,6 +1,7 @@
 /**
- * Commands on a database store, end to end through the built CLI: a run keeps its state in the
- * database and only the files for people in its folder; status on another folder (another host)
+ * Commands on a database store (the run through the built CLI in a process of its own, the others
+ * through the same command line in this process): a run keeps its state in the database and only the
+ * files for people in its folder; status on another folder (another host)
  * reads it; every other command that reads or writes state works on it too; no output or file shows
  * the store's password.
  */
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { cli as inProcess } from '../helpers/in-process.js';
 import { schemaUrl } from '../helpers/pg-cluster.js';
 
 const pgUrl = inject('pgUrl');
@@ -39,8 +41,10 @@ describe.skipIf(!pgUrl)('commands on a database store', () => {
     const there = path.join(c.dir, 'host-b');
     const env = { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token };
     const results: CliResult[] = [];
-    const cli = async (args: string[], extra: Record<string, string> = {}) => {
-      const r = await runCli(args, { env: { ...env, ...extra } });
+    // The run in a process of its own, end to end; the other commands in this process (the same command line, no
+    // process started for each), every output kept to be searched for the password.
+    const cli = async (args: string[], extra: Record<string, string> = {}, where: 'own process' | 'this process' = 'this process') => {
+      const r = await (where === 'own process' ? runCli : inProcess)(args, { env: { ...env, ...extra } });
       results.push(r);
       return r;
     };
@@ -49,7 +53,7 @@ describe.skipIf(!pgUrl)('commands on a database store', () => {
     expect(plan.code).toBe(0);
     expect(JSON.parse(plan.stdout).planned_by_action).toEqual({ template: 20 });
 
-    const run = await cli(['run', c.jobFile, '--no-progress', '--state-dir', here], { OUTREACH_STORE: url });
+    const run = await cli(['run', c.jobFile, '--no-progress', '--state-dir', here], { OUTREACH_STORE: url }, 'own process');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(await filesUnder(here)).toEqual(['cli-test/rejects.csv', 'cli-test/report.csv', 'cli-test/run.log', 'cli-test/summary.json']);
@@ -86,7 +90,7 @@ describe.skipIf(!pgUrl)('commands on a database store', () => {
     for (const dir of [here, there]) {
       for (const file of await filesUnder(dir)) expect((await readFile(path.join(dir, file), 'latin1')).includes(PASSWORD), file).toBe(false);
     }
-  }, 120_000); // a dozen CLI processes one after another: a busy machine takes more than the default half-minute
+  }, 120_000); // a dozen commands one after another: a busy machine takes more than the default half-minute
 
   it('stops status on a store that cannot be reached in one sentence naming it, exit 3', async () => {
     c = await campaign({ rows: 2 });

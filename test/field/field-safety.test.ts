@@ -188,7 +188,7 @@ describe('bad state: one sentence, nothing sent, the next run unblocked', () => 
     const err = await runIn(store).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     // With a request in flight when the write failed, reconcile settles it first; either way resume goes on.
-    expect((err as AppError).message).toMatch(/could not write the checkpoint .*nothing more was sent: make room or fix the folder, then run (?:`outreach reconcile` \(it settles the contacts? whose requests? (?:was|were) in flight\), then )?`outreach resume`/);
+    expect((err as AppError).message).toMatch(/could not write the checkpoint .*nothing more was sent: make room or fix the folder, then run (?:`outreach reconcile` \(it settles the (?:contact whose request was|\d+ contacts whose requests were) in flight\), then )?`outreach resume`$/);
     expect(userErrorExitCode(err as AppError)).toBe(3);
     const sentBefore = starts();
     expect(sentBefore).toBeLessThan(30);
