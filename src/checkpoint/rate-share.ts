@@ -4,7 +4,8 @@
  * seconds. The sum of the live claims of a number never exceeds its rate: a claim may always be kept
  * or lowered, and is raised only into what the other live claims leave. A row not renewed for
  * `RATE_SHARE_EXPIRY_MS` lapses (its process died or stood still); a process that leaves makes its row
- * lapse `RATE_SHARE_LEAVE_MS` later, once its last sends are out of any one-second window.
+ * lapse `RATE_SHARE_LEAVE_MS` later, once its last sends are out of any one-second window, and so does
+ * the row of a process of this host found gone (killed) by another's claim.
  */
 
 /** A claim not renewed for this long lapses (store time: the callers' clock on one folder, the database's clock). */

@@ -5,11 +5,13 @@
  *
  *   {"v":1,"senders":{"4f0c…":{"claim":10,"per_second":20,"expires":"2026-03-01T12:00:10.000Z","pid":4121,"host":"runner-a"}}}
  *
- * A claim reads the file, leaves out the lapsed rows, grants by `grantedShare` and writes the file back.
+ * A claim reads the file, leaves out the lapsed rows, makes those of this host's dead processes lapse
+ * soon, grants by `grantedShare` and writes the file back.
  */
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { grantedShare, RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, type RateClaim, type RateShare } from '../rate-share.js';
+import { isProcessAlive } from '../process-alive.js';
 import { withShortLock } from './lock.js';
 import { readEntries, writeEntries } from './entries-file.js';
 
@@ -35,7 +37,7 @@ export function fileRateShares(stateDir: string): FileRateShares {
     claim(claim) {
       const f = files(claim.channel);
       return withShortLock(f.lock, f.what, async () => {
-        const rows = live(await readRows(f.rows), claim.now);
+        const rows = gone(live(await readRows(f.rows), claim.now), claim.now);
         const mine = rows.get(claim.sender);
         let others = 0;
         let lowest = claim.perSecond;
@@ -65,6 +67,18 @@ export function fileRateShares(stateDir: string): FileRateShares {
 
 function live(rows: Map<string, Row>, now: number): Map<string, Row> {
   return new Map([...rows].filter(([, r]) => r.expires > now));
+}
+
+/**
+ * The rows of senders of this host whose process is gone (killed, crashed) lapse as a leaving sender's do,
+ * `RATE_SHARE_LEAVE_MS` from now (its last sends may still be inside a second), not a whole expiry later:
+ * a run resumed after a kill -9 would otherwise send nothing for up to ten seconds.
+ */
+function gone(rows: Map<string, Row>, now: number): Map<string, Row> {
+  for (const [id, r] of rows) {
+    if (r.pid !== undefined && r.host === hostname() && !isProcessAlive(r.pid)) rows.set(id, { ...r, expires: Math.min(r.expires, now + RATE_SHARE_LEAVE_MS) });
+  }
+  return rows;
 }
 
 async function readRows(file: string): Promise<Map<string, Row>> {

@@ -410,6 +410,16 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(await claim(other, 'b', 20)).toEqual({ granted: 20, senders: 1, perSecond: 20 });
     });
 
+    it("gives a killed sender's share back soon, as a leaving one's, while a live one that stopped renewing keeps its own until it lapses", async () => {
+      const dead = await deadPid();
+      const other = await place.another();
+      // Two senders of this host claim a number each at once; the process of the first is gone, the second is this one.
+      expect((await store.claimRate({ channel: 10, sender: 'killed', want: 20, perSecond: 20, now: Date.now(), pid: dead })).granted).toBe(20);
+      expect((await store.claimRate({ channel: 11, sender: 'still', want: 20, perSecond: 20, now: Date.now() })).granted).toBe(20);
+      await waitFor(async () => (await claim(other, 'b', 20, 20, 10)).granted === 20, 20_000, 50);
+      expect(await claim(other, 'c', 20, 20, 11)).toEqual({ granted: 0, senders: 2, perSecond: 20 });
+    });
+
     it('shares the lowest rate the live senders\' jobs give the number, and keeps each number apart', async () => {
       const other = await place.another();
       expect((await claim(store, 'a', 20, 20)).perSecond).toBe(20);
