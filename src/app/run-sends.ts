@@ -6,13 +6,13 @@
 import type { CheckpointEvent } from '../checkpoint/index.js';
 import type { Contact, Reject } from '../contacts/index.js';
 import { boundWatch, execute, runConcurrency, shareGate, type ExecuteOptions, type ExecuteResult, type RateLimiter, type RunConcurrency, type SenderPool, type ShareGate } from '../run/index.js';
+import { shareNumbers, type RateShares } from '../rate-share/index.js';
 import { budgetPlaces, type BudgetPlaces } from './budget-places.js';
 import { freshPass, REFRESH_EVERY_MS, type ComplianceLookups } from './compliance.js';
 import { AppError } from './errors.js';
 import { missedWindowsWatch } from './missed-windows.js';
 import { planContextFor, rememberedNumber } from './plan-context.js';
 import type { Prepared } from './prepare.js';
-import { shareNumbers, type RateShares } from './rate-shares.js';
 import type { RunJobOptions, Running } from './run-options.js';
 import type { settledProgress } from './run-pass.js';
 import type { SendPass } from './send-pass.js';
@@ -88,7 +88,7 @@ export async function collaborators(prepared: Prepared, options: RunJobOptions, 
 /**
  * The numbers the run sends from. A pool: one limiter per number, each at rate.per_second. Every
  * number sent from is shared with the other processes of the store that send from it: each takes a
- * share of its rate (rate-shares.ts), through a gate on its limiter.
+ * share of its rate (`rate-share/`), through a gate on its limiter.
  */
 async function sendingNumbers(prepared: Prepared, options: RunJobOptions, run: Running, compliance: ComplianceLookups | undefined): Promise<{ first: ShareGate; pool: SenderPool | undefined; shares: RateShares }> {
   const gates: Array<{ channel: number; gate: ShareGate }> = [];

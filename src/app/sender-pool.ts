@@ -25,7 +25,7 @@ export function senderPoolFor(
   first: RateLimiter,
   rate: Job['rate'],
   remembered?: (phone: string) => number | undefined,
-  /** Puts each other number's limiter under this process's share of its rate (`rate-shares.ts`). */
+  /** Puts each other number's limiter under this process's share of its rate (`rate-share/`). */
   shared: (channel: ChannelInfo, limiter: RateLimiter) => RateLimiter = (_, limiter) => limiter,
 ): SenderPool | undefined {
   if (pool.length < 2) return undefined;

@@ -21,6 +21,26 @@ export function deliveryAfter(before: DeliveryFacts | undefined, event: Delivery
   return { ...before, ...next };
 }
 
+type SentIds = Pick<Extract<ContactEvent, { t: 'sent' }>, 'via' | 'action' | 'conversation_id' | 'client_id' | 'message_id'>;
+
+/**
+ * A contact sent: what a `sent` event and a `reconciled` one that found the message both give, in the
+ * fold's key order (what either adds comes after); a client id once known is kept.
+ */
+export function sentState(base: Base, event: SentIds, knownClientId: string | undefined, sentAt: string): SentState {
+  const clientId = event.client_id ?? knownClientId;
+  return {
+    ...base,
+    status: 'sent',
+    via: event.via,
+    action: event.action,
+    conversationId: event.conversation_id,
+    ...(clientId !== undefined && { clientId }),
+    messageId: event.message_id,
+    sentAt,
+  };
+}
+
 /** A sent contact after a delivery read (other states ignore it: only a sent message has a delivery). */
 export function sentWithDelivery(next: SentState, event: DeliveryEvent): SentState {
   return { ...next, delivery: deliveryAfter(next.delivery, event) };
@@ -33,20 +53,8 @@ export function sentWithDelivery(next: SentState, event: DeliveryEvent): SentSta
  */
 export function afterReconciled(before: ContactState, event: ReconciledEvent, base: Base, known: Known): ContactState {
   switch (event.result) {
-    case 'sent': {
-      const clientId = event.client_id ?? known.clientId;
-      return {
-        ...base,
-        status: 'sent',
-        via: event.via,
-        action: event.action,
-        conversationId: event.conversation_id,
-        ...(clientId !== undefined && { clientId }),
-        messageId: event.message_id,
-        sentAt: event.sent_at,
-        source: 'reconciled',
-      };
-    }
+    case 'sent':
+      return { ...sentState(base, event, known.clientId, event.sent_at), source: 'reconciled' as const };
     case 'not_sent':
       if (before.status !== 'in_doubt') return before;
       return {

@@ -1,4 +1,4 @@
-import { afterReconciled, sentWithDelivery } from './apply-delivery.js';
+import { afterReconciled, sentState, sentWithDelivery } from './apply-delivery.js';
 import type { CheckpointEvent, ContactEvent, ContactState, SentState } from './types.js';
 
 /** The error of a contact whose last attempt has no outcome after it. */
@@ -56,14 +56,7 @@ export function nextState(prior: ContactState | undefined, event: ContactEvent):
       };
     case 'sent':
       return {
-        ...base,
-        status: 'sent',
-        via: event.via,
-        action: event.action,
-        conversationId: event.conversation_id,
-        ...(event.client_id !== undefined ? { clientId: event.client_id } : known.clientId !== undefined && { clientId: known.clientId }),
-        messageId: event.message_id,
-        sentAt: event.at,
+        ...sentState(base, event, known.clientId, event.at),
         ...(event.media_left_out !== undefined && { mediaLeftOut: event.media_left_out }),
         ...(event.media_owed !== undefined && { mediaOwed: event.media_owed }),
         ...(event.variant !== undefined ? { variant: event.variant } : known.variant !== undefined && { variant: known.variant }),

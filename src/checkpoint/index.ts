@@ -25,6 +25,5 @@ export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsL
 export { parseEventLine } from './json-line.js';
 export type { WindowLookup, WindowStore } from './windows.js';
 export type { SyncBook } from './sync.js';
-export { RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, grantedShare, type RateClaim, type RateShare } from './rate-share.js';
 export { STORE_PARTS, type JobImport, type MessageKeyOf, type PartImport, type StoreImporter, type StorePart } from './store-import.js';
 export { companyKey } from './job-key.js';

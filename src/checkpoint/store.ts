@@ -17,7 +17,7 @@ import type { SyncBook } from './sync.js';
 import type { WindowLookup, WindowStore } from './windows.js';
 import type { BudgetHolder, Ledger } from './ledger.js';
 import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
-import type { RateClaim, RateShare } from './rate-share.js';
+import type { RateShareRegistry } from '../rate-share/index.js';
 
 /** Who holds a job while it runs (what the store records of its owner). */
 export interface JobOwner {
@@ -121,9 +121,10 @@ export interface JobStore extends JobView {
  * one store never see each other's. The store seen whole (what a backend's factory returns) reads
  * every company's lists together and writes lists that belong to no company in particular (what a
  * store written before companies were kept holds: they count for every company), and names a job by
- * its stored name. Every use case that knows its job's company works on `account(company)`.
+ * its stored name. Every use case that knows its job's company works on `account(company)`. It keeps the
+ * store's registry of senders per number too (`claimRate`, `leaveRate`: `rate-share/`).
  */
-export interface StateStore {
+export interface StateStore extends RateShareRegistry {
   /** Where the store is, for people (a folder for the file backend). */
   readonly location: string;
   /** The company this view is scoped to; undefined for the store seen whole. */
@@ -196,13 +197,6 @@ export interface StateStore {
   budgetHolder(): Promise<BudgetHolder>;
   /** Places of the messaging limit that holders hold and have not used at `now` (epoch ms), lapsed holds left out; read only (status). None when absent. */
   placesHeld?(now: number): Promise<number>;
-  /**
-   * Claims (and renews) this sender's share of a number's rate in the store's registry of senders
-   * (`rate-share.ts`): processes sending from one number share its rate. Lapsed rows are left out.
-   */
-  claimRate(claim: RateClaim): Promise<RateShare>;
-  /** The sender stops sending from the number: its claim lapses `RATE_SHARE_LEAVE_MS` after `now`. */
-  leaveRate(channel: number, sender: string, now: number): Promise<void>;
   /** Lets the store's resources go (a database's connections); the store is not used after. Safe to call twice. */
   close(): Promise<void>;
   /**

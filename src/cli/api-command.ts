@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { ApiClient } from '../api/index.js';
 import type { Job } from '../job/index.js';
 import { platformError, prepare, type Prepared } from '../app/index.js';
@@ -9,6 +10,11 @@ import { openApi } from './api-root.js';
 export interface Connection {
   baseUrl: string;
   token: string;
+}
+
+/** Adds `--base-url` and `--token-file` (where the platform is, and the token) to a command that sends or reads back. */
+export function platformOptions(command: Command): Command {
+  return command.option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)').option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)');
 }
 
 export async function connectionFrom(flags: { baseUrl?: string; tokenFile?: string }): Promise<Connection> {

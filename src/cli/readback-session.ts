@@ -1,10 +1,12 @@
 import { hostname } from 'node:os';
 import type { ReadbackOptions } from '../app/index.js';
 import { loadJob } from '../job/index.js';
-import { connectionFrom, untilStopped, withClient } from './api-command.js';
+import { connectionFrom, platformOptions, untilStopped, withClient } from './api-command.js';
 import { CliError } from './exit.js';
 import { fileLogger, flushLogger } from './logger.js';
-import { withJobStore } from './store-root.js';
+import { storeOptions, withJobStore } from './store-root.js';
+import type { Command } from 'commander';
+import { LOCALE_OPTION } from './format/time.js';
 import type { MetricsTargets } from '../metrics/index.js';
 import { withPassMetrics, type PassReading } from './pass-metrics.js';
 
@@ -17,6 +19,11 @@ export interface ReadbackFlags {
   json?: boolean;
   settleMinutes?: string;
   locale?: string;
+}
+
+/** Adds the options `track` and `reconcile` share after their own: `--json`, the platform's, the store's, `--locale`. */
+export function readbackOptions(command: Command): Command {
+  return storeOptions(platformOptions(command.option('--json', 'print the outcome as one JSON object'))).option(...LOCALE_OPTION);
 }
 
 /**

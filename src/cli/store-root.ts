@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Command } from 'commander';
 import { importStateFolder, type StoreImportOutcome } from '../app/store-import.js';
 import { messageKey } from '../job/message-key.js';
 import {
@@ -59,6 +60,11 @@ export const STATE_DIR_OPTION = [
   '--state-dir <dir>',
   "state folder (default $OUTREACH_STATE_DIR, else this user's account store: $STATE_DIRECTORY, $XDG_STATE_HOME/outreach or ~/.local/state/outreach); its job folders hold the files for people too",
 ] as const;
+
+/** Adds the options naming the store (`--state-dir`, `--store`, `--store-file`) to `command`. */
+export function storeOptions(command: Command): Command {
+  return command.option(...STATE_DIR_OPTION).option(...STORE_OPTION).option(...STORE_FILE_OPTION);
+}
 
 /** The store URL given, and where it came from (for the sentence that refuses it); undefined when none. */
 function givenUrl(flags: StoreFlags, env: NodeJS.ProcessEnv): { url: string; from: string } | undefined {

@@ -5,15 +5,30 @@
  * is private (0600) and the folders made for it 0700. The temporary name is unique per write (the pid,
  * a counter of this process and random bytes), so two writes of the same file at once, by one process
  * or two, never share it: the last rename wins, whole. A failed write leaves the old file and no
- * temporary one.
+ * temporary one. One file is written for another user's reader (node_exporter's textfile, no personal
+ * data): `forOthers`, 0644, into a folder that must be there already.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 import { makePrivateDir, openPrivate } from './private.js';
 
 export type AtomicContent = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
+export interface AtomicOptions {
+  /**
+   * The file is read by another user (node_exporter's textfile collector) and holds no personal data:
+   * 0644 whatever the umask, and its folder is not made (one made 0700 would hide it from that user):
+   * a missing folder fails the write (ENOENT).
+   */
+  forOthers?: boolean;
+  /** Checks the written temporary file (its name given) before it replaces `file`; a throw leaves `file` as it was. */
+  check?: (temp: string) => Promise<void>;
+}
+
+/** The mode of the one file written for others to read. */
+const OTHERS_MODE = 0o644;
 
 let writes = 0;
 
@@ -42,17 +57,18 @@ export async function removeDeadTemps(file: string, alive: (pid: number) => bool
  * Replaces `file` with `content`: text or bytes, or pieces of them (each written before the next is
  * asked for, so a writer may reuse its buffer; an async source streams without holding it whole).
  */
-export async function writeFileAtomic(file: string, content: AtomicContent): Promise<void> {
+export async function writeFileAtomic(file: string, content: AtomicContent, options: AtomicOptions = {}): Promise<void> {
   const dir = path.dirname(file);
-  await makePrivateDir(dir);
+  if (options.forOthers !== true) await makePrivateDir(dir);
   const temp = tempBeside(file);
   let handle: FileHandle | undefined;
   try {
-    handle = await openPrivate(temp, 'w');
+    handle = options.forOthers === true ? await openForOthers(temp) : await openPrivate(temp, 'w');
     await writeAll(handle, content);
     await handle.sync();
     await handle.close();
     handle = undefined;
+    await options.check?.(temp);
     await rename(temp, file);
   } catch (err) {
     await handle?.close().catch(() => undefined);
@@ -60,6 +76,18 @@ export async function writeFileAtomic(file: string, content: AtomicContent): Pro
     throw err;
   }
   await fsyncDir(dir);
+}
+
+/** A new file others may read: 0644 exactly (a umask may take bits away). */
+async function openForOthers(temp: string): Promise<FileHandle> {
+  const handle = await open(temp, 'wx', OTHERS_MODE);
+  try {
+    await handle.chmod(OTHERS_MODE);
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+  return handle;
 }
 
 async function writeAll(handle: FileHandle, content: AtomicContent): Promise<void> {

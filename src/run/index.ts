@@ -54,5 +54,4 @@ export { startBody, type Payload } from './requests.js';
 export { planOf } from './send-plan.js';
 export { deliver } from './deliver.js';
 export type { SendContext } from './context.js';
-export { SHARE_RENEW_MS, SHARE_SETTLE_MS, evenShare, shareStep, shareUsableUntil, type ShareStep } from './rate-share.js';
 export { shareGate, type ShareGate } from './share-gate.js';

@@ -1,15 +1,15 @@
 import { onAbort } from '../api/index.js';
+import type { ShareHolder } from '../rate-share/index.js';
 import type { RateLimiter } from './limiter.js';
 
 /**
  * A number's limiter under this process's share of the number's rate (several processes send from
  * it): requests go through the inner limiter (the job's rate, 429 pauses), then through this gate,
  * which keeps the process's own sends of the last second (and 20 ms of jitter) at or below its share
- * and lets nothing through while it holds no share or its claim is no longer renewed.
+ * and lets nothing through while it holds no share or its claim is no longer renewed. The run's claims
+ * (`rate-share/claims.ts`) set its share.
  */
-export interface ShareGate extends RateLimiter {
-  /** From now on the process may send `perSecond` from the number until `until` (clock ms); 0: nothing. */
-  setShare(perSecond: number, until: number): void;
+export interface ShareGate extends RateLimiter, ShareHolder {
   /** The share it holds now. */
   share(): number;
 }

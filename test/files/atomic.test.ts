@@ -70,4 +70,20 @@ describe('writeFileAtomic', () => {
     expect(await readFile(file, 'utf8')).toBe('old');
     expect(await readdir(path.dirname(file))).toEqual(['report.csv']);
   });
+
+  it('checks the written temporary file before the rename: a refusal leaves the old file and no temporary one', async () => {
+    const file = path.join(await folder(), 'checkpoint.jsonl');
+    await writeFile(file, 'old');
+    const seen: string[] = [];
+    const refuse = async (temp: string) => {
+      seen.push(await readFile(temp, 'utf8'));
+      throw new Error('would change its state');
+    };
+    await expect(writeFileAtomic(file, 'new', { check: refuse })).rejects.toThrow('would change its state');
+    expect(seen).toEqual(['new']);
+    expect(await readFile(file, 'utf8')).toBe('old');
+    expect(await readdir(path.dirname(file))).toEqual(['checkpoint.jsonl']);
+    await writeFileAtomic(file, 'new', { check: async (temp) => void (await readFile(temp)) });
+    expect(await readFile(file, 'utf8')).toBe('new');
+  });
 });

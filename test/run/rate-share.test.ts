@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evenShare, SHARE_SETTLE_MS, shareGate, shareStep, shareUsableUntil, unlimitedLimiter } from '../../src/run/index.js';
+import { evenShare, grantAmong, leftAt, processGone, RATE_SHARE_LEAVE_MS, SHARE_SETTLE_MS, shareStep, shareUsableUntil } from '../../src/rate-share/index.js';
+import { shareGate, unlimitedLimiter } from '../../src/run/index.js';
 
 describe('a number\'s rate shared by the processes sending from it', () => {
   it('splits the rate evenly, rounding down, and never below one', () => {
@@ -22,6 +23,27 @@ describe('a number\'s rate shared by the processes sending from it', () => {
   it('stops using a claim one settle window before the store lets it lapse', () => {
     expect(shareUsableUntil(1_000, 10_000)).toBe(11_000 - SHARE_SETTLE_MS);
     expect(SHARE_SETTLE_MS).toBeGreaterThan(1_020);
+  });
+
+  it('grants a claim what it held at once and more only out of what the other live claims leave, at the lowest rate of their jobs', () => {
+    const others = [
+      { sender: 'b', claim: 6, perSecond: 20 },
+      { sender: 'c', claim: 6, perSecond: 15 },
+    ];
+    expect(grantAmong({ sender: 'a', want: 10, perSecond: 20 }, others)).toEqual({ granted: 3, senders: 3, perSecond: 15 });
+    expect(grantAmong({ sender: 'a', want: 10, perSecond: 20 }, [...others, { sender: 'a', claim: 8, perSecond: 20 }])).toEqual({ granted: 8, senders: 3, perSecond: 15 });
+    expect(grantAmong({ sender: 'a', want: 2, perSecond: 20 }, [...others, { sender: 'a', claim: 8, perSecond: 20 }])).toEqual({ granted: 2, senders: 3, perSecond: 15 });
+    expect(grantAmong({ sender: 'a', want: 20, perSecond: 20 }, [])).toEqual({ granted: 20, senders: 1, perSecond: 20 });
+  });
+
+  it('lets the claim of a sender that left, or of a gone process of this host, lapse a leave window later', () => {
+    expect(leftAt(10_000, 1_000)).toBe(1_000 + RATE_SHARE_LEAVE_MS);
+    expect(leftAt(1_500, 1_000)).toBe(1_500);
+    const alive = (pid: number) => pid === 1;
+    expect(processGone({ pid: 2, host: 'here' }, 'here', alive)).toBe(true);
+    expect(processGone({ pid: 1, host: 'here' }, 'here', alive)).toBe(false);
+    expect(processGone({ pid: 2, host: 'there' }, 'here', alive)).toBe(false);
+    expect(processGone({ pid: null, host: 'here' }, 'here', alive)).toBe(false);
   });
 });
 

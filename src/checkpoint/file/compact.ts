@@ -1,8 +1,5 @@
-import { rename, unlink } from 'node:fs/promises';
-import { openPrivate } from '../../files/private.js';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { fsyncDir } from '../../files/fsync-dir.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 import { MARKETING_LIMIT_REASON } from '../apply-event.js';
 import { replay } from '../replay.js';
 import { readJournal } from './read-journal.js';
@@ -26,10 +23,10 @@ export function shouldCompact(events: number, contacts: number, ratio = 5): bool
 
 /**
  * Rewrites the journal as its header plus a short synthetic event sequence per contact that
- * replays to the very same state. Written to a temp file, fsync'd, read back and checked against
- * the old replay, then renamed over the journal (and the folder fsync'd): a crash at any moment
- * leaves either the old journal or the new one. The caller holds the job lock and has no journal
- * open on the file.
+ * replays to the very same state. Written by the one atomic writer (`files/atomic.ts`): a temporary
+ * file, fsync'd, read back and checked against the old replay, then renamed over the journal (and the
+ * folder fsync'd): a crash at any moment leaves either the old journal or the new one. The caller
+ * holds the job lock and has no journal open on the file.
  */
 export async function compactJournal(file: string): Promise<CompactionResult> {
   const contents = await readJournal(file);
@@ -50,23 +47,18 @@ export async function compactJournal(file: string): Promise<CompactionResult> {
     eventsAfter += events.length;
   }
 
-  const temp = `${file}.compact-${process.pid}.tmp`;
-  try {
-    await writeDurably(temp, lines);
-    const check = await readJournal(temp);
-    if (
-      check.tornLines > 0 ||
-      !isDeepStrictEqual(check.header, contents.header) ||
-      !isDeepStrictEqual(replay(check.events), before)
-    ) {
-      throw new Error(`compacting ${file} would change its state; the journal was left as it was`);
-    }
-    await rename(temp, file);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await fsyncDir(path.dirname(file));
+  await writeFileAtomic(file, inChunks(lines), {
+    check: async (temp) => {
+      const check = await readJournal(temp);
+      if (
+        check.tornLines > 0 ||
+        !isDeepStrictEqual(check.header, contents.header) ||
+        !isDeepStrictEqual(replay(check.events), before)
+      ) {
+        throw new Error(`compacting ${file} would change its state; the journal was left as it was`);
+      }
+    },
+  });
 
   return {
     eventsBefore: contents.events.length,
@@ -194,15 +186,8 @@ function groupByPhone(events: readonly ContactEvent[]): Map<string, ContactEvent
   return byPhone;
 }
 
-async function writeDurably(file: string, lines: readonly string[]): Promise<void> {
-  const handle = await openPrivate(file, 'w');
-  try {
-    const chunk = 2000;
-    for (let i = 0; i < lines.length; i += chunk) {
-      await handle.writeFile(lines.slice(i, i + chunk).join('\n') + '\n');
-    }
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/** The journal's lines, 2,000 to a write. */
+function* inChunks(lines: readonly string[]): Generator<string> {
+  const chunk = 2000;
+  for (let i = 0; i < lines.length; i += chunk) yield lines.slice(i, i + chunk).join('\n') + '\n';
 }

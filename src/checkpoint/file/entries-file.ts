@@ -1,7 +1,7 @@
 /**
  * A small state file of entries by id that every process of the state folder rewrites whole
  * (atomically, under its short lock): `{"v":1,"<key>":{"<id>":{…}}}`. The messaging limit's holds
- * (budget-file.ts) and a number's senders (rate-share-file.ts) are two.
+ * (budget-file.ts) and a number's senders (rate-shares.ts) are two.
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../files/atomic.js';

@@ -9,8 +9,9 @@
  * kept, the message its job's journal shows it carried. Importing again changes nothing.
  */
 import { createHash } from 'node:crypto';
-import { chmod, copyFile, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { FILE_MODE, makePrivateDir } from '../../files/private.js';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files/atomic.js';
+import { makePrivateDir } from '../../files/private.js';
 import path from 'node:path';
 import { readLedgerLine, ledgerRecord, takeBackRecord } from '../ledger.js';
 import { readSuppressionChange, type SuppressionChange } from '../suppression.js';
@@ -19,7 +20,6 @@ import type { RecordedEvent } from '../inbound.js';
 import { headerCompany, jobKeys } from '../job-key.js';
 import { readEvents, openEventsLog } from './events-log.js';
 import { folderFacts, type FolderFacts, type MessageKeyOf } from './folder-facts.js';
-import { fsyncDir } from '../../files/fsync-dir.js';
 import { jsonlFile, parseLine } from './jsonl-file.js';
 import { lockHolder } from './lock.js';
 import { globalStatePaths, jobStatePaths } from './paths.js';
@@ -93,19 +93,22 @@ async function importJob(from: string, dest: string, name: string, key: string):
   return { kind: 'imported', job: name, records: ours.lines, listing, rejects: rows, torn: 0 };
 }
 
-/** Copies a file through a temporary name (a crash leaves the old state or the whole file); false when there is none. */
+/** Copies a file in through the one atomic writer (a crash leaves the old state or the whole file); false when there is none. */
 async function copyIn(file: string, to: string): Promise<boolean> {
-  const temp = `${to}.${process.pid}.importing`;
+  let source: FileHandle;
   try {
-    await copyFile(file, temp);
-    await chmod(temp, FILE_MODE);
+    source = await open(file, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    await unlink(temp).catch(() => undefined);
     throw storeWriteError(err, to, 'an imported job');
   }
-  await rename(temp, to);
-  await fsyncDir(path.dirname(to));
+  try {
+    await writeFileAtomic(to, source.createReadStream({ autoClose: false }));
+  } catch (err) {
+    throw storeWriteError(err, to, 'an imported job');
+  } finally {
+    await source.close();
+  }
   return true;
 }
 

@@ -30,7 +30,7 @@ import { ledgerFile } from './ledger-file.js';
 import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
 import { fileBudgetHolder, placesHeld } from './budget-file.js';
-import { fileRateShares } from './rate-share-file.js';
+import { fileRateShares } from './rate-shares.js';
 import { pingFolder } from './ping.js';
 
 export interface FileStoreOptions {
@@ -205,8 +205,8 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       ledger,
       budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger, { holds: global.budgetHolds, lock: global.budgetLock }, company)),
       placesHeld: (now) => placesHeld(ledger, global.budgetHolds, now, company),
-      claimRate: (claim) => rateShares.claim(claim),
-      leaveRate: (channel, sender, now) => rateShares.leave(channel, sender, now),
+      claimRate: rateShares.claimRate,
+      leaveRate: rateShares.leaveRate,
       close: () => Promise.resolve(),
       ping: () => pingFolder(dir),
 

@@ -19,7 +19,7 @@ import { pgPlacesHeld } from './budget.js';
 import { openPgWindowStore, pgWindows } from './windows.js';
 import { openPgEventsLog, pgReplies } from './events.js';
 import { loadPgSyncBook, savePgSyncBook } from './sync-book.js';
-import { pgClaimRate, pgLeaveRate } from './rate-shares.js';
+import { pgRateShares } from './rate-shares.js';
 import { pingDb } from './ping.js';
 import { pgStoredJobs } from './stored-jobs.js';
 import { jobsOfView } from '../stored-jobs.js';
@@ -36,6 +36,7 @@ export interface PgStateStore extends StateStore {
 export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions): PgStateStore {
   const parsed = typeof url === 'string' ? parsePgUrl(url) : url;
   const db = new Db(parsed, options);
+  const rateShares = pgRateShares(db);
   const stored = { companyOf: async (key: string) => headerCompany(await pgJobHeader(db, key)), exists: (key: string) => pgJobExists(db, key) };
   const accounts = new Map<number, PgStateStore>();
   let root: PgStateStore;
@@ -82,8 +83,8 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       ledger: () => openPgLedger(db, company, options.leaseSeconds),
       budgetHolder: () => pgBudgetHolder(db, company, options.leaseSeconds),
       placesHeld: () => pgPlacesHeld(db, company),
-      claimRate: (claim) => pgClaimRate(db, claim),
-      leaveRate: (channel, sender) => pgLeaveRate(db, channel, sender),
+      claimRate: rateShares.claimRate,
+      leaveRate: rateShares.leaveRate,
       // The connections are the store's: a company's part lets nothing go (the composition root closes the store).
       close: () => (company === undefined ? db.close() : Promise.resolve()),
       ping: () => pingDb(db),

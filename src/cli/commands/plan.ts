@@ -3,11 +3,11 @@ import type { Command } from 'commander';
 import { AppError, planJob, prepare, zoneOfJob, type Prepared } from '../../app/index.js';
 import type { ChannelType } from '../../plan/index.js';
 import type { StateStore } from '../../checkpoint/index.js';
-import { connectionFrom, prepareOnline } from '../api-command.js';
+import { connectionFrom, platformOptions, prepareOnline } from '../api-command.js';
 import { CliError } from '../exit.js';
 import { formatPlan, planJson } from '../format/plan.js';
 import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
-import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
+import { storeOptions, withJobStore } from '../store-root.js';
 
 interface PlanFlags {
   offline?: boolean;
@@ -23,18 +23,17 @@ interface PlanFlags {
 }
 
 export function registerPlan(program: Command): void {
-  program
-    .command('plan')
-    .description('Dry run: check the job against the platform and show what would be sent to whom (sends nothing)')
-    .argument('<job>', 'job file (JSON)')
-    .option('--offline', 'skip the platform checks (no token needed); give --channel-type')
-    .option('--channel-type <type>', 'with --offline: the channel type, wba, whatsapp or ww')
-    .option('--json', 'print the plan as one JSON object')
-    .option(...STATE_DIR_OPTION)
-    .option(...STORE_OPTION)
-    .option(...STORE_FILE_OPTION)
-    .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
-    .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
+  platformOptions(
+    storeOptions(
+      program
+        .command('plan')
+        .description('Dry run: check the job against the platform and show what would be sent to whom (sends nothing)')
+        .argument('<job>', 'job file (JSON)')
+        .option('--offline', 'skip the platform checks (no token needed); give --channel-type')
+        .option('--channel-type <type>', 'with --offline: the channel type, wba, whatsapp or ww')
+        .option('--json', 'print the plan as one JSON object'),
+    ),
+  )
     .option('--force-changed', 'preview the new content of a job whose message changed since its checkpoint started (as `run --force-changed` would send it)')
     .option(...TZ_OPTION)
     .option(...LOCALE_OPTION)

@@ -2,24 +2,17 @@ import type { Command } from 'commander';
 import { reconcileJob, SETTLE_MINUTES } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatReconcile } from '../format/track.js';
-import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
-import { LOCALE_OPTION, localeOption } from '../format/time.js';
-import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
+import { localeOption } from '../format/time.js';
+import { numberFlag, readbackOptions, readbackSession, type ReadbackFlags } from '../readback-session.js';
 
 export function registerReconcile(program: Command): void {
-  program
-    .command('reconcile')
-    .description('Settle contacts in doubt by reading the platform back: found → sent with its ids; no message → pending (resume sends it)')
-    .argument('<job>', 'job file (JSON)')
-    .option('--settle-minutes <n>', 'a contact with no message on the platform becomes pending once its attempt is this old', String(SETTLE_MINUTES))
-    .option('--json', 'print the outcome as one JSON object')
-    .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
-    .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option(...STATE_DIR_OPTION)
-    .option(...STORE_OPTION)
-    .option(...STORE_FILE_OPTION)
-    .option(...LOCALE_OPTION)
-    .action(async (jobPath: string, flags: ReadbackFlags) => {
+  readbackOptions(
+    program
+      .command('reconcile')
+      .description('Settle contacts in doubt by reading the platform back: found → sent with its ids; no message → pending (resume sends it)')
+      .argument('<job>', 'job file (JSON)')
+      .option('--settle-minutes <n>', 'a contact with no message on the platform becomes pending once its attempt is this old', String(SETTLE_MINUTES)),
+  ).action(async (jobPath: string, flags: ReadbackFlags) => {
       const settleMinutes = numberFlag('--settle-minutes', flags.settleMinutes ?? String(SETTLE_MINUTES), 0);
       const outcome = await readbackSession(jobPath, flags, (options) => reconcileJob(jobPath, { ...options, settleMinutes }));
       if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);

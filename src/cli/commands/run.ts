@@ -3,10 +3,10 @@ import { readStartAt, zoneOfJob, type Prepared } from '../../app/index.js';
 import { dateOrder } from '../../locale/people.js';
 import type { RetryMode } from '../../run/index.js';
 import { CliError } from '../exit.js';
-import { connectionFrom, prepareOnline } from '../api-command.js';
+import { connectionFrom, platformOptions, prepareOnline } from '../api-command.js';
 import { runSession } from '../run-session.js';
 import { testSendSession } from '../test-send-session.js';
-import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';
+import { storeOptions, withJobStore } from '../store-root.js';
 import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
 import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
 import { LOG_FORMAT_OPTION } from '../logger.js';
@@ -30,13 +30,7 @@ interface RunFlags extends MetricsFlags {
 }
 
 function sendOptions(cmd: Command): Command {
-  return cmd
-    .argument('<job>', 'job file (JSON)')
-    .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
-    .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option(...STATE_DIR_OPTION)
-    .option(...STORE_OPTION)
-    .option(...STORE_FILE_OPTION)
+  return storeOptions(platformOptions(cmd.argument('<job>', 'job file (JSON)')))
     .option('--json', 'print the summary as one JSON object')
     .option('--no-progress', 'no progress bar (the progress lines of a run without one are still logged)')
     .option('--progress-every <seconds>', 'without a bar, log a progress line this often (0: never)', '30')

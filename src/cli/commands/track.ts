@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { SETTLE_MINUTES, trackJob, TRACK_INTERVAL_MS, type TrackOutcome } from '../../app/index.js';
 import { outcomeExitCode } from '../exit.js';
 import { formatPass, formatPassStart, formatTrack } from '../format/track.js';
-import { STORE_OPTION, STATE_DIR_OPTION, STORE_FILE_OPTION } from '../store-root.js';
-import { LOCALE_OPTION, localeOption } from '../format/time.js';
-import { numberFlag, readbackSession, type ReadbackFlags } from '../readback-session.js';
+import { localeOption } from '../format/time.js';
+import { numberFlag, readbackOptions, readbackSession, type ReadbackFlags } from '../readback-session.js';
 import { LOG_FORMAT_OPTION } from '../logger.js';
 import { METRICS_FILE_OPTION, metricsTargets, PUSHGATEWAY_OPTION, type MetricsFlags } from '../metrics-options.js';
 
@@ -14,20 +13,15 @@ interface TrackFlags extends ReadbackFlags, MetricsFlags {
 }
 
 export function registerTrack(program: Command): void {
-  program
-    .command('track')
-    .description("Read back each sent message's delivery, read and failure (reconciling contacts in doubt first); incremental, for cron")
-    .argument('<job>', 'job file (JSON)')
-    .option('--until-settled', 'repeat until every sent message is read, failed, or older than track.max_age_hours')
-    .option('--interval <seconds>', 'seconds between passes with --until-settled', String(TRACK_INTERVAL_MS / 1000))
-    .option('--settle-minutes <n>', 'a contact in doubt with no message on the platform becomes pending once its attempt is this old', String(SETTLE_MINUTES))
-    .option('--json', 'print the outcome as one JSON object')
-    .option('--base-url <url>', 'platform address (default $OUTREACH_BASE_URL)')
-    .option('--token-file <file>', 'file holding the token (default $OUTREACH_TOKEN)')
-    .option(...STATE_DIR_OPTION)
-    .option(...STORE_OPTION)
-    .option(...STORE_FILE_OPTION)
-    .option(...LOCALE_OPTION)
+  readbackOptions(
+    program
+      .command('track')
+      .description("Read back each sent message's delivery, read and failure (reconciling contacts in doubt first); incremental, for cron")
+      .argument('<job>', 'job file (JSON)')
+      .option('--until-settled', 'repeat until every sent message is read, failed, or older than track.max_age_hours')
+      .option('--interval <seconds>', 'seconds between passes with --until-settled', String(TRACK_INTERVAL_MS / 1000))
+      .option('--settle-minutes <n>', 'a contact in doubt with no message on the platform becomes pending once its attempt is this old', String(SETTLE_MINUTES)),
+  )
     .option(...METRICS_FILE_OPTION)
     .option(...PUSHGATEWAY_OPTION)
     .option(...LOG_FORMAT_OPTION)

@@ -1,16 +1,17 @@
 /**
- * The registry of senders of a file store: one small file per number, `<stateDir>/senders/<channel>.json`,
- * holding each live sender's claim and when it lapses (the callers' clock: the processes of one state
- * folder run on one machine), rewritten whole (by rename) under the short lock `<channel>.lock`:
+ * The registry of senders of a file store (`RateShareRegistry`, `rate-share/`): one small file per number,
+ * `<stateDir>/senders/<channel>.json`, holding each live sender's claim and when it lapses (the callers'
+ * clock: the processes of one state folder run on one machine), rewritten whole (by rename) under the
+ * short lock `<channel>.lock`:
  *
  *   {"v":1,"senders":{"4f0c…":{"claim":10,"per_second":20,"expires":"2026-03-01T12:00:10.000Z","pid":4121,"host":"runner-a"}}}
  *
  * A claim reads the file, leaves out the lapsed rows, makes those of this host's dead processes lapse
- * soon, grants by `grantedShare` and writes the file back.
+ * soon, grants by `grantAmong` and writes the file back.
  */
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { grantedShare, RATE_SHARE_EXPIRY_MS, RATE_SHARE_LEAVE_MS, type RateClaim, type RateShare } from '../rate-share.js';
+import { grantAmong, leftAt, processGone, RATE_SHARE_EXPIRY_MS, type RateShareRegistry } from '../../rate-share/index.js';
 import { isProcessAlive } from '../process-alive.js';
 import { withShortLock } from './lock.js';
 import { readEntries, writeEntries } from './entries-file.js';
@@ -23,42 +24,29 @@ interface Row {
   host?: string;
 }
 
-export interface FileRateShares {
-  claim(claim: RateClaim): Promise<RateShare>;
-  leave(channel: number, sender: string, now: number): Promise<void>;
-}
-
-export function fileRateShares(stateDir: string): FileRateShares {
+export function fileRateShares(stateDir: string): RateShareRegistry {
   const files = (channel: number) => {
     const base = path.join(stateDir, 'senders', String(channel));
     return { rows: `${base}.json`, lock: `${base}.lock`, what: `the senders of number ${channel}` };
   };
   return {
-    claim(claim) {
+    claimRate(claim) {
       const f = files(claim.channel);
       return withShortLock(f.lock, f.what, async () => {
         const rows = gone(live(await readRows(f.rows), claim.now), claim.now);
-        const mine = rows.get(claim.sender);
-        let others = 0;
-        let lowest = claim.perSecond;
-        for (const [id, r] of rows) {
-          if (id === claim.sender) continue;
-          others += r.claim;
-          lowest = Math.min(lowest, r.perSecond);
-        }
-        const granted = grantedShare(mine?.claim ?? 0, claim.want, lowest, others);
-        rows.set(claim.sender, { claim: granted, perSecond: claim.perSecond, expires: claim.now + RATE_SHARE_EXPIRY_MS, pid: claim.pid ?? process.pid, host: claim.host ?? hostname() });
+        const share = grantAmong(claim, [...rows].map(([sender, r]) => ({ sender, claim: r.claim, perSecond: r.perSecond })));
+        rows.set(claim.sender, { claim: share.granted, perSecond: claim.perSecond, expires: claim.now + RATE_SHARE_EXPIRY_MS, pid: claim.pid ?? process.pid, host: claim.host ?? hostname() });
         await writeRows(f.rows, rows, f.what);
-        return { granted, senders: rows.size, perSecond: lowest };
+        return share;
       });
     },
-    leave(channel, sender, now) {
+    leaveRate(channel, sender, now) {
       const f = files(channel);
       return withShortLock(f.lock, f.what, async () => {
         const rows = live(await readRows(f.rows), now);
         const mine = rows.get(sender);
         if (mine === undefined) return;
-        rows.set(sender, { ...mine, expires: Math.min(mine.expires, now + RATE_SHARE_LEAVE_MS) });
+        rows.set(sender, { ...mine, expires: leftAt(mine.expires, now) });
         await writeRows(f.rows, rows, f.what);
       });
     },
@@ -69,14 +57,10 @@ function live(rows: Map<string, Row>, now: number): Map<string, Row> {
   return new Map([...rows].filter(([, r]) => r.expires > now));
 }
 
-/**
- * The rows of senders of this host whose process is gone (killed, crashed) lapse as a leaving sender's do,
- * `RATE_SHARE_LEAVE_MS` from now (its last sends may still be inside a second), not a whole expiry later:
- * a run resumed after a kill -9 would otherwise send nothing for up to ten seconds.
- */
+/** The rows of senders of this host whose process is gone lapse as a leaving sender's do (`processGone`). */
 function gone(rows: Map<string, Row>, now: number): Map<string, Row> {
   for (const [id, r] of rows) {
-    if (r.pid !== undefined && r.host === hostname() && !isProcessAlive(r.pid)) rows.set(id, { ...r, expires: Math.min(r.expires, now + RATE_SHARE_LEAVE_MS) });
+    if (processGone(r, hostname(), isProcessAlive)) rows.set(id, { ...r, expires: leftAt(r.expires, now) });
   }
   return rows;
 }

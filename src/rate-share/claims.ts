@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import { RATE_SHARE_EXPIRY_MS, type StateStore } from '../checkpoint/index.js';
-import { SHARE_RENEW_MS, SHARE_SETTLE_MS, shareStep, shareUsableUntil, type ShareGate } from '../run/index.js';
-
 /**
  * The run's part in the store's registry of senders: for each number it sends from, a claim on the
  * number's rate, renewed every `SHARE_RENEW_MS`, set to an even share of the senders the registry counts
- * (`run/rate-share.ts`). Lowering: the gate slows first, the claim follows a settle window later.
+ * (`share.ts`). Lowering: the gate slows first, the claim follows a settle window later.
  * Raising: the claim first (granted only what the others leave), the gate after. A claim the store
  * could not renew stops the gate at its lapse; the next renewal that succeeds opens it again.
  */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { RATE_SHARE_EXPIRY_MS, SHARE_RENEW_MS, SHARE_SETTLE_MS, shareUsableUntil } from './lifetime.js';
+import { shareStep } from './share.js';
+import type { RateShareRegistry, ShareHolder } from './types.js';
+
+/** The run's claims, renewing until stopped. */
 export interface RateShares {
   /** Stops renewing and lets the claims lapse (a settle window after the last send). Safe to call twice. */
   stop(): Promise<void>;
@@ -23,8 +25,14 @@ export interface RateSharesOptions {
   renewEveryMs?: number;
 }
 
+/** A number the run sends from and the gate its claim moves. */
+export interface SharedNumber {
+  channel: number;
+  gate: ShareHolder;
+}
+
 /** Claims the numbers' shares (resolving once each holds its first claim: a lone sender has the whole rate), then renews them. */
-export async function shareNumbers(store: StateStore, numbers: ReadonlyArray<{ channel: number; gate: ShareGate }>, perSecond: number, options: RateSharesOptions): Promise<RateShares> {
+export async function shareNumbers(registry: RateShareRegistry, numbers: readonly SharedNumber[], perSecond: number, options: RateSharesOptions): Promise<RateShares> {
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const every = options.renewEveryMs ?? SHARE_RENEW_MS;
@@ -33,11 +41,11 @@ export async function shareNumbers(store: StateStore, numbers: ReadonlyArray<{ c
 
   async function claim(channel: number, want: number) {
     const at = clock();
-    const seen = await store.claimRate({ channel, sender, want, perSecond, now: at });
+    const seen = await registry.claimRate({ channel, sender, want, perSecond, now: at });
     return { seen, until: shareUsableUntil(at, RATE_SHARE_EXPIRY_MS) };
   }
 
-  async function renew({ channel, gate }: { channel: number; gate: ShareGate }): Promise<void> {
+  async function renew({ channel, gate }: SharedNumber): Promise<void> {
     const mine = held.get(channel) ?? 0;
     let { seen, until } = await claim(channel, mine);
     // Below what it held only when its row had lapsed, and then its gate had stopped already.
@@ -81,7 +89,7 @@ export async function shareNumbers(store: StateStore, numbers: ReadonlyArray<{ c
         wake();
         await loop;
         const now = clock();
-        await Promise.all(numbers.map((n) => store.leaveRate(n.channel, sender, now).catch((err: unknown) => options.logger.warn({ err, channel: n.channel }, `could not give back this run's share of number ${n.channel}'s rate; it lapses within ${RATE_SHARE_EXPIRY_MS / 1000} s`))));
+        await Promise.all(numbers.map((n) => registry.leaveRate(n.channel, sender, now).catch((err: unknown) => options.logger.warn({ err, channel: n.channel }, `could not give back this run's share of number ${n.channel}'s rate; it lapses within ${RATE_SHARE_EXPIRY_MS / 1000} s`))));
       })();
       return stopping;
     },
