@@ -1,5 +1,5 @@
 import { rowKey } from '../checkpoint/index.js';
-import { contactReject, loadContacts, type Contact, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../contacts/index.js';
+import { contactReject, loadContacts, type Contact, type KnownPhones, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../contacts/index.js';
 import { closest } from '../job/index.js';
 import { columnUses, type Action } from '../plan/index.js';
 import { loaderOptions } from './loader-options.js';
@@ -23,6 +23,8 @@ export interface AudienceOptions {
   skipRows?: ReadonlySet<string>;
   /** JSON lists: a named column must be among the keys of this many first entries (the loader's `namedKeysWithin`). */
   namedKeysWithin?: number;
+  /** The numbers of contacts the run settled: a phone cell written as one is read without the phone library (the loader's `known`). */
+  known?: KnownPhones;
 }
 
 /**
@@ -34,6 +36,7 @@ export function audience(list: ContactList, options: AudienceOptions = {}): { it
   const { items, counts } = loadContacts(list.files, {
     ...loaderOptions(list.job, list.namedColumns),
     ...(options.namedKeysWithin !== undefined && { namedKeysWithin: options.namedKeysWithin }),
+    ...(options.known !== undefined && { known: options.known }),
     // Planned (plan, run): a placeholder whose column a file's header lacks stops the read before its first row.
     ...(options.decide !== undefined && { placeholders: placeholderColumns(list) }),
   });

@@ -115,7 +115,7 @@ function byPlanner(reason: string): boolean {
  * For a job with after-send steps or media: whether a sent contact may still owe one (the send pass
  * decides it on the row itself). Undefined when the job has none: a sent contact owes nothing.
  */
-function owedStep(job: Job, mode: RetryMode): ((states: ContactStates, phone: string) => boolean) | undefined {
+export function owedStep(job: Job, mode: RetryMode): ((states: ContactStates, phone: string) => boolean) | undefined {
   const steps = followupSteps(job, undefined);
   const media = job.message.media !== undefined || job.message.variants.some((v) => v.message.media !== undefined);
   if (steps.length === 0 && !media) return undefined;

@@ -13,7 +13,7 @@ import { planContextFor, type PlanLookups } from './plan-context.js';
 import { saveRejects } from './plan-job.js';
 import type { Prepared } from './prepare.js';
 import { SendPass } from './send-pass.js';
-import { pickedList, type PickedList } from './resume-read.js';
+import { owedStep, pickedList, type PickedList } from './resume-read.js';
 
 /** Bytes of the start of a file read to estimate its lines. */
 const SAMPLE_BYTES = 64 * 1024;
@@ -42,6 +42,8 @@ export async function openSendPass(
   const files = await listFiles(prepared);
   const { lookups, clock, states, mode } = run;
   const { picked, why } = run.store ? await pickedList(prepared, run.store, { states, mode, files }) : { why: undefined };
+  // A job with no after-send step and no media: a contact this run will not send owes nothing, its status alone says so.
+  const stepsFollow = owedStep(prepared.job, mode) !== undefined;
   const pass = new SendPass(prepared, {
     ...(picked && { picked }),
     planner: (contact) => {
@@ -52,7 +54,12 @@ export async function openSendPass(
       return action.kind === 'reject' ? heldReject(action, holds(states, contact.phone)) : action;
     },
     // What the executor would only count as untouched is counted here, without a trip through it.
-    settled: (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode),
+    settled: stepsFollow
+      ? (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode)
+      : (contact) => !mayBeSent(states, contact.phone, mode),
+    // A contact this run will not send again had its number normalised when it was sent (or tried):
+    // a row that writes that very number is read without the phone library (contacts/known-phone.ts).
+    known: (phone) => !mayBeSent(states, phone, mode),
     ...(run.onSettled && { onSettled: run.onSettled }),
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,

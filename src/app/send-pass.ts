@@ -1,5 +1,5 @@
 import { ContactListing, rowKey, type ListedContact } from '../checkpoint/index.js';
-import { InputError, type Contact, type LoadCounts, type Reject } from '../contacts/index.js';
+import { InputError, type Contact, type KnownPhones, type LoadCounts, type Reject } from '../contacts/index.js';
 import type { Action } from '../plan/index.js';
 import { audience, plannedItems, type AudienceItem } from './audience.js';
 import { listedOf } from './listed.js';
@@ -31,6 +31,8 @@ export interface SendPassOptions {
    * the others are as the listing and the earlier rejects say. The reject ratio is of the whole list.
    */
   picked?: PickedList;
+  /** The numbers of the contacts `settled` says are settled: their phone cells, written as those numbers, are read without the phone library (the loader's `known`). */
+  known?: KnownPhones;
 }
 
 /**
@@ -83,7 +85,7 @@ export class SendPass {
       return;
     }
     // A misnamed key of a JSON list shows in the rows read ahead, before anything is sent.
-    const { items, counts } = audience(list, { decide: options.planner, namedKeysWithin: this.readAhead });
+    const { items, counts } = audience(list, { decide: options.planner, namedKeysWithin: this.readAhead, ...(options.known && { known: options.known }) });
     this.items = items[Symbol.asyncIterator]();
     this.counts = counts;
   }

@@ -2,6 +2,7 @@
 export type { Contact, ContactRow, Reject, RejectReason } from './types.js';
 export { contactReject } from './reject.js';
 export type { LoaderOptions, PlaceholderColumns, PlaceholderUse } from './options.js';
+export type { KnownPhones } from './known-phone.js';
 export type { LoadItem, LoadCounts, LoadWarning, WarningExample, WarningKind, WarningSummary } from './items.js';
 export { describeWarnings } from './warnings.js';
 export type { PhoneResult } from './phone.js';

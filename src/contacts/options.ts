@@ -2,6 +2,7 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 import type { Delimiter, Format } from './detect.js';
 import { InputError } from './errors.js';
+import type { KnownPhones } from './known-phone.js';
 
 /** Fields read from the column of their own name unless the caller names another. */
 export type BaseField = 'phone' | 'name' | 'lastname' | 'email' | 'last_inbound_at';
@@ -56,6 +57,12 @@ export interface LoaderOptions {
    * rejected for it); `suggest` names the header most likely meant.
    */
   placeholders?: PlaceholderColumns;
+  /**
+   * The numbers of contacts the caller settled: a phone cell written as one of them (E.164) is taken
+   * as that number without the phone library's parse (known-phone.ts). Not with `requireMobile`,
+   * which needs the parse's number type.
+   */
+  known?: KnownPhones;
 }
 
 /** The columns a job's placeholders use, and the closest header to a misspelt one. */
@@ -89,6 +96,7 @@ export interface Settings {
   namedKeysWithin: number | undefined;
   requireMobile: boolean;
   placeholders: PlaceholderColumns | undefined;
+  known: KnownPhones | undefined;
 }
 
 /** Folds the caller's options over the defaults, once. Throws InputError for a country code libphonenumber does not know. */
@@ -123,6 +131,7 @@ export function resolveOptions(options: LoaderOptions): Settings {
     namedKeysWithin: options.namedKeysWithin,
     requireMobile: options.requireMobile ?? false,
     placeholders: options.placeholders,
+    known: options.requireMobile ? undefined : options.known,
   };
 }
 

@@ -91,7 +91,7 @@ export function parsePhone(text: string, defaultCountry: CountryCode | undefined
   return retry(t, first, defaultCountry) ?? { ok: false, reason: 'phone_invalid', detail: whyInvalid(t, first, defaultCountry) };
 }
 
-export function isFailure(result: PhoneNumber | PhoneFailure): result is PhoneFailure {
+export function isFailure<T extends object>(result: T | PhoneFailure): result is PhoneFailure {
   return (result as PhoneFailure).ok === false;
 }
 

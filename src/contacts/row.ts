@@ -8,6 +8,7 @@ import type { LoadItem, LoadWarning } from './items.js';
 import type { LanguageCells } from './language.js';
 import type { ZoneCells } from './zone.js';
 import type { Settings } from './options.js';
+import { knownNumber } from './known-phone.js';
 import { isFailure, parsePhone } from './phone.js';
 import { parseInstant } from './time.js';
 import type { Contact, RejectReason } from './types.js';
@@ -62,8 +63,10 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
 
   const rawPhone = mapping.phone >= 0 ? cells[mapping.phone]! : '';
   const { settings } = ctx;
-  // The row's own country reads a number written without a country code; default_country is the fallback.
-  const phone = parsePhone(rawPhone, cellCountry ?? settings.defaultCountry);
+  // A settled contact's number written as E.164 is that number (known-phone.ts); else the row's own
+  // country reads a number written without a country code, default_country the fallback.
+  const known = settings.known !== undefined ? knownNumber(rawPhone, settings.known) : undefined;
+  const phone = known ?? parsePhone(rawPhone, cellCountry ?? settings.defaultCountry);
   if (isFailure(phone)) {
     return reject(ctx, mapping, line, cells, phone.reason, phone.detail);
   }
@@ -71,7 +74,8 @@ export function rowItem(ctx: RowContext, mapping: Mapping, line: number, cells: 
     const mismatch = countryMismatch(phone, cellCountry);
     if (mismatch !== undefined) return reject(ctx, mapping, line, cells, 'phone_country_mismatch', mismatch);
   }
-  if (settings.requireMobile && phone.getType() === 'FIXED_LINE') {
+  // A known number has no type, and never comes with require_mobile (options.ts): those rows are parsed.
+  if (settings.requireMobile && 'getType' in phone && phone.getType() === 'FIXED_LINE') {
     return reject(ctx, mapping, line, cells, 'phone_not_mobile', 'a fixed-line number, and require_mobile is set; WhatsApp needs a mobile');
   }
   const e164 = phone.number;
