@@ -6,7 +6,8 @@
  */
 export class Dedupe {
   private keys = new Float64Array(1 << 16); // 0 marks an empty slot: no phone is 0
-  private places = new Float64Array(1 << 16); // line × files + file index
+  // line × files + file index; a seeded place is stored as -(place + 1) until its row is read
+  private places = new Float64Array(1 << 16);
   private count = 0;
   private readonly files: readonly string[];
 
@@ -16,7 +17,8 @@ export class Dedupe {
 
   /**
    * Records the phone; returns where it was first seen if it was, else undefined. A phone seeded at
-   * this very row (`seed`) is this row's own: not a duplicate.
+   * this very row (`seed`) is this row's own: not a duplicate, once. Another row read at the same place
+   * (entries of a JSON list written on one line share it) is a duplicate.
    */
   firstSeen(e164: string, fileIndex: number, line: number): { file: string; line: number } | undefined {
     const key = digitsOf(e164);
@@ -27,8 +29,12 @@ export class Dedupe {
     let i = hash(key) & mask;
     while (keys[i] !== 0) {
       if (keys[i] === key) {
-        const place = this.places[i]!;
-        if (place === here) return undefined;
+        const stored = this.places[i]!;
+        if (stored === -(here + 1)) {
+          this.places[i] = here;
+          return undefined;
+        }
+        const place = stored < 0 ? -stored - 1 : stored;
         const file = place % n;
         return { file: this.files[file]!, line: (place - file) / n };
       }
@@ -50,7 +56,7 @@ export class Dedupe {
       if (keys[i] === digits) return;
       i = (i + 1) & mask;
     }
-    this.insert(i, digits, line * this.files.length + fileIndex);
+    this.insert(i, digits, -(line * this.files.length + fileIndex + 1));
   }
 
   private insert(slot: number, key: number, place: number): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dedupe } from '../../src/contacts/dedupe.js';
-import { brief, fixture, load } from './helpers.js';
+import { brief, fixture, load, tempDir } from './helpers.js';
 
 describe('dedupe on E.164', () => {
   it('rejects a later row with the same phone in the same file, naming the first', async () => {
@@ -13,6 +13,22 @@ describe('dedupe on E.164', () => {
     expect(rejects.map((r) => [r.line, r.reason, r.detail, r.rawPhone])).toEqual([
       [4, 'duplicate', `same phone as ${a} line 2`, '011 98765-4321'],
     ]);
+  });
+
+  it('rejects a repeated phone of a JSON list written on one line, though both entries start on line 1', async () => {
+    const t = await tempDir();
+    try {
+      const file = await t.write('one-line.json', '[{"phone":"+5511987654321","name":"A"},{"phone":"+5511987654321","name":"B"},{"phone":"+5511987654322","name":"C"}]');
+      const { contacts, rejects, counts } = await load([file], { defaultCountry: 'BR' });
+      expect(contacts.map((c) => [c.name, c.phone])).toEqual([
+        ['A', '+5511987654321'],
+        ['C', '+5511987654322'],
+      ]);
+      expect(rejects.map((r) => [r.line, r.reason, r.detail])).toEqual([[1, 'duplicate', `same phone as ${file} line 1`]]);
+      expect(counts).toMatchObject({ rows: 3, contacts: 2, rejected: 1 });
+    } finally {
+      await t.cleanup();
+    }
   });
 
   it('dedupes across files in the order given: the first file wins', async () => {
