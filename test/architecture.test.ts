@@ -24,6 +24,9 @@ async function importsOf(file: string): Promise<string[]> {
 
 const folderOf = (rel: string) => rel.split(path.sep)[0] ?? '';
 
+/** checkpoint/'s modules that reach the backends: the store whole, and its parts the composition root loads (the database's only when the store is one). */
+const BACKEND_DOORS = new Set(['backends.ts', 'backend-file.ts', 'backend-pg.ts', 'backend-url.ts']);
+
 /** Every module of src/ and the modules it imports (static, type-only and dynamic imports alike), as paths from src/. */
 async function importGraph(): Promise<Map<string, string[]>> {
   const all = await files(src);
@@ -44,7 +47,7 @@ async function importGraph(): Promise<Map<string, string[]>> {
  * What loading a module loads: the modules of src/ and the packages it imports at run time (a type-only
  * import or export, which TypeScript leaves out of the JavaScript, aside; dynamic imports included).
  */
-async function loads(rel: string): Promise<{ modules: string[]; packages: string[] }> {
+async function loads(rel: string, options: { dynamic?: boolean } = {}): Promise<{ modules: string[]; packages: string[] }> {
   const file = path.join(src, rel);
   const source = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const specifiers: string[] = [];
@@ -58,7 +61,7 @@ async function loads(rel: string): Promise<{ modules: string[]; packages: string
       const named = node.exportClause;
       const typeOnly = node.isTypeOnly || (named !== undefined && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
       if (!typeOnly) specifiers.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (options.dynamic !== false && ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
       specifiers.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -82,12 +85,12 @@ async function loads(rel: string): Promise<{ modules: string[]; packages: string
   return { modules, packages };
 }
 
-/** Every module of src/ and every package that loading `entry` loads, itself included. */
-async function loadedBy(entry: string): Promise<{ modules: Set<string>; packages: Set<string> }> {
+/** Every module of src/ and every package that loading `entry` loads, itself included (`dynamic: false`: at once, an `import()` not followed). */
+async function loadedBy(entry: string, options: { dynamic?: boolean } = {}): Promise<{ modules: Set<string>; packages: Set<string> }> {
   const modules = new Set<string>([entry]);
   const packages = new Set<string>();
   for (const rel of modules) {
-    const found = await loads(rel);
+    const found = await loads(rel, options);
     for (const m of found.modules) modules.add(m);
     for (const p of found.packages) packages.add(p);
   }
@@ -154,7 +157,7 @@ describe('the layout of docs/architecture.md holds', () => {
     const pgReadsFile = new Set([path.join('pg', 'import.ts'), path.join('pg', 'store.ts')]);
     for (const file of await files(checkpoint)) {
       const rel = path.relative(checkpoint, file);
-      if (rel.startsWith(`file${path.sep}`) || rel === 'backends.ts' || pgReadsFile.has(rel)) continue;
+      if (rel.startsWith(`file${path.sep}`) || BACKEND_DOORS.has(rel) || pgReadsFile.has(rel)) continue;
       for (const imported of await importsOf(file)) expect(imported.startsWith(path.join('checkpoint', 'file')), `checkpoint/${rel} imports ${imported}`).toBe(false);
       if (!rel.startsWith(`pg${path.sep}`)) for (const imported of await importsOf(file)) expect(imported.startsWith(path.join('checkpoint', 'pg')), `checkpoint/${rel} imports ${imported}`).toBe(false);
     }
@@ -171,14 +174,24 @@ describe('the layout of docs/architecture.md holds', () => {
     }
   });
 
-  it('lets only the composition root (cli/store-root.ts and the URL reader it calls) and the public index load checkpoint/backends.ts', async () => {
+  it('lets only the composition root (cli/store-root.ts and the URL reader it calls) and the public index load checkpoint/backends.ts and its parts', async () => {
     const allowed = new Set([path.join('cli', 'store-root.ts'), path.join('cli', 'store-url.ts'), 'index.ts']);
-    const backends = path.join('checkpoint', 'backends.ts');
     for (const file of await files(src)) {
       const rel = path.relative(src, file);
       if (allowed.has(rel) || folderOf(rel) === 'checkpoint') continue;
-      expect((await loads(rel)).modules, `${rel} loads ${backends}; take the store from ${path.join('cli', 'store-root.ts')}`).not.toContain(backends);
+      const { modules } = await loads(rel);
+      for (const door of BACKEND_DOORS) expect(modules, `${rel} loads checkpoint/${door}; take the store from ${path.join('cli', 'store-root.ts')}`).not.toContain(path.join('checkpoint', door));
     }
+  });
+
+  it('loads node-postgres for the status command only when the store is a database: its modules import neither it nor the database backend statically', async () => {
+    for (const entry of [path.join('cli', 'commands', 'status.ts'), path.join('cli', 'store-root.ts')]) {
+      const { modules, packages } = await loadedBy(entry, { dynamic: false });
+      expect([...modules].filter((m) => m.startsWith(path.join('checkpoint', 'pg') + path.sep) && m !== path.join('checkpoint', 'pg', 'url.ts')), `loading ${entry} loads`).toEqual([]);
+      expect([...packages].filter((p) => p === 'pg'), `loading ${entry} loads`).toEqual([]);
+    }
+    // The check sees the database backend when it is imported statically.
+    expect((await loadedBy(path.join('checkpoint', 'backends.ts'), { dynamic: false })).packages).toContain('pg');
   });
 
   it('lets no folder but the store reach the file backend, and keeps sim/, api/, locale/, time/, files/, metrics/ and rate-share/ apart', async () => {

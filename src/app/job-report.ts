@@ -1,7 +1,6 @@
 import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../checkpoint/index.js';
 import type { Job, LoadedJob } from '../job/index.js';
 import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../report/index.js';
-import { audience } from './audience.js';
 import { AppError } from './errors.js';
 import { startedFrom, type JobPlace } from './content-guard.js';
 import type { FollowUpView } from './follow-up-job.js';
@@ -120,6 +119,7 @@ function e164Number(phone: string): number {
  */
 async function* rowsWithColumns(list: ContactList, store: StateStore, states: ReadonlyMap<string, ContactState>, replies: ReadonlyMap<string, string>): AsyncGenerator<ReportRow> {
   const written = new Set<string>();
+  const { audience } = await import('./audience.js'); // the contact loader only when the list is read
   for await (const item of audience(list, { skipRows: await store.planRejects(list.job.name) }).items) {
     if (item.kind !== 'contact' || written.has(item.contact.phone)) continue;
     const { phone, line } = item.contact;
@@ -217,6 +217,7 @@ async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ list?:
 /** The headers of the list's own columns, in first-seen order: a read of the list that keeps only them. */
 async function listHeaders(list: ContactList): Promise<string[]> {
   const headers = new Set<string>();
+  const { audience } = await import('./audience.js'); // the contact loader only when the list is read
   for await (const item of audience(list).items) if (item.kind === 'contact') for (const h of item.contact.row?.headers ?? []) headers.add(h);
   return [...headers];
 }

@@ -2,7 +2,6 @@ import type { ListedContact, StateStore } from '../checkpoint/index.js';
 import type { Contact } from '../contacts/index.js';
 import { resolveContactFiles } from '../job/index.js';
 import { chooseVariant, variantLabel } from '../plan/index.js';
-import { audience } from './audience.js';
 import type { AudienceJob } from './follow-up-job.js';
 import { loadJobIn } from './job-loading.js';
 import type { ContactList } from './job-loading.js';
@@ -44,6 +43,7 @@ export async function contactListOf(loaded: AudienceJob): Promise<ContactList> {
 export async function contactsByPhone(list: ContactList, phones: ReadonlySet<string>): Promise<Map<string, Contact>> {
   const found = new Map<string, Contact>();
   if (phones.size === 0) return found;
+  const { audience } = await import('./audience.js'); // the contact loader only when the list is read
   for await (const item of audience(list).items) {
     if (item.kind === 'contact' && phones.has(item.contact.phone) && !found.has(item.contact.phone)) found.set(item.contact.phone, item.contact);
   }

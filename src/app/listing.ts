@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { ContactListing, type ContactStates, type StateStore } from '../checkpoint/index.js';
-import { audience } from './audience.js';
 import { listedOf } from './listed.js';
 import { readsFor } from './list-reads.js';
 import { loaderOptions } from './loader-options.js';
@@ -47,6 +46,8 @@ export async function listedContacts(list: ContactList, store: StateStore): Prom
     const kept = await store.listing(list.job.name, source);
     if (kept) return { listing: kept };
     const listing = new ContactListing();
+    // The contact loader (and the phone and country data it needs) only when the list is read.
+    const { audience } = await import('./audience.js');
     const { items } = audience(list, { skipRows });
     for await (const item of items) if (item.kind === 'contact') listing.add(listedOf(item.contact, list.job));
     // Only a list unchanged while it was read is kept; the cache is best effort (a read-only state folder is fine).

@@ -1,6 +1,5 @@
 import { followUpNumbers } from './follow-up-links.js';
 import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
 import { readProviderCode } from '../api/provider-code.js';
 import type { ContactListing, ContactState, JobView, StateStore } from '../checkpoint/index.js';
 import type { Job } from '../job/index.js';
@@ -199,6 +198,7 @@ function countBy(keys: readonly string[]): Array<{ reason: string; count: number
 async function rejectsOf(file: string): Promise<HtmlReportData['rejects']> {
   const byReason = new Map<string, { reason: string; count: number; examples: Array<{ line: string; phone: string; detail: string }> }>();
   let total = 0;
+  const { parse } = await import('csv-parse'); // only when the page is written
   try {
     const input = createReadStream(file);
     const records = input.pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));

@@ -48,7 +48,7 @@ export function consoleSettings(flags: ConsoleFlags, env: NodeJS.ProcessEnv = pr
 
 /** Runs the console until `stop` aborts; prints where it listens (never the token). */
 export async function runConsole(settings: ConsoleSettings, io: { out: NodeJS.WritableStream; logger: Logger; stop: AbortSignal }): Promise<void> {
-  const store = openStore(settings.store);
+  const store = await openStore(settings.store);
   let running;
   try {
     running = await startConsole({

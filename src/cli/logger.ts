@@ -1,40 +1,13 @@
 import { hostname } from 'node:os';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { FILE_MODE, preparePrivateFileSync } from '../files/private.js';
-import { CliError } from './exit.js';
+import { logFormat } from './log-format.js';
 import { stamped } from './stamp.js';
 
 /** Explicit redact paths (a wildcard costs far more); never built from user input. */
 export const REDACT_PATHS = ['token', 'authorization', 'headers.authorization', 'req.headers.authorization', 'options.token'];
 
-/** How lines are written on stderr: sentences for people (the default), or one JSON object a line for a log shipper. */
-export type LogFormat = 'sentences' | 'json';
-
-/** `--log-format`, on the commands that log as they go (run, resume, track, sync, webhook). */
-export const LOG_FORMAT_OPTION = [
-  '--log-format <format>',
-  'how it writes on stderr: sentences, or json (one object a line: level, time, job, host, event and its fields, for a log shipper) (default $OUTREACH_LOG_FORMAT, else sentences)',
-] as const;
-
-let stderrFormat: LogFormat = 'sentences';
-
-/** The format of `--log-format`, else OUTREACH_LOG_FORMAT, else sentences; another value is refused in one sentence (exit 2). */
-export function logFormatOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): LogFormat {
-  const [value, from] = flag !== undefined ? [flag, '--log-format'] : [env.OUTREACH_LOG_FORMAT ?? '', 'OUTREACH_LOG_FORMAT'];
-  if (value === '' || value === 'sentences') return 'sentences';
-  if (value === 'json') return 'json';
-  throw new CliError(`${from} ${value}: give sentences (the default) or json`);
-}
-
-/** Sets the process's stderr format (the program does, before a command runs). */
-export function setLogFormat(format: LogFormat): void {
-  stderrFormat = format;
-}
-
-/** The process's stderr format. */
-export function logFormat(): LogFormat {
-  return stderrFormat;
-}
+export { LOG_FORMAT_OPTION, logFormat, logFormatOf, setLogFormat, stderrLine, type LogFormat } from './log-format.js';
 
 /** The fields every record carries: the process, the machine, and the job when there is one. */
 function baseFields(job: string | undefined): Record<string, unknown> {
@@ -70,16 +43,6 @@ export function shippedLine(line: string): string {
   return `${JSON.stringify(shipped)}\n`;
 }
 
-/** A line on stderr outside a logger (an error, a signal): a sentence, or in the JSON format an object with `event`. */
-export function stderrLine(level: 'info' | 'warn' | 'error', event: string, text: string, err: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr): void {
-  if (stderrFormat === 'json') {
-    const record = { level, time: new Date().toISOString(), host: hostname(), pid: process.pid, event, msg: text };
-    err.write(`${JSON.stringify(record)}\n`);
-    return;
-  }
-  err.write(`${stamped(text, err.isTTY)}\n`);
-}
-
 /**
  * The job's run.log: pino JSON lines (with the host and the job), token redacted; a private file (0600). In the JSON format
  * the same records go to stderr as well, shipped (`shippedLine`).
@@ -91,7 +54,7 @@ export function fileLogger(file: string, options: { job?: string; err?: NodeJS.W
   const err = options.err ?? process.stderr;
   // A stream of our own keeps pino's flush (the file's) while the lines go to stderr too.
   const stream: DestinationStream & { flush?: (cb: (e?: Error) => void) => void } =
-    stderrFormat === 'json'
+    logFormat() === 'json'
       ? {
           write(line: string) {
             dest.write(line);
@@ -111,7 +74,7 @@ export function fileLogger(file: string, options: { job?: string; err?: NodeJS.W
 export function consoleLogger(options: { logFile?: string | undefined; err?: NodeJS.WritableStream & { isTTY?: boolean } } = {}): Logger {
   const level = process.env.OUTREACH_LOG_LEVEL ?? 'info';
   const err = options.err ?? process.stderr;
-  const toStderr = stderrFormat === 'json' ? (line: string) => shippedLine(line) : (line: string) => sentenceOf(line, err.isTTY);
+  const toStderr = logFormat() === 'json' ? (line: string) => shippedLine(line) : (line: string) => sentenceOf(line, err.isTTY);
   const streams: pino.StreamEntry[] = [{ level: level as pino.Level, stream: { write: (line: string) => void err.write(toStderr(line)) } }];
   if (options.logFile !== undefined) {
     preparePrivateFileSync(options.logFile);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
-import { logFormatOf, setLogFormat } from './logger.js';
+import { logFormatOf, setLogFormat } from './log-format.js';
 
 /**
  * The command tree. Each command lives in cli/commands/<name>.ts and registers itself here; with the

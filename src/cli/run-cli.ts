@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { ExitCode, isUserError, userErrorExitCode } from './exit.js';
 import { stamped } from './stamp.js';
-import { logFormat, logFormatOf, setLogFormat, stderrLine } from './logger.js';
+import { logFormat, logFormatOf, setLogFormat, stderrLine } from './log-format.js';
 
 /**
  * The whole command line, in-process: parses `argv`, runs the command, and returns the exit code.

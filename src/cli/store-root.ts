@@ -2,22 +2,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { importStateFolder, type StoreImportOutcome } from '../app/store-import.js';
 import { messageKey } from '../job/message-key.js';
-import {
-  createFileStore,
-  createPgStore,
-  fileStoreImporter,
-  isPgUrl,
-  legacyFolderWaiting,
-  maskUrl,
-  migratePgStore,
-  MOVED_MARK,
-  parsePgUrl,
-  pgStoreImporter,
-  takeLegacyFolder,
-  type MigrateOutcome,
-  type StateStore,
-  type StoreImporter,
-} from '../checkpoint/backends.js';
+import type { StateStore, StoreImporter } from '../checkpoint/index.js';
+import { createFileStore, fileStoreImporter, legacyFolderWaiting, MOVED_MARK, takeLegacyFolder } from '../checkpoint/backend-file.js';
+import type { MigrateOutcome } from '../checkpoint/backend-pg.js';
+import { isPgUrl, maskUrl, parsePgUrl } from '../checkpoint/backend-url.js';
 import { defaultStateDir, explicitStateDir } from './context.js';
 import { CliError } from './exit.js';
 import { urlInFile, warnOfPassword } from './store-url.js';
@@ -26,8 +14,15 @@ import { urlInFile, warnOfPassword } from './store-url.js';
  * The composition root of the store: the one place that decides where the state is kept and opens
  * it. Every command gets its store here and passes it down; nothing else in src/ opens a backend
  * (test/architecture.test.ts holds it). A new backend is one more kind of `StoreWhere`, read in
- * `storeWhere` and opened in `openStore`'s switch.
+ * `storeWhere` and opened in `openStore`'s switch. The database backend (and node-postgres with it)
+ * is loaded only when the store is a database (`pgBackend`): a command on a state folder starts
+ * without it.
  */
+
+/** The database backend, loaded on first use. */
+async function pgBackend(): Promise<typeof import('../checkpoint/backend-pg.js')> {
+  return import('../checkpoint/backend-pg.js');
+}
 
 /**
  * Where the store is, parsed from the flags and the environment: a state folder (the file store), or
@@ -129,12 +124,12 @@ function secondsIn(env: NodeJS.ProcessEnv, name: 'OUTREACH_LEASE_SECONDS' | 'OUT
 }
 
 /** Opens the store `where` names. The only caller of a backend's opener outside checkpoint/. */
-export function openStore(where: StoreWhere): StateStore {
+export async function openStore(where: StoreWhere): Promise<StateStore> {
   switch (where.kind) {
     case 'folder':
       return createFileStore(where.path, { filesDir: where.filesDir });
     case 'postgres':
-      return createPgStore(where.url, {
+      return (await pgBackend()).createPgStore(where.url, {
         filesDir: where.filesDir,
         ...(where.leaseSeconds !== undefined && { leaseSeconds: where.leaseSeconds }),
         ...(where.patienceSeconds !== undefined && { patienceSeconds: where.patienceSeconds }),
@@ -147,7 +142,7 @@ export function openStore(where: StoreWhere): StateStore {
 }
 
 /** The store of a command's flags and environment, for the job file when it has one. */
-export function storeFor(flags: StoreFlags, jobFile?: string, env: NodeJS.ProcessEnv = process.env): StateStore {
+export async function storeFor(flags: StoreFlags, jobFile?: string, env: NodeJS.ProcessEnv = process.env): Promise<StateStore> {
   return openStore(storeWhere(flags, env, jobFile));
 }
 
@@ -172,7 +167,7 @@ export async function withJobStore<T>(
   options: { env?: NodeJS.ProcessEnv; say?: (line: string) => void } = {},
 ): Promise<T> {
   const where = storeWhere(flags, options.env ?? process.env, jobFile);
-  return usingStore(openStore(where), async (store) => {
+  return usingStore(await openStore(where), async (store) => {
     await takeInLegacy(where, store.location, options.say ?? ((line) => process.stderr.write(`${line}\n`)));
     return body(store);
   });
@@ -183,7 +178,7 @@ async function takeInLegacy(where: StoreWhere, location: string, say: (line: str
   const folder = where.legacy;
   if (folder === undefined || !(await legacyFolderWaiting(folder))) return;
   const outcome = await takeLegacyFolder(folder, location, async () => {
-    const importer = where.kind === 'folder' ? fileStoreImporter(where.path, folder, { messageKey }) : pgStoreImporter(createPgStore(where.url, { filesDir: where.filesDir }), folder, { messageKey });
+    const importer = await storeImporterOf(where, folder);
     try {
       return await importStateFolder(importer);
     } finally {
@@ -218,15 +213,20 @@ export async function migrateStore(where: StoreWhere): Promise<{ location: strin
   if (where.kind !== 'postgres') {
     throw new CliError('the state folder needs no migration (its files are written as they are needed); `store migrate` is for a database store: give --store postgres://… or set OUTREACH_STORE');
   }
+  const { createPgStore, migratePgStore } = await pgBackend();
   const store = createPgStore(where.url, { filesDir: where.filesDir });
   return usingStore(store, async () => ({ location: store.location, outcome: await migratePgStore(store.db) }));
 }
 
 /** `store import`: the state folder `folder` on its way into the store `where` names (the account's folder, or a database; close the importer when done). */
-export function storeImporter(where: StoreWhere, folder: string): StoreImporter {
-  if (where.kind === 'folder') {
-    if (path.resolve(folder) === path.resolve(where.path)) throw new CliError(`${folder} is the store itself; give the folder to take in, such as jobs/.outreach`);
-    return fileStoreImporter(where.path, folder, { messageKey });
-  }
+export async function storeImporter(where: StoreWhere, folder: string): Promise<StoreImporter> {
+  if (where.kind === 'folder' && path.resolve(folder) === path.resolve(where.path)) throw new CliError(`${folder} is the store itself; give the folder to take in, such as jobs/.outreach`);
+  return storeImporterOf(where, folder);
+}
+
+/** The importer of the store's kind, taking the state folder `folder` in. */
+async function storeImporterOf(where: StoreWhere, folder: string): Promise<StoreImporter> {
+  if (where.kind === 'folder') return fileStoreImporter(where.path, folder, { messageKey });
+  const { createPgStore, pgStoreImporter } = await pgBackend();
   return pgStoreImporter(createPgStore(where.url, { filesDir: where.filesDir }), folder, { messageKey });
 }

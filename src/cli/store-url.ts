@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { maskUrl } from '../checkpoint/backends.js';
+import { maskUrl } from '../checkpoint/backend-url.js';
 import { CliError } from './exit.js';
 import { stamped } from './stamp.js';
 

@@ -60,7 +60,7 @@ export async function runSync(
 ): Promise<SyncResult> {
   const api = openApi({ baseUrl: settings.baseUrl, token: settings.token });
   const reading = { succeeded: () => true, optOuts: (r: SyncResult) => ({ source: 'reply_keyword' as const, count: r.optOuts }) };
-  const result = await withPassMetrics('sync', settings.metrics, { logger: io.logger }, () => usingStore(openStore(settings.store), async (store): Promise<SyncResult> => {
+  const result = await withPassMetrics('sync', settings.metrics, { logger: io.logger }, async () => usingStore(await openStore(settings.store), async (store): Promise<SyncResult> => {
     try {
       const phones = knownPhones(store, io.logger);
       await phones.load();

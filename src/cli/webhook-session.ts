@@ -91,7 +91,7 @@ export async function runWebhook(
       'OUTREACH_TOKEN is not set: client phones are not looked up on the platform (only taken from job checkpoints), so some 24-hour windows and opt-out replies are known by client id only',
     );
   }
-  const store = openStore(settings.store);
+  const store = await openStore(settings.store);
   let receiver: Receiver | undefined;
   try {
     const phones = knownPhones(store, logger);

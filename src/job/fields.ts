@@ -1,4 +1,7 @@
-import { getCountries } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
+// The metadata alone (its `countries` are libphonenumber's country codes, getCountries()'s list): the
+// library's parsing code is not loaded to read a job file (status, report load no contact list).
+import metadata from 'libphonenumber-js/min/metadata';
 import { z } from 'zod';
 
 /**
@@ -83,7 +86,7 @@ export function templated(expect: string, missing?: string) {
     });
 }
 
-const countries = getCountries();
+const countries = Object.keys(metadata.countries) as CountryCode[];
 
 /** An ISO 3166-1 alpha-2 code that libphonenumber knows, upper case. */
 export function countryCode() {

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
 import type { Reject } from '../contacts/types.js';
 import { csvChunks } from './csv-chunks.js';
 import { csvOptions, type ReportLayout } from './report-layout.js';
@@ -63,6 +62,8 @@ function* safeRows(rows: Iterable<string[]>, header?: readonly string[]): Genera
  * missing file is none.
  */
 export async function readRejects(file: string): Promise<Reject[]> {
+  // The CSV parser only when a file is read back: status loads this module and reads none.
+  const { parse } = await import('csv-parse');
   const out: Reject[] = [];
   let records: AsyncIterable<string[]>;
   try {

@@ -28,9 +28,9 @@ describe('the store is found and opened in one place', () => {
     expect(defaultStateDir(home)).toBe('/home/ana/.local/state/outreach');
   });
 
-  it('opens a folder store at the folder it names, with the files for people where it says', () => {
+  it('opens a folder store at the folder it names, with the files for people where it says', async () => {
     const dir = path.resolve('some-state');
-    const store = openStore({ kind: 'folder', path: dir, filesDir: path.resolve('jobs') });
+    const store = await openStore({ kind: 'folder', path: dir, filesDir: path.resolve('jobs') });
     expect(store.location).toBe(dir);
     expect(store.jobFiles('promo').report).toBe(path.resolve('jobs', 'promo', 'report.csv'));
   });
@@ -85,7 +85,7 @@ describe('a database store is named by --store or OUTREACH_STORE', () => {
   });
 
   it('opens a database store whose location is the URL with its password masked', async () => {
-    const store = openStore({ kind: 'postgres', url, filesDir: path.resolve('people') });
+    const store = await openStore({ kind: 'postgres', url, filesDir: path.resolve('people') });
     try {
       expect(store.location).toBe('postgres://runner:***@db.example.com:5433/outreach');
       expect(store.jobFiles('promo').report).toBe(path.resolve('people', 'promo', 'report.csv'));
@@ -95,7 +95,7 @@ describe('a database store is named by --store or OUTREACH_STORE', () => {
   });
 
   it('opens the database store for a command without a job (suppress, webhook, sync)', async () => {
-    const store = storeFor({ store: url }, undefined, {});
+    const store = await storeFor({ store: url }, undefined, {});
     try {
       expect(store.location).toBe('postgres://runner:***@db.example.com:5433/outreach');
     } finally {
@@ -107,7 +107,7 @@ describe('a database store is named by --store or OUTREACH_STORE', () => {
 describe('every command lets its store go when it is done', () => {
   it('closes the store after the work, whether the work succeeded or failed', async () => {
     let closed = 0;
-    const store = { ...openStore({ kind: 'folder', path: path.resolve('some-state'), filesDir: path.resolve('some-state') }), close: async () => void (closed += 1) } satisfies StateStore;
+    const store = { ...(await openStore({ kind: 'folder', path: path.resolve('some-state'), filesDir: path.resolve('some-state') })), close: async () => void (closed += 1) } satisfies StateStore;
     expect(await usingStore(store, async () => 'done')).toBe('done');
     await expect(usingStore(store, async () => Promise.reject(new Error('broke')))).rejects.toThrow('broke');
     expect(closed).toBe(2);

@@ -1,3 +1,4 @@
+import { getCountries } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { parseJob } from '../../src/job/index.js';
 
@@ -207,5 +208,11 @@ describe('parseJob fills every default once', () => {
 
   it('accepts a $schema field for editors', () => {
     expect(parseJob({ ...valid, $schema: '../docs/job.schema.json' }).ok).toBe(true);
+  });
+
+  it('accepts as default_country every country the phone library reads numbers of, and only those', () => {
+    const refused = getCountries().filter((country) => !parseJob({ ...valid, default_country: country }).ok);
+    expect(refused).toEqual([]);
+    expect(parseJob({ ...valid, default_country: 'ZZ' }).ok).toBe(false);
   });
 });

@@ -34,7 +34,7 @@ export function registerDemo(program: Command): void {
 async function demo(flags: { stateDir?: string; progress?: boolean }): Promise<void> {
   const jobFile = path.join(repoRoot(), 'jobs', 'demo.json');
   const folder = await freshDemoFolder(path.resolve(flags.stateDir ?? '.outreach-demo'));
-  const store = openStore({ kind: 'folder', path: folder, filesDir: folder });
+  const store = await openStore({ kind: 'folder', path: folder, filesDir: folder });
   const say = (text: string) => process.stdout.write(`${text}\n`);
   const shown = (file: string) => (path.relative(process.cwd(), file).startsWith('..') ? file : path.relative(process.cwd(), file));
 

@@ -35,14 +35,15 @@ export function registerStatus(program: Command): void {
     .option(...TZ_OPTION)
     .option(...LOCALE_OPTION)
     .action(async (jobPath: string, flags: StatusFlags) => {
-      const zone = readersOf(flags, await jobZone(jobPath));
+      // JSON has no times for people: the job's zone is not read for it (a --tz or --locale given is still checked).
+      const zone = flags.json && flags.tz === undefined && flags.locale === undefined ? undefined : readersOf(flags, flags.json ? undefined : await jobZone(jobPath));
       const status = await withJobStore(flags, jobPath, (store) => jobStatus(jobPath, { store }));
       if (status.listProblem) process.stderr.write(`outreach: contacts not counted as pending: ${status.listProblem}\n`);
       const { summary, replies, deferred, messaging, funnel, running, experiment, followUp, numbers } = status;
       if (flags.json) {
         const extra = { ...(experiment && { experiment: experimentJson(experiment) }), ...(followUp && { follow_up: followUpJson(followUp) }), ...(numbers && { numbers: numbersJson(numbers) }) };
         process.stdout.write(`${JSON.stringify({ job: status.job, ...(status.startedFrom && { started_from: status.startedFrom }), running: running ?? null, ...summary, replies, deferred, messaging, funnel, ...extra }, null, 2)}\n`);
-      } else {
+      } else if (zone) {
         const now = Date.now();
         const waiting = formatDeferred(deferred, now, zone);
         process.stdout.write(

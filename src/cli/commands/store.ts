@@ -29,7 +29,7 @@ export function registerStore(program: Command): void {
     .option(...STORE_FILE_OPTION)
     .option(...STATE_DIR_OPTION)
     .action(async (folder: string, flags: StoreFlags & { stateDir?: string }) => {
-      const importer = storeImporter(storeWhere(flags), folder);
+      const importer = await storeImporter(storeWhere(flags), folder);
       let outcome;
       try {
         outcome = await importStateFolder(importer);

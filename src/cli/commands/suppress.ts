@@ -26,11 +26,11 @@ function countryFlags(flags: SuppressFlags): { defaultCountry?: string; jobFile?
 }
 
 /** The company's list the flags mean, opened; `body` runs with it, then the store is let go. */
-function withList<T>(flags: SuppressFlags, body: (list: SuppressionAccount) => Promise<T>): Promise<T> {
+async function withList<T>(flags: SuppressFlags, body: (list: SuppressionAccount) => Promise<T>): Promise<T> {
   const company = companyOf(flags.company);
   const given = { ...(company !== undefined && { company }), ...(flags.job !== undefined && { jobPath: flags.job }) };
   const run = async (store: StateStore) => body(await suppressionAccount(store, given));
-  return flags.job !== undefined ? withJobStore(flags, flags.job, run) : usingStore(storeFor(flags), run);
+  return flags.job !== undefined ? withJobStore(flags, flags.job, run) : usingStore(await storeFor(flags), run);
 }
 
 function companyOf(text: string | undefined): number | undefined {
