@@ -1,4 +1,4 @@
-import { DELIVERY_AT, HAS, type ColumnRows } from './state-columns.js';
+import { DELIVERY_AT, HAS, type ColumnRows, type Columns } from './state-columns.js';
 import { HELD, type StateRows, type StateRowsOptions } from './state-rows.js';
 import type { ContactState } from './types.js';
 
@@ -22,12 +22,15 @@ export class TableRows implements StateRows {
   private readonly lastKey: number[] = [];
   private readonly lastShape: number[] = [];
   private readonly viaRead: boolean;
+  /** The table's columns (the same arrays while the cursor is read: the table does not change meanwhile). */
+  private readonly c: Readonly<Columns>;
   shape = -1;
 
   constructor(
     private readonly t: ColumnRows,
     options: StateRowsOptions = {},
   ) {
+    this.c = t.columns;
     this.others = t.others[Symbol.iterator]();
     this.unread = new Set(options.unread ?? []);
     this.unreadKeys = [...this.unread].map((key) => JSON.stringify(key));
@@ -56,7 +59,7 @@ export class TableRows implements StateRows {
 
   get held(): number {
     if (this.shape < 0) return 0;
-    const c = this.t.columns;
+    const c = this.c;
     const row = this.row;
     const has = c.has[row] ?? 0;
     const delivery = c.delivery[row] ?? 0;
@@ -76,51 +79,51 @@ export class TableRows implements StateRows {
   }
 
   get phone(): number {
-    return this.t.columns.phone[this.row] ?? 0;
+    return this.c.phone[this.row] ?? 0;
   }
 
   get conversationId(): number {
-    return this.t.columns.conversationId[this.row] ?? 0;
+    return this.c.conversationId[this.row] ?? 0;
   }
 
   get clientId(): number {
-    return this.t.columns.clientId[this.row] ?? 0;
+    return this.c.clientId[this.row] ?? 0;
   }
 
   get messageId(): number {
-    return this.t.columns.messageId[this.row] ?? 0;
+    return this.c.messageId[this.row] ?? 0;
   }
 
   get attempts(): number {
-    return this.t.columns.attempts[this.row] ?? 0;
+    return this.c.attempts[this.row] ?? 0;
   }
 
   get line(): number {
-    return this.t.columns.line[this.row] ?? 0;
+    return this.c.line[this.row] ?? 0;
   }
 
   get httpStatus(): number {
-    return this.t.columns.httpStatus[this.row] ?? 0;
+    return this.c.httpStatus[this.row] ?? 0;
   }
 
   get updatedAt(): number {
-    return this.t.columns.updatedAt[this.row] ?? 0;
+    return this.c.updatedAt[this.row] ?? 0;
   }
 
   get sentAt(): number {
-    return this.t.columns.time2[this.row] ?? 0;
+    return this.c.time2[this.row] ?? 0;
   }
 
   get notBefore(): number {
-    return this.t.columns.time2[this.row] ?? 0;
+    return this.c.time2[this.row] ?? 0;
   }
 
   get deliveredAt(): number {
-    return this.t.columns.deliveredAt[this.row] ?? 0;
+    return this.c.deliveredAt[this.row] ?? 0;
   }
 
   get readAt(): number {
-    return this.t.columns.readAt[this.row] ?? 0;
+    return this.c.readAt[this.row] ?? 0;
   }
 
   state(): ContactState {
@@ -130,7 +133,7 @@ export class TableRows implements StateRows {
   }
 
   private shapeOf(row: number): number {
-    const c = this.t.columns;
+    const c = this.c;
     const restAt = c.rest[row] ?? 0;
     let rest = this.restIds[restAt] ?? -1;
     if (rest < 0) {
