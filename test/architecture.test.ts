@@ -165,6 +165,18 @@ describe('the layout of docs/architecture.md holds', () => {
     expect(index).not.toMatch(/from '\.\/(file|pg)\//);
   });
 
+  it('keeps the state table\'s column layout inside the store: no file outside checkpoint/ imports state-columns.ts, and the port exports none of it', async () => {
+    const layout = path.join('checkpoint', 'state-columns.ts');
+    const graph = await importGraph();
+    for (const [rel, imported] of graph) if (folderOf(rel) !== 'checkpoint') expect(imported, `${rel} imports ${layout}; read the states through the port's capabilities (ContactStates)`).not.toContain(layout);
+    const index = await readFile(path.join(src, 'checkpoint', 'index.ts'), 'utf8');
+    expect(index, 'checkpoint/index.ts re-exports the column layout').not.toMatch(/from '\.\/state-columns\.js'/);
+    for (const file of await files(src)) {
+      if (folderOf(path.relative(src, file)) === 'checkpoint') continue;
+      expect(await readFile(file, 'utf8'), `${path.relative(src, file)} names the column layout`).not.toMatch(/import[^;]*\b(ColumnRows|Columns)\b[^;]*from '[./]*checkpoint\//);
+    }
+  });
+
   it('loads neither backend nor node-postgres for a module of the run path: only the composition root opens one', async () => {
     for (const entry of [path.join('checkpoint', 'index.ts'), path.join('run', 'deliver.ts'), path.join('app', 'run-job.ts')]) {
       const { modules, packages } = await loadedBy(entry);

@@ -10,7 +10,6 @@ import { messagingRoom, type MessagingRoom } from './messaging-room.js';
 import type { Funnel } from './funnel.js';
 import { digestStates } from './states-digest.js';
 import { contactListOf, listedOf } from './listed.js';
-import { unseenTest } from './job-report-unseen.js';
 import { countPending, listedContacts } from './listing.js';
 import { repliesOf } from './replies.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
@@ -25,32 +24,27 @@ export type { Listed } from './listed.js';
  * reached (pending), with `replied_at` from the webhook's events and each row's source (file, name,
  * phone as written) from the listing.
  */
-export function reportRowsFor(states: ContactStates | ReadonlyMap<string, ContactState>, listing: ContactListing, replies: ReadonlyMap<string, string>): Iterable<ReportRow> {
-  const unseen = 'unseenNumbers' in states && typeof states.unseenNumbers === 'function' ? states.unseenNumbers(listing) : undefined;
-  if (!unseen) return reportRowsOf(states, { replies, pendingPhones: listing, sources: listing });
+export function reportRowsFor(states: ContactStates, listing: ContactListing, replies: ReadonlyMap<string, string>): Iterable<ReportRow> {
   const sources = listingCursor(listing);
-  return reportRowsOf(states, { replies, pendingPhones: sources.pending(states, unseen), pendingUnseen: true, sources });
+  return reportRowsOf(states, { replies, pendingPhones: sources.pending(states.unseenAt(listing)), pendingUnseen: true, sources });
 }
 
 /**
- * report.csv's text straight from the state table's columns (report/column-csv.ts), the same bytes
- * as `reportRowsFor`'s rows written by `writeReport`; undefined when the states are not a table's or
- * the layout is not one it writes (an experiment's, the list's own columns). `count` is told each row.
+ * report.csv's text straight from the states' report-row source (report/column-csv.ts), the same bytes
+ * as `reportRowsFor`'s rows written by `writeReport`; undefined when the layout is not one it writes
+ * (the list's own columns, the spreadsheet form). `count` is told each row.
  */
 export function reportCsvFor(
-  states: ContactStates | ReadonlyMap<string, ContactState>,
+  states: ContactStates,
   listing: ContactListing,
   replies: ReadonlyMap<string, string>,
   layout: ReportLayout,
   more: { count?: () => void; armOf?: (phone: string) => string | undefined } = {},
 ): Iterable<Uint8Array> | undefined {
-  if (!columnCsvFits(layout) || !('columnRows' in states) || typeof states.columnRows !== 'function') return undefined;
-  if (!('unseenNumbers' in states) || typeof states.unseenNumbers !== 'function') return undefined;
-  const table = states.columnRows();
-  const unseen = states.unseenNumbers(listing);
+  if (!columnCsvFits(layout)) return undefined;
   const sources = listingCursor(listing);
-  const pending = reportRowsOf(new Map(), { replies, pendingPhones: sources.pending(states, unseen), pendingUnseen: true, sources });
-  return columnCsvChunks(table, { sources, listed: listing.columns(), replies, pending, layout, ...more });
+  const pending = reportRowsOf(new Map(), { replies, pendingPhones: sources.pending(states.unseenAt(listing)), pendingUnseen: true, sources });
+  return columnCsvChunks(states, { sources, listed: listing.columns(), replies, pending, layout, ...more });
 }
 
 /** An experiment's arm of each phone (report.csv's `arm` column, as `withArms` sets it). */
@@ -61,7 +55,7 @@ function armsOf(job: Parameters<typeof armFor>[1], winner: string | undefined): 
 /**
  * The listing's rows looked up in the order the state's rows come (mostly the list's): the next
  * position is tried first, the listing's index only when it is not the one. `pending` yields the
- * listing's contacts with no state (their numbers in `unseen`; a phone kept whole looked up).
+ * listing's contacts at the positions given (those with no state, `ContactStates.unseenAt`).
  */
 function listingCursor(listing: ContactListing) {
   const phones = listing.phoneColumn();
@@ -88,13 +82,9 @@ function listingCursor(listing: ContactListing) {
       }
       return listing.get(`+${n}`);
     },
-    *pending(states: ReadonlyMap<string, ContactState>, unseen: ReadonlySet<number>): Generator<ListedContact> {
-      const isUnseen = unseenTest(unseen);
-      for (let i = 0; i < phones.length; i++) {
-        const odd = listing.isOdd(i);
-        if (odd ? false : !isUnseen(phones[i] ?? 0)) continue;
+    *pending(positions: Iterable<number>): Generator<ListedContact> {
+      for (const i of positions) {
         const contact = listing.at(i);
-        if (odd && states.has(contact.phone)) continue;
         last = contact;
         yield contact;
       }
@@ -177,7 +167,7 @@ export async function loadJobReport(jobPath: string, whole: StateStore, options:
  * Rewrites the job's report.csv from its state now (after track or reconcile changed it), the
  * list's contacts never reached included. Returns why the list could not be read, if it could not.
  */
-export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ReadonlyMap<string, ContactState>): Promise<string | undefined> {
+export async function rewriteReport(store: StateStore, loaded: LoadedJob, states: ContactStates): Promise<string | undefined> {
   const { listing, problem } = await listingOf(loaded, store);
   const replies = await repliesOf(store, states);
   const winner = loaded.job.experiment ? (await experimentDecision(store, loaded.job.name))?.winner : undefined;
@@ -187,12 +177,12 @@ export async function rewriteReport(store: StateStore, loaded: LoadedJob, states
 
 /**
  * Writes the job's report.csv from its states, the list's contacts never reached included, an
- * experiment's arm from `winner`: from the state table's columns when they hold it
- * (report/column-csv.ts), else row by row (`writeReport`); the same bytes either way.
+ * experiment's arm from `winner`: from the states' report-row source (report/column-csv.ts) when the
+ * layout fits it, else row by row (`writeReport`); the same bytes either way.
  */
 export async function writeJobReport(
   file: string,
-  states: ContactStates | ReadonlyMap<string, ContactState>,
+  states: ContactStates,
   of: { listing: ContactListing; replies: ReadonlyMap<string, string> },
   job: Pick<Job, 'name' | 'experiment' | 'message' | 'channels'>,
   winner: string | undefined,

@@ -63,9 +63,6 @@ export async function listedContacts(list: ContactList, store: StateStore): Prom
 
 /** Listed contacts the job's state has not seen: pending. */
 export function countPending(listing: ContactListing, states: ContactStates): number {
-  if (states.countUnseen) return states.countUnseen(listing);
-  let pending = 0;
-  for (const c of listing) if (!states.has(c.phone)) pending += 1;
-  return pending;
+  return states.countUnseen(listing);
 }
 

@@ -3,7 +3,7 @@ import { shouldSend, type RetryMode } from '../run/index.js';
 
 /** Whether this run may send `phone` a first message: no state, or one `shouldSend` takes up (the status alone decides most). */
 export function mayBeSent(states: ContactStates, phone: string, mode: RetryMode): boolean {
-  const status = states.statusOf ? states.statusOf(phone) : states.get(phone)?.status;
+  const status = states.statusOf(phone);
   switch (status) {
     case undefined:
     case 'pending':
@@ -19,5 +19,5 @@ export function mayBeSent(states: ContactStates, phone: string, mode: RetryMode)
 
 /** Whether the job holds a state for `phone` (the status alone is read when the states can). */
 export function holds(states: ContactStates, phone: string): boolean {
-  return (states.statusOf ? states.statusOf(phone) : states.get(phone)?.status) !== undefined;
+  return states.statusOf(phone) !== undefined;
 }

@@ -5,12 +5,7 @@ export async function repliesOf(store: StateStore, states: ContactStates): Promi
   return store.replies(sentContacts(states));
 }
 
-/** The sent contacts of a state, as replies are matched on them (through the store's fast path when it has one). */
+/** The sent contacts of a state, as replies are matched on them. */
 export function sentContacts(states: ContactStates): Iterable<readonly [string, SentContact]> {
-  if (states.sentEntries) return states.sentEntries();
-  return (function* () {
-    for (const [phone, s] of states) {
-      if (s.status === 'sent') yield [phone, { sentAt: s.sentAt, ...(s.clientId !== undefined && { clientId: s.clientId }), conversationId: s.conversationId }] as const;
-    }
-  })();
+  return states.sentEntries();
 }

@@ -65,10 +65,10 @@ export async function pickedList(prepared: Prepared, store: StateStore, run: { s
   const listed = new Map<string, string>();
   const owes = owedStep(job, run.mode);
   const { states, mode } = run;
+  // Most contacts are decided by their status, found by their place in the listing (no phone string made).
+  const statusAt = states.listedStatus(kept);
   for (let i = 0; i < kept.size; i++) {
-    // Most contacts are decided by their status, found by number (no phone string made).
-    const n = states.statusOfNumber ? kept.numberAt(i) : undefined;
-    const status = n === undefined ? 'unknown' : states.statusOfNumber?.(n);
+    const status = statusAt(i);
     if (status === 'sent' && !owes) continue;
     if (status !== undefined && status !== 'pending' && status !== 'deferred' && status !== 'skipped') {
       const phone = kept.phoneAt(i);

@@ -1,4 +1,4 @@
-import type { ContactEvent, ContactState, DeliveryFacts, RequestContent, StateStore, SuppressionEntry } from '../checkpoint/index.js';
+import { statesOf, type ContactEvent, type ContactState, type DeliveryFacts, type RequestContent, type StateStore, type SuppressionEntry } from '../checkpoint/index.js';
 import { normalisePhone, type Contact } from '../contacts/index.js';
 import { contactContent, type ContactContent } from '../plan/index.js';
 import { shouldSend } from '../run/index.js';
@@ -56,7 +56,7 @@ export async function showContact(jobPath: string, phoneText: string, options: {
   if (!state && !contact) throw new AppError(`${phone} is neither in the contact list of job "${job.name}" nor in its state; check the number, or the job`);
   const events = view ? await store.contactEvents(job.name, phone) : [];
   const requested = lastRequest(events);
-  const replies = state?.status === 'sent' && view ? await repliesOf(store, new Map([[phone, state]])) : new Map<string, string>();
+  const replies = state?.status === 'sent' && view ? await repliesOf(store, statesOf(new Map([[phone, state]]))) : new Map<string, string>();
   const repliedAt = replies.get(phone);
   const suppressed = (await store.suppressions()).get(phone);
   return {

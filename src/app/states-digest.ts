@@ -10,19 +10,17 @@ export interface StatesDigest {
 }
 
 /**
- * The summary, the funnel and the deferred groups. When the states keep counters (`tallies`, the
- * store's fast path) they are summed and no state is read; else one read of the states: a million
- * states held in columns are decoded once, not once per count. `also` sees each state too (the page's
- * own counts), so it always reads them.
+ * The summary, the funnel and the deferred groups, from the states' counted status (`tallies`: the
+ * store sums its counters, no state read). `also` sees each state too (the page's own counts), so it
+ * reads them instead, once: a million states held in columns are decoded once, not once per count.
  */
 export function digestStates(
-  states: ContactStates | ReadonlyMap<string, ContactState>,
+  states: ContactStates,
   options: SummaryOptions & { replies: ReadonlyMap<string, string> },
   also?: (s: ContactState) => void,
 ): StatesDigest {
   const { replies, ...summaryOptions } = options;
-  const tallies = also === undefined && 'tallies' in states && typeof states.tallies === 'function' ? states.tallies() : undefined;
-  if (tallies) return digestTallies(states, tallies, options);
+  if (also === undefined) return digestTallies(states, states.tallies(), options);
   const summary = summaryCounter(summaryOptions);
   const funnel = funnelCounter(replies);
   const deferred = deferredCounter();
@@ -37,7 +35,7 @@ export function digestStates(
 
 /** The same counts from the counters: each tally counted as many times as states have it; the replies (by phone) counted apart. */
 function digestTallies(
-  states: ContactStates | ReadonlyMap<string, ContactState>,
+  states: ContactStates,
   tallies: Iterable<{ state: ContactState; count: number }>,
   options: SummaryOptions & { replies: ReadonlyMap<string, string> },
 ): StatesDigest {
@@ -53,8 +51,7 @@ function digestTallies(
   }
   // A reply counts for a sent contact (the replies are matched on the sent ones: a few, looked up by phone).
   let replied = 0;
-  const statusOf = 'statusOf' in states && typeof states.statusOf === 'function' ? (phone: string) => states.statusOf?.(phone) : (phone: string) => states.get(phone)?.status;
-  for (const phone of replies.keys()) if (statusOf(phone) === 'sent') replied += 1;
+  for (const phone of replies.keys()) if (states.statusOf(phone) === 'sent') replied += 1;
   const f = funnel.result();
   f.replied = replied;
   return { summary: summary.result(states.size), funnel: f, deferred: deferred.result() };

@@ -2,7 +2,7 @@ import { applyEvent, nextState } from './apply-event.js';
 import type { ContactListing } from './listing.js';
 import { PhoneIndex } from './phone-index.js';
 import { phoneNumber } from './state-columns.js';
-import type { ColumnRows } from './state-columns.js';
+import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { StateTable } from './state-table.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
 import type { ContactStates } from './store.js';
@@ -129,12 +129,16 @@ export class CountedStates implements ContactStates {
     return unseen - listing.oddPresentIn(this);
   }
 
-  unseenNumbers(listing: ContactListing): ReadonlySet<number> {
-    return this.table().unseenNumbers(listing);
+  listedStatus(listing: ContactListing): (position: number) => ContactStatus | undefined {
+    return this.table().listedStatus(listing);
   }
 
-  columnRows(): ColumnRows {
-    return this.table().columnRows();
+  unseenAt(listing: ContactListing): Iterable<number> {
+    return this.table().unseenAt(listing);
+  }
+
+  reportRows(options?: StateRowsOptions): StateRows {
+    return this.table().reportRows(options);
   }
 
   /** Read whole on the first step only (the replies' matcher asks for them only when a reply came in). */

@@ -39,8 +39,6 @@ export const HAS = {
   /** `followups` is `{}`. */
   noFollowups: 1 << 14,
 } as const;
-/** What a reader of the columns needs to tell their codes (the report's writer): the statuses by code, the HAS bits, the delivery's time bits. */
-export const COLUMN_CODES = { statuses: STATUSES, has: HAS, deliveryAt: DELIVERY_AT } as const;
 /** The values of the boolean fields. */
 export const TRUE = { retryable: 1, mediaLeftOut: 2, mediaOwed: 4 } as const;
 
@@ -334,13 +332,11 @@ function isEmptyRecord(value: unknown): boolean {
 }
 
 /**
- * A table's rows as its columns hold them, for a reader that goes by column (the report writes its
- * rows from them): rows 0 … `rows` - 1 in iteration order, then `others`.
+ * A table's rows as its columns hold them, for a reader that goes by column (table-rows.ts, the
+ * report-row source): rows 0 … `rows` - 1 in iteration order, then `others`.
  */
 export interface ColumnRows {
   readonly columns: Readonly<Columns>;
-  /** What the codes in the columns mean (above). */
-  readonly codes: typeof COLUMN_CODES;
   readonly rows: number;
   /** The texts the `rest` column points into (above). */
   readonly rest: readonly string[];

@@ -1,8 +1,10 @@
 import { PhoneIndex } from './phone-index.js';
 import { isoText } from '../time/iso.js';
-import { allocColumns, COLUMN_CODES, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type ColumnRows, type Columns } from './state-columns.js';
+import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type ColumnRows, type Columns } from './state-columns.js';
 import { Tallies, tallyKey, type StateTally } from './state-tally.js';
-import { countMissing, missingNumbers } from './unseen-count.js';
+import { countMissing, missingNumbers, unseenPositions } from './unseen-count.js';
+import { TableRows } from './table-rows.js';
+import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { ContactState, ContactStatus } from './types.js';
 import type { ContactListing } from './listing.js';
 import type { ContactStates } from './store.js';
@@ -114,8 +116,16 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     return this.dirty.get(row)?.status ?? statusAt(this.columns, row) ?? this.at(row).status;
   }
 
+  /** The status of each listed contact by its position: looked up by its phone's number, no string made (a phone kept whole by its text). */
+  listedStatus(listing: ContactListing): (position: number) => ContactStatus | undefined {
+    return (i) => {
+      const n = listing.numberAt(i);
+      return n === undefined ? this.statusOf(listing.phoneAt(i)) : this.statusOfNumber(n);
+    };
+  }
+
   /** The status of the phone stored as the number `n` (state-columns' phoneNumber): no string made. */
-  statusOfNumber(n: number): ContactStatus | undefined {
+  private statusOfNumber(n: number): ContactStatus | undefined {
     const row = this.index.get(n);
     if (row < 0 || (this.deleted.size > 0 && this.deleted.has(row))) return undefined;
     return this.dirty.get(row)?.status ?? statusAt(this.columns, row) ?? this.at(row).status;
@@ -147,6 +157,11 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     }
     // A phone kept whole (never from the loader) is looked up by its text.
     return unseen - listing.oddPresentIn(this);
+  }
+
+  /** The positions of the listing's contacts with no state here, ascending: found by number without an index (unseen-count.ts). */
+  unseenAt(listing: ContactListing): Iterable<number> {
+    return unseenPositions(listing, this.unseenNumbers(listing), (phone) => this.has(phone));
   }
 
   /** The numbers of the listing's contacts with no state here (its phones kept whole left out): its pending ones, found without an index. */
@@ -200,12 +215,16 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     return this.tally.list(extra, counts);
   }
 
+  /** The report-row source (table-rows.ts), read from the columns: valid until the table changes. */
+  reportRows(options?: StateRowsOptions): StateRows {
+    return new TableRows(this.columnRows(), options);
+  }
+
   /** The rows as the columns hold them (nothing copied): valid until the table changes. */
   columnRows(): ColumnRows {
     const { dirty, deleted } = this;
     return {
       columns: this.columns,
-      codes: COLUMN_CODES,
       rows: this.rows,
       rest: this.rest.texts,
       encoded: (row) => (dirty.size === 0 || !dirty.has(row)) && (deleted.size === 0 || !deleted.has(row)),

@@ -10,7 +10,7 @@
  */
 import type { ContactListing } from './listing.js';
 import type { StateTally } from './state-tally.js';
-import type { ColumnRows } from './state-columns.js';
+import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';
@@ -74,24 +74,25 @@ export interface StoreNotice {
 }
 
 /**
- * A job's states by phone. A backend may add the fast paths below (a million contacts are counted
- * without building each state); a caller uses one when it is there, the map otherwise.
+ * A job's states by phone, with the reads a use case makes of a million of them without building a
+ * state per contact. Every backend's states answer each one (a backend with no faster way answers the
+ * general way, from the map: `statesOf` in map-states.ts); a caller never asks which it has.
  */
 export interface ContactStates extends ReadonlyMap<string, ContactState> {
   /** The status of a phone's state, without building the state. */
-  statusOf?(phone: string): ContactStatus | undefined;
-  /** The same by the phone's number (a listing's, state-columns' phoneNumber): no string made. */
-  statusOfNumber?(n: number): ContactStatus | undefined;
-  /** The sent contacts, as the replies column matches them. */
-  sentEntries?(): Iterable<readonly [string, SentContact]>;
+  statusOf(phone: string): ContactStatus | undefined;
+  /** The status of each of the listing's contacts, by its position there (a run going on picks its rows with it). */
+  listedStatus(listing: ContactListing): (position: number) => ContactStatus | undefined;
+  /** The sent contacts, as the replies are matched on them. */
+  sentEntries(): Iterable<readonly [string, SentContact]>;
   /** How many of the listing's contacts have no state here. */
-  countUnseen?(listing: ContactListing): number;
-  /** The phone numbers (state-columns' numbers) of the listing's contacts with no state here, its phones kept whole left out: the report's pending rows, found without an index. */
-  unseenNumbers?(listing: ContactListing): ReadonlySet<number>;
-  /** The states' counts by tally (what status and the summary count), kept as counters: no state is read. */
-  tallies?(): Iterable<StateTally>;
-  /** The states as a table's columns hold them, in iteration order (the report writes its rows from them). */
-  columnRows?(): ColumnRows;
+  countUnseen(listing: ContactListing): number;
+  /** The positions in the listing of its contacts with no state here, ascending: the report's pending rows. */
+  unseenAt(listing: ContactListing): Iterable<number>;
+  /** The counted status: the states' counts by tally (what status and the summary count), no state read when the backend keeps counters. */
+  tallies(): Iterable<StateTally>;
+  /** The report-row source (state-rows.ts): each state in iteration order as its own values and a shape. */
+  reportRows(options?: StateRowsOptions): StateRows;
 }
 
 /** A job's state as read: its header (the content in force), and one state per phone. */

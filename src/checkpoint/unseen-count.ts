@@ -1,3 +1,6 @@
+import type { ContactListing } from './listing.js';
+import { unseenTest } from './unseen-test.js';
+
 /**
  * How many of a listing's phones have no state: its numbers against a state's phone column, with no
  * index and no sort. Both are mostly in the same order (a run adds states as it reads the list), so
@@ -46,4 +49,20 @@ export function missingNumbers(listed: Float64Array, skip: ((i: number) => boole
   for (let k = 0; k < mine.length && waitingListed.size > 0; k++) waitingListed.delete(mine[k] ?? -1);
   for (const n of extra) waitingListed.delete(n);
   return waitingListed;
+}
+
+/**
+ * The positions of the listing's contacts whose number is in `unseen` (a state's missing numbers,
+ * `missingNumbers`), ascending, with its phones kept whole that `has` does not hold: its contacts
+ * with no state, in list order.
+ */
+export function* unseenPositions(listing: ContactListing, unseen: ReadonlySet<number>, has: (phone: string) => boolean): Generator<number> {
+  const phones = listing.phoneColumn();
+  const isUnseen = unseenTest(unseen);
+  const odd = listing.hasOdd();
+  for (let i = 0; i < phones.length; i++) {
+    if (odd && listing.isOdd(i)) {
+      if (!has(listing.phoneAt(i))) yield i;
+    } else if (isUnseen(phones[i] ?? 0)) yield i;
+  }
 }

@@ -1,4 +1,4 @@
-import type { ColumnRows, Columns, ContactState, ListingColumns } from '../checkpoint/index.js';
+import { HELD, type ContactState, type ContactStates, type ListingColumns, type StateRows } from '../checkpoint/index.js';
 import { csvCell, csvRecord } from './csv-cell.js';
 import { byteWords, copyWords, putWords, type ByteWords } from './byte-words.js';
 import { ISO_BYTES, IsoWriter, isoFits } from '../time/iso.js';
@@ -7,14 +7,13 @@ import { contactRow, type ReportRow, type RowSource } from './report-rows.js';
 import { cell, csvLayout, REPORT_COLUMNS } from './report.js';
 
 /**
- * report.csv written from the state table's columns (ColumnRows) and the listing's arrays straight to bytes,
- * the same bytes as the rows of `contactRow` through `writeReport`, with no state, row or cells made
- * per contact. Rows that share their kind (status, which fields the columns hold, the `rest` text,
- * the booleans, the delivery's code and the action) share every cell but the ones read from a column
- * (phone, ids, attempts, line, times, HTTP status), the replies and the list's: such a kind's row is
- * made once the general way (its first row decoded), its other cells kept as text, and each row then
- * fills in its own. Rows the columns do not hold (set last, kept whole) and the pending rows go the
- * general way.
+ * report.csv written from the store's report-row source (`ContactStates.reportRows`, checkpoint/state-rows.ts)
+ * and the listing's arrays straight to bytes, the same bytes as the rows of `contactRow` through
+ * `writeReport`, with no state, row or cells made per contact. Rows of one shape (the source's: states
+ * that differ only in their own values) share every cell but their own values (phone, ids, attempts,
+ * line, times, HTTP status), the replies and the list's: such a kind's row is made once the general way
+ * (its first state read whole), its other cells kept as text, and each row then fills in its own. Rows
+ * the source gives no shape (-1) and the pending rows go the general way.
  */
 
 /** Where each row's own cells come from. */
@@ -26,7 +25,8 @@ const enum Field {
   Attempts,
   Line,
   UpdatedAt,
-  Time2,
+  SentAt,
+  NotBefore,
   HttpStatus,
   DeliveredAt,
   ReadAt,
@@ -40,8 +40,8 @@ const enum Field {
 }
 
 /**
- * Fields of a state's `rest` no cell of its row reads (report-rows.ts): rows whose `rest` differs only
- * in them are of one kind (an in-doubt row's `attemptAt` is its own).
+ * Fields of a state no cell of its row reads (report-rows.ts): states that differ only in them may
+ * share a shape (an in-doubt row's `attemptAt` is its own).
  */
 const UNREAD = ['attemptAt', 'zone', 'via', 'retryable', 'mediaOwed'] as const;
 /** Kinds kept as text at most (a state whose `rest` is its own, such as a unique error, would make one per row). */
@@ -65,7 +65,7 @@ export interface ColumnCsvInput {
   /** The listing's arrays (ContactListing.columns), which `byNumber`'s positions point into. */
   listed: ListingColumns;
   replies: ReadonlyMap<string, string>;
-  /** The list's contacts with no state, as rows: written after the table's (the general way). */
+  /** The list's contacts with no state, as rows: written after the states' (the general way). */
   pending: Iterable<ReportRow>;
   layout: ReportLayout;
   /** An experiment's arm of a phone (the `arm` column), when the layout has it. */
@@ -82,8 +82,9 @@ export function columnCsvFits(layout: ReportLayout): boolean {
   return (layout.sourceColumns ?? []).length === 0 && layout.excel !== true;
 }
 
-/** The CSV bytes, in pieces of about 256 KB, each valid until the next is asked for (writeFileAtomic writes each first): the header, the table's rows, then the pending ones. */
-export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Generator<Uint8Array> {
+/** The CSV bytes, in pieces of about 256 KB, each valid until the next is asked for (writeFileAtomic writes each first): the header, the states' rows, then the pending ones. */
+export function* columnCsvChunks(states: Pick<ContactStates, 'reportRows'>, input: ColumnCsvInput): Generator<Uint8Array> {
+  const rows = states.reportRows({ unread: UNREAD });
   const { sources, replies, pending, layout, listed } = input;
   const count = input.count ?? (() => undefined);
   const armOf = input.armOf ?? (() => undefined);
@@ -95,80 +96,52 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
     if (arm !== undefined) row.arm = arm;
     return csvRecord(cellsOf(row), delimiter);
   };
-  const c = table.columns;
-  const kinds = new Map<number, Map<number, Kind | null>>();
+  const kinds: Array<Kind | null> = [];
   let kindCount = 0;
-  // Each `rest` text's id among the texts that differ in what the report reads, found on first use; the kind its rows had last.
-  const restIds = new Int32Array(table.rest.length).fill(-1);
-  const readTexts = new Map<string, number>();
-  const lastKey: number[] = [];
-  const lastKind: Array<Kind | null> = [];
   const out = new CsvBytes(delimiter);
   out.text(`${bom ? '\uFEFF' : ''}${csvRecord(header, delimiter)}`);
   // Only an experiment's arm or a reply needs a row's phone as text.
   const phoneText = layout.arms === true || replies.size > 0;
-  for (let row = 0; row < table.rows; row++) {
-    if (!table.encoded(row)) {
-      const s = table.state(row);
-      if (s === undefined) continue;
+  while (rows.next()) {
+    const shape = rows.shape;
+    if (shape < 0) {
+      const s = rows.state();
       out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
     } else {
-      const restAt = c.rest[row] ?? 0;
-      let rest = restIds[restAt] ?? -1;
-      if (rest < 0) {
-        rest = readId(readTexts, table.rest[restAt] ?? '{}');
-        restIds[restAt] = rest;
+      let kind = kinds[shape];
+      if (kind === undefined) {
+        const s = rows.state();
+        kind = kindCount < MAX_KINDS ? kindOf(s, rows.held, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
+        kinds[shape] = kind;
+        kindCount += 1;
       }
-      const key = (c.status[row] ?? 0) + (c.has[row] ?? 0) * 0x100 + (c.bools[row] ?? 0) * 0x100_0000 + (c.delivery[row] ?? 0) * 0x1_0000_0000 + (c.action[row] ?? 0) * 0x100_0000_0000;
-      let kind: Kind | null | undefined;
-      if (lastKey[rest] === key) kind = lastKind[rest] ?? null;
-      else {
-        let byKey = kinds.get(rest);
-        if (byKey === undefined) {
-          byKey = new Map();
-          kinds.set(rest, byKey);
-        }
-        kind = byKey.get(key);
-        if (kind === undefined) {
-          const s = table.state(row);
-          kind = s !== undefined && kindCount < MAX_KINDS ? kindOf(s, table, row, columns, cellsOf(contactRow(s.phone, s, undefined, undefined)), delimiter) : null;
-          byKey.set(key, kind);
-          kindCount += 1;
-        }
-        lastKey[rest] = key;
-        lastKind[rest] = kind;
-      }
-      const n = c.phone[row] ?? 0;
+      const n = rows.phone;
       const found = sources.byNumber(n);
       const at = typeof found === 'number' ? found : -1;
       const source = typeof found === 'number' ? undefined : found;
       if (kind === null) {
-        const s = table.state(row);
-        if (s !== undefined) out.text(general(contactRow(s.phone, s, at >= 0 ? listedSource(listed, at) : source, replies.get(s.phone))));
+        const s = rows.state();
+        out.text(general(contactRow(s.phone, s, at >= 0 ? listedSource(listed, at) : source, replies.get(s.phone))));
       } else {
         const phone = phoneText ? `+${n}` : '';
         const { texts, fields } = kind;
         out.words(texts[0] as ByteWords);
         for (let i = 0; i < fields.length; i++) {
           const field = fields[i] ?? Field.Phone;
-          // The columns' numbers and times, the most of a row's own cells, without a call per cell.
-          if (field === Field.ConversationId) out.uint(c.conversationId[row] ?? 0);
-          else if (field === Field.ClientId) out.uint(c.clientId[row] ?? 0);
-          else if (field === Field.MessageId) out.uint(c.messageId[row] ?? 0);
-          else if (field === Field.UpdatedAt) out.iso(c.updatedAt[row] ?? 0, out.updatedAt);
-          else if (field === Field.Time2) out.iso(c.time2[row] ?? 0, out.time2);
+          // The ids and times, the most of a row's own cells, without a call per cell.
+          if (field === Field.ConversationId) out.uint(rows.conversationId);
+          else if (field === Field.ClientId) out.uint(rows.clientId);
+          else if (field === Field.MessageId) out.uint(rows.messageId);
+          else if (field === Field.UpdatedAt) out.iso(rows.updatedAt, out.updatedAt);
+          else if (field === Field.SentAt) out.iso(rows.sentAt, out.time2);
           else if (at >= 0 && field >= Field.Name && field <= Field.Variant) out.listed(listed, at, field);
-          else putField(out, field, c, row, n, source, phone, replies, armOf);
+          else putField(out, field, rows, source, phone, replies, armOf);
           out.words(texts[i + 1] as ByteWords);
         }
       }
     }
     count();
     if (out.ready()) yield out.take();
-  }
-  for (const s of table.others) {
-    out.text(general(contactRow(s.phone, s, sources.get(s.phone), replies.get(s.phone))));
-    count();
   }
   for (const r of pending) {
     out.text(general(r));
@@ -178,80 +151,40 @@ export function* columnCsvChunks(table: ColumnRows, input: ColumnCsvInput): Gene
   yield out.take();
 }
 
-/** The id of a `rest` text among those that differ in what the report reads (its UNREAD fields left out). */
-function readId(ids: Map<string, number>, text: string): number {
-  const read = text === '{}' || !UNREAD_KEYS.some((key) => text.includes(key)) ? text : (withoutLastAttemptAt(text) ?? readText(text));
-  let id = ids.get(read);
-  if (id === undefined) {
-    id = ids.size;
-    ids.set(read, id);
-  }
-  return id;
-}
-
-/** UNREAD's keys as JSON writes them: a text holding none has none of the fields. */
-const UNREAD_KEYS = UNREAD.map((key) => JSON.stringify(key));
-
-/** An in-doubt row's last field, its own attempt's time, as JSON writes it: `,"attemptAt":"…"}` at the end (a quote in a value is escaped, so this is the object's own field). */
-const LAST_ATTEMPT_AT = /,"attemptAt":"[^"\\]*"\}$/;
-
-/** A `rest` text whose only UNREAD field is its last, `attemptAt`, without it (undefined for any other). */
-function withoutLastAttemptAt(text: string): string | undefined {
-  const found = LAST_ATTEMPT_AT.exec(text);
-  if (found === null) return undefined;
-  const read = `${text.slice(0, found.index)}}`;
-  return UNREAD_KEYS.some((key) => read.includes(key)) ? undefined : read;
-}
-
-/** A `rest` text with its UNREAD fields left out (its other fields in their order). */
-function readText(text: string): string {
-  const fields = JSON.parse(text) as Record<string, unknown>;
-  let dropped = false;
-  for (const key of UNREAD) {
-    if (Object.hasOwn(fields, key)) {
-      delete fields[key];
-      dropped = true;
-    }
-  }
-  return dropped ? JSON.stringify(fields) : text;
-}
-
 /**
  * A kind's text from one of its rows (`cells`: its row made the general way with no list row and no
- * reply): which columns each row fills in from the columns, the list and the replies, the rest fixed.
+ * reply; `held`: the values the source gives of it, HELD bits): which columns each row fills in from
+ * the source, the list and the replies, the rest fixed.
  */
-function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readonly string[], cells: readonly string[], delimiter: string): Kind {
-  const { has: HAS, deliveryAt } = table.codes;
-  const c = table.columns;
-  const has = c.has[row] ?? 0;
-  const status = table.codes.statuses[c.status[row] ?? 255];
-  const delivery = status === 'sent' ? (c.delivery[row] ?? 0) : 0;
+function kindOf(s: ContactState, held: number, columns: readonly string[], cells: readonly string[], delimiter: string): Kind {
+  const { status } = s;
+  const delivery = status === 'sent' ? held : 0;
   const own = (column: string): Field | undefined => {
     switch (column) {
       case 'phone':
         return Field.Phone;
       case 'conversation_id':
-        return has & HAS.conversationId ? Field.ConversationId : undefined;
+        return held & HELD.conversationId ? Field.ConversationId : undefined;
       case 'client_id':
-        return has & HAS.clientId ? Field.ClientId : undefined;
+        return held & HELD.clientId ? Field.ClientId : undefined;
       case 'message_id':
-        return status === 'sent' && has & HAS.messageId ? Field.MessageId : undefined;
+        return status === 'sent' && held & HELD.messageId ? Field.MessageId : undefined;
       case 'attempts':
-        return has & HAS.attempts ? Field.Attempts : undefined;
+        return held & HELD.attempts ? Field.Attempts : undefined;
       case 'line':
-        return has & HAS.line ? Field.Line : undefined;
+        return held & HELD.line ? Field.Line : undefined;
       case 'updated_at':
-        return has & HAS.updatedAt ? Field.UpdatedAt : undefined;
+        return held & HELD.updatedAt ? Field.UpdatedAt : undefined;
       case 'sent_at':
-        return status === 'sent' && has & HAS.sentAt ? Field.Time2 : undefined;
+        return status === 'sent' && held & HELD.sentAt ? Field.SentAt : undefined;
       case 'not_before':
-        return status === 'deferred' && has & HAS.notBefore ? Field.Time2 : undefined;
+        return status === 'deferred' && held & HELD.notBefore ? Field.NotBefore : undefined;
       case 'http_status':
-        return status === 'failed' && has & HAS.httpStatus ? Field.HttpStatus : undefined;
+        return status === 'failed' && held & HELD.httpStatus ? Field.HttpStatus : undefined;
       case 'delivered_at':
-        return delivery & deliveryAt.deliveredAt ? Field.DeliveredAt : undefined;
+        return delivery & HELD.deliveredAt ? Field.DeliveredAt : undefined;
       case 'read_at':
-        return delivery & deliveryAt.readAt ? Field.ReadAt : undefined;
+        return delivery & HELD.readAt ? Field.ReadAt : undefined;
       case 'replied_at':
         return Field.RepliedAt;
       case 'name':
@@ -291,9 +224,7 @@ function kindOf(s: ContactState, table: ColumnRows, row: number, columns: readon
 function putField(
   out: CsvBytes,
   field: Field,
-  c: Readonly<Columns>,
-  row: number,
-  n: number,
+  rows: StateRows,
   source: RowSource | undefined,
   phone: string,
   replies: ReadonlyMap<string, string>,
@@ -302,29 +233,31 @@ function putField(
   switch (field) {
     case Field.Phone:
       out.byte(43);
-      out.uint(n);
+      out.uint(rows.phone);
       return;
-    // The ids are plain decimal numbers in their columns (state-columns' idNumber): safe as they are.
+    // The ids are the platform's plain decimal ids as numbers (state-rows.ts): safe as they are.
     case Field.ConversationId:
-      return out.uint(c.conversationId[row] ?? 0);
+      return out.uint(rows.conversationId);
     case Field.ClientId:
-      return out.uint(c.clientId[row] ?? 0);
+      return out.uint(rows.clientId);
     case Field.MessageId:
-      return out.uint(c.messageId[row] ?? 0);
+      return out.uint(rows.messageId);
     case Field.Attempts:
-      return out.uint(c.attempts[row] ?? 0);
+      return out.uint(rows.attempts);
     case Field.Line:
-      return out.uint(c.line[row] ?? 0);
+      return out.uint(rows.line);
     case Field.HttpStatus:
-      return out.uint(c.httpStatus[row] ?? 0);
+      return out.uint(rows.httpStatus);
     case Field.UpdatedAt:
-      return out.iso(c.updatedAt[row] ?? 0, out.updatedAt);
-    case Field.Time2:
-      return out.iso(c.time2[row] ?? 0, out.time2);
+      return out.iso(rows.updatedAt, out.updatedAt);
+    case Field.SentAt:
+      return out.iso(rows.sentAt, out.time2);
+    case Field.NotBefore:
+      return out.iso(rows.notBefore, out.time2);
     case Field.DeliveredAt:
-      return out.iso(c.deliveredAt[row] ?? 0, out.deliveredAt);
+      return out.iso(rows.deliveredAt, out.deliveredAt);
     case Field.ReadAt:
-      return out.iso(c.readAt[row] ?? 0, out.readAt);
+      return out.iso(rows.readAt, out.readAt);
     case Field.RepliedAt:
       return replies.size === 0 ? undefined : out.cell(replies.get(phone));
     case Field.Name:

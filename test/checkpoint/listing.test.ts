@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countPending } from '../../src/app/listing.js';
 import { sentContacts } from '../../src/app/replies.js';
-import { ContactListing, StateTable, createFileStore, replay, type ContactState } from '../../src/checkpoint/backends.js';
+import { ContactListing, StateTable, createFileStore, replay, statesOf, type ContactState } from '../../src/checkpoint/backends.js';
 import { isoMs, isoText } from '../../src/time/iso.js';
 import { AT, attempt, phoneOf, sent, tempDir } from './helpers.js';
 
@@ -76,12 +76,12 @@ describe('countPending and sentContacts', () => {
 
   it('count the listed contacts with no state, from a table as from a plain Map', () => {
     const listing = listingOf([phoneOf(1), phoneOf(3), phoneOf(4), 'odd', 'odd-too', phoneOf(1_001)]);
-    expect(countPending(listing, map)).toBe(2);
+    expect(countPending(listing, statesOf(map))).toBe(2);
     expect(countPending(listing, table)).toBe(2);
   });
 
   it('give each sent contact with its send time and ids, from the columns as from the states', () => {
-    const fromMap = [...sentContacts(map)];
+    const fromMap = [...sentContacts(statesOf(map))];
     const fromTable = [...sentContacts(table)];
     expect(fromTable).toEqual(fromMap);
     expect(fromMap).toEqual([

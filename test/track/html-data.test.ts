@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { htmlReportData } from '../../src/app/report-output.js';
-import { ContactListing, createFileStore, type ContactState } from '../../src/checkpoint/backends.js';
+import { ContactListing, createFileStore, statesOf, type ContactState } from '../../src/checkpoint/backends.js';
 import { testJob } from '../helpers/run.js';
 
 let dir: string | undefined;
@@ -41,7 +41,7 @@ async function data(rejects?: string) {
   const map = new Map(states.map((s) => [s.phone, s]));
   const report = {
     job,
-    view: { header: undefined, states: map, notices: [] },
+    view: { header: undefined, states: statesOf(map), notices: [] },
     listing: new ContactListing(),
     listOnlyPending: 0,
     replies: new Map([['+2', '2026-01-01T12:00:00.000Z']]),

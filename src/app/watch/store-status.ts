@@ -1,4 +1,4 @@
-import type { JobRunner, StateStore, StoredJob } from '../../checkpoint/index.js';
+import { statesOf, type JobRunner, type StateStore, type StoredJob } from '../../checkpoint/index.js';
 import { startedFrom } from '../content-guard.js';
 import { contactsNotDone, inFlightOf, type JobStatus } from '../job-report.js';
 import { messagingRoom } from '../messaging-room.js';
@@ -13,7 +13,7 @@ import { digestStates } from '../states-digest.js';
  */
 export async function storeStatus(whole: StateStore, stored: StoredJob, runner: JobRunner | undefined, why: string, now: number): Promise<JobStatus> {
   const view = await whole.readJob(stored.key);
-  const states = view?.states ?? new Map();
+  const states = view?.states ?? statesOf(new Map());
   const repliedAt = view ? await repliesOf(whole, view.states) : new Map<string, string>();
   const live = runner !== undefined && runner.gone === undefined ? runner : undefined;
   const { summary, funnel, deferred } = digestStates(states, { replies: repliedAt, ...(live && { inFlight: inFlightOf(live) }) });

@@ -5,7 +5,7 @@
  * process (on this host or another).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContactListing, rowKey, tallyKey, type CheckpointEvent, type ContactStates, type JobStore, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
+import { ContactListing, HELD, rowKey, statesOf, tallyKey, type CheckpointEvent, type ContactState, type ContactStates, type JobStore, type RecordedEvent, type StateStore } from '../../../src/checkpoint/index.js';
 import { AT, attempt, failed, inbound, phoneOf, sent } from '../helpers.js';
 import { backends, type OpenedBackend } from './backends.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -230,7 +230,7 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       for (const s of states.values()) counts.set(tallyKey(s), (counts.get(tallyKey(s)) ?? 0) + 1);
       return counts;
     };
-    const kept = (states: ContactStates) => new Map(Array.from(states.tallies?.() ?? [], (t) => [tallyKey(t.state), t.count]));
+    const kept = (states: ContactStates) => new Map(Array.from(states.tallies(), (t) => [tallyKey(t.state), t.count]));
     /** The event of contact `i` after its attempt: most sent, some failed (two classes), deferred, skipped, or no outcome. */
     const outcome = (i: number): CheckpointEvent | undefined => {
       const phone = phoneOf(i);
@@ -276,10 +276,127 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       await second.close();
 
       const view = await (await place.another()).readJob('promo');
-      expect(view?.states.tallies).toBeTypeOf('function');
       const states = view?.states as ContactStates;
       expect(kept(states)).toEqual(recount(states));
       expect([...kept(states).values()].reduce((a, b) => a + b, 0)).toBe(contacts + 25);
+    });
+  });
+
+  describe("the reads a job's states answer without a state per contact (the port's capabilities)", () => {
+    /** Contact `i`'s events: sent (some read, some with ids that are no plain numbers), failed, deferred, skipped, in doubt. */
+    const eventsOf = (i: number): CheckpointEvent[] => {
+      const phone = phoneOf(i);
+      const tried = attempt(phone, { via: i % 2 === 0 ? 'start' : 'template' });
+      switch (i % 8) {
+        case 0:
+          return [tried, failed(phone, { status: 502, retryable: true, error: '502: bad gateway' })];
+        case 1:
+          return [{ t: 'deferred', phone, reason: 'quiet_hours', not_before: `2025-01-02T0${i % 7}:00:00.000Z`, zone: 'America/Sao_Paulo', at: AT }];
+        case 2:
+          return [{ t: 'skipped', phone, reason: 'suppressed', at: AT }];
+        case 3:
+          return [attempt(phone, { at: `2025-01-01T00:0${i % 10}:00.000Z` })];
+        case 4:
+          return [tried, sent(phone, i), { t: 'delivery', phone, status: 'read', delivered_at: AT, read_at: `2025-01-01T0${i % 10}:30:00.000Z`, at: AT }];
+        case 5:
+          return [tried, sent(phone, i, { at: `2025-01-01T01:${String(i % 60).padStart(2, '0')}:00.000Z` })];
+        default:
+          return [tried, sent(phone, i, { conversation_id: String(7_000 + i), client_id: String(8_000 + i), message_id: String(9_000 + i) })];
+      }
+    };
+    const contacts = 240;
+    /** The list: contacts 0 … 299 (the last 60 never reached) and a phone kept whole (not E.164). */
+    const listing = (): ContactListing => {
+      const out = new ContactListing();
+      for (let i = 0; i < contacts + 60; i++) out.add({ phone: phoneOf(i), line: i + 2, file: 'contacts.csv' });
+      out.add({ phone: 'not-a-phone', line: contacts + 62, file: 'contacts.csv' });
+      return out;
+    };
+    /** The values a row source gives of a state, read from the state itself (a time as epoch ms, an id as its number). */
+    const ownOf = (s: ContactState, held: number): Record<string, number> => {
+      const f = s as unknown as Record<string, unknown>;
+      const delivery = (f.delivery ?? {}) as Record<string, unknown>;
+      const fields: Array<[number, string, unknown, (v: unknown) => number]> = [
+        [HELD.conversationId, 'conversationId', f.conversationId, Number],
+        [HELD.clientId, 'clientId', f.clientId, Number],
+        [HELD.messageId, 'messageId', f.messageId, Number],
+        [HELD.attempts, 'attempts', f.attempts, Number],
+        [HELD.line, 'line', f.line, Number],
+        [HELD.httpStatus, 'httpStatus', f.httpStatus, Number],
+        [HELD.updatedAt, 'updatedAt', f.updatedAt, (v) => Date.parse(String(v))],
+        [HELD.sentAt, 'sentAt', f.sentAt, (v) => Date.parse(String(v))],
+        [HELD.notBefore, 'notBefore', f.notBefore, (v) => Date.parse(String(v))],
+        [HELD.deliveredAt, 'deliveredAt', delivery.deliveredAt, (v) => Date.parse(String(v))],
+        [HELD.readAt, 'readAt', delivery.readAt, (v) => Date.parse(String(v))],
+      ];
+      return Object.fromEntries(fields.filter(([bit]) => (held & bit) !== 0).map(([, name, value, read]) => [name, read(value)]));
+    };
+    /** A state without its phone, the values `held` names and the fields `unread` names: what its shape stands for. */
+    const shapeText = (s: ContactState, held: number, unread: readonly string[]): string => {
+      const f = { ...(s as unknown as Record<string, unknown>) };
+      delete f.phone;
+      for (const name of [...Object.keys(ownOf(s, held)), ...unread]) delete f[name];
+      if (typeof f.delivery === 'object' && f.delivery !== null) {
+        const d = { ...(f.delivery as Record<string, unknown>) };
+        if (held & HELD.deliveredAt) delete d.deliveredAt;
+        if (held & HELD.readAt) delete d.readAt;
+        f.delivery = d;
+      }
+      return JSON.stringify(f);
+    };
+    /** Each capability's answer against the general one, read from the states as a plain map. */
+    const expectSameAsMap = (states: ContactStates) => {
+      const general = statesOf(new Map(states));
+      const list = listing();
+      const phones = [...Array.from({ length: contacts + 60 }, (_, i) => phoneOf(i)), 'not-a-phone', '+1'];
+      expect(phones.map((p) => states.statusOf(p))).toEqual(phones.map((p) => general.statusOf(p)));
+      const listed = states.listedStatus(list);
+      const listedInGeneral = general.listedStatus(list);
+      expect(Array.from({ length: list.size }, (_, i) => listed(i))).toEqual(Array.from({ length: list.size }, (_, i) => listedInGeneral(i)));
+      expect(states.countUnseen(list)).toBe(61);
+      expect(states.countUnseen(list)).toBe(general.countUnseen(list));
+      expect([...states.unseenAt(list)]).toEqual([...general.unseenAt(list)]);
+      expect([...states.sentEntries()]).toEqual([...general.sentEntries()]);
+      const counts = (tallies: Iterable<{ state: ContactState; count: number }>) => new Map(Array.from(tallies, (t) => [tallyKey(t.state), t.count]));
+      expect(counts(states.tallies())).toEqual(counts(general.tallies()));
+      // The report-row source: every state once, in the states' order; each row's own values as its state holds them; one shape, one state but for those.
+      const unread = ['attemptAt', 'via'];
+      const rows = states.reportRows({ unread });
+      const seen: ContactState[] = [];
+      const shapes = new Map<number, string>();
+      while (rows.next()) {
+        const s = rows.state();
+        seen.push(s);
+        if (rows.shape < 0) continue;
+        const held = rows.held;
+        expect(rows.phone).toBe(Number(s.phone.slice(1)));
+        const own = ownOf(s, held);
+        for (const [name, value] of Object.entries(own)) expect((rows as unknown as Record<string, number>)[name], `${s.phone}'s ${name}`).toBe(value);
+        const text = shapeText(s, held, unread);
+        expect(shapes.get(rows.shape) ?? text, `shape ${rows.shape}`).toBe(text);
+        shapes.set(rows.shape, text);
+      }
+      expect(seen).toEqual([...states.values()]);
+    };
+
+    it('answers each read as a full read of its states does: open for a run, read back from another store, and with a tail after its snapshot', async () => {
+      const first = await store.openJob('promo', ownerA);
+      await first.record(header);
+      for (let i = 0; i < contacts; i++) for (const e of eventsOf(i)) await first.record(e);
+      expectSameAsMap(first.states);
+      await first.close();
+
+      const view = await (await place.another()).readJob('promo');
+      const read = view?.states as ContactStates;
+      expect(read.size).toBe(contacts);
+      expectSameAsMap(read);
+
+      const second = await (await place.another()).openJob('promo', ownerB);
+      for (let i = 0; i < 20; i++) await second.record(sent(phoneOf(i * 8 + 3), 5_000 + i));
+      await second.record({ t: 'followup', phone: phoneOf(4), step: 'tag:vip', ok: false, error: '404: tag not found', at: AT });
+      await second.close();
+      const after = await (await place.another()).readJob('promo');
+      expectSameAsMap(after?.states as ContactStates);
     });
   });
 
