@@ -163,7 +163,7 @@ describe('the layout of docs/architecture.md holds', () => {
   });
 
   it('loads neither backend nor node-postgres for a module of the run path: only the composition root opens one', async () => {
-    for (const entry of [path.join('checkpoint', 'index.ts'), path.join('run', 'deliver.ts'), path.join('app', 'run-job.ts')]) {
+    for (const entry of [path.join('checkpoint', 'index.ts'), path.join('run', 'deliver.ts'), path.join('app', 'run', 'run-job.ts')]) {
       const { modules, packages } = await loadedBy(entry);
       const backends = [...modules].filter((m) => m.startsWith(path.join('checkpoint', 'file') + path.sep) || m.startsWith(path.join('checkpoint', 'pg') + path.sep) || m === path.join('checkpoint', 'backends.ts'));
       expect(backends, `loading ${entry} loads`).toEqual([]);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { importStateFolder, type StoreImportOutcome } from '../app/store-import.js';
+import { importStateFolder, type StoreImportOutcome } from '../app/store/import.js';
 import { messageKey } from '../job/message-key.js';
 import {
   createFileStore,

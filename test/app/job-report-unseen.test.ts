@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unseenTest } from '../../src/app/job-report-unseen.js';
+import { unseenTest } from '../../src/app/report/unseen.js';
 
 describe('the test of the numbers a state has not seen', () => {
   it('answers as the set does for the numbers it holds, numbers sharing their low bits with them, and any other', () => {
