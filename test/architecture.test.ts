@@ -210,6 +210,32 @@ describe('the layout of docs/architecture.md holds', () => {
     for (const opener of openers) expect(rootText, `${root} opens the store with ${opener}`).toMatch(new RegExp(`\\b${opener}\\(`));
   });
 
+  it('gives every folder of app/ an index whose first line says its purpose in one /** … */ comment', async () => {
+    const app = path.join(src, 'app');
+    const folders = (await readdir(app, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(0);
+    for (const folder of folders) {
+      const index = await readFile(path.join(app, folder, 'index.ts'), 'utf8').catch(() => undefined);
+      expect(index, `app/${folder}/ has no index.ts`).toBeDefined();
+      expect(index?.split('\n')[0] ?? '', `app/${folder}/index.ts's first line`).toMatch(/^\/\*\* \S.* \*\/$/);
+    }
+  });
+
+  it('lets a file of app/ reach another folder of app/ through that folder\'s index only', async () => {
+    const appFolderOf = (rel: string): string | undefined => {
+      const parts = rel.split(path.sep);
+      return parts[0] === 'app' && parts.length > 2 ? parts[1] : undefined;
+    };
+    for (const file of await files(path.join(src, 'app'))) {
+      const rel = path.relative(src, file);
+      for (const imported of await importsOf(file)) {
+        const folder = appFolderOf(imported);
+        if (folder === undefined || folder === appFolderOf(rel)) continue;
+        expect(imported, `${rel} imports ${imported}`).toBe(path.join('app', folder, 'index.ts'));
+      }
+    }
+  });
+
   it('has no import cycle anywhere in src/: arrows only point down', async () => {
     expect(cyclesOf(await importGraph()).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
