@@ -1,4 +1,4 @@
-/** A campaign run: prepare, plan, send and settle one pass with its collaborators (budget places, ledger, number pool), the outcome and summary it leaves, `run --wait`, and the test send. */
+/** A campaign run: one pass over the list read, sent and settled with its collaborators (budget places, ledger, number pool, the rows a run going on reads), the outcome and summary it leaves, `run --wait`, and the test send. */
 export { clientSettings } from './client-settings.js';
 export { decideIfDue } from './experiment-decision.js';
 export type { RunJobOptions } from './options.js';
