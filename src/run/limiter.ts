@@ -49,147 +49,181 @@ interface Waiter {
 }
 
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
-  const clock = options.clock ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const rate = options.perSecond;
-  const k = Math.max(1, Math.ceil(rate / 100));
-  const minTimeFor = (factor: number) => (1000 * k) / (rate * factor);
+  return new PacedLimiter(options);
+}
 
-  const bottleneck = new Bottleneck({ maxConcurrent: 1, minTime: minTimeFor(1) });
-  const waiters: Waiter[] = [];
-  const perMinute = options.perMinute;
-  const lastMinute: number[] = []; // send times, oldest first, at most perMinute of them
-  let factor = 1;
-  let pausedUntil = 0;
+/**
+ * bottleneck's ticks hand out the permits (`acquire`); `pace` holds the exact caps right before a send.
+ * Its public members are bound functions, so a caller may pass them around alone.
+ */
+class PacedLimiter implements RateLimiter {
+  private readonly clock: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly rate: number;
+  /** Permits a tick grants at the asked rate. */
+  private readonly k: number;
+  private readonly perMinute: number | undefined;
+  private readonly bottleneck: Bottleneck;
+  private readonly waiters: Waiter[] = [];
+  /** Send times, oldest first, at most perMinute of them. */
+  private readonly lastMinute: number[] = [];
+  private factor = 1;
+  private pausedUntil = 0;
   /** When the last tick granted permits, and the fraction of a permit it still owed. */
-  let lastTick: number | undefined;
-  let owedCarry = 0;
+  private lastTick: number | undefined;
+  private owedCarry = 0;
   /** Time of the last 429 or of the last recovery step. */
-  let lastAdjust = 0;
-  let onStop: () => void = () => undefined;
-  const stopped$ = new Promise<void>((resolve) => (onStop = resolve));
-  const pause = (ms: number) => Promise.race([sleep(ms), stopped$]);
+  private lastAdjust = 0;
+  private onStop: () => void = () => undefined;
+  private readonly stopped$ = new Promise<void>((resolve) => (this.onStop = resolve));
   /** Send times of the last PACE_WINDOW_MS, oldest first (from `first` on). */
-  const sentTimes: number[] = [];
-  let first = 0;
-  let paceChain: Promise<void> = Promise.resolve();
-  let tickScheduled = false;
-  let stopped = false;
+  private readonly sentTimes: number[] = [];
+  private first = 0;
+  private paceChain: Promise<void> = Promise.resolve();
+  private tickScheduled = false;
+  private stopped = false;
 
-  function setFactor(next: number) {
-    factor = Math.min(1, Math.max(MIN_FACTOR, next));
-    bottleneck.updateSettings({ minTime: minTimeFor(factor) });
+  constructor(options: LimiterOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    this.rate = options.perSecond;
+    this.k = Math.max(1, Math.ceil(this.rate / 100));
+    this.perMinute = options.perMinute;
+    this.bottleneck = new Bottleneck({ maxConcurrent: 1, minTime: this.minTimeFor(1) });
   }
 
-  async function tick(): Promise<void> {
-    let now = clock();
-    if (pausedUntil > now) {
-      await pause(pausedUntil - now);
-      now = clock();
-    }
-    if (factor < 1 && now - lastAdjust >= RECOVERY_MS) {
-      lastAdjust = now; // one step per quiet period
-      setFactor(factor * RECOVERY_STEP);
-    }
-    const tickPermits = permitsForTick(k, rate * factor, lastTick === undefined ? undefined : now - lastTick, owedCarry);
-    lastTick = now;
-    owedCarry = tickPermits.carry;
-    for (let granted = 0; granted < tickPermits.permits && waiters.length > 0 && !stopped; granted++) waiters.shift()!.resolve();
+  readonly pace = (): Promise<void> => {
+    const turn = this.paceChain.then(() => this.paceOne());
+    this.paceChain = turn.catch(() => undefined);
+    return turn;
+  };
+
+  readonly acquire = (signal?: AbortSignal): Promise<void> => {
+    if (this.stopped) return Promise.reject(new Error('the rate limiter is stopped'));
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<void>((resolve, reject) => {
+      // One abort listener per signal for every waiter (onAbort): a pass's many waits on one signal
+      // would otherwise pass Node's limit of ten listeners.
+      let forget = (): void => undefined;
+      const waiter: Waiter = {
+        resolve: () => {
+          forget();
+          resolve();
+        },
+        reject: (err) => {
+          forget();
+          reject(err);
+        },
+      };
+      if (signal) {
+        forget = onAbort(signal, () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(signal.reason as Error);
+        });
+      }
+      this.waiters.push(waiter);
+      this.pump();
+    });
+  };
+
+  readonly backOff = (ms: number): void => {
+    const now = this.clock();
+    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
+    this.lastAdjust = now;
+    this.setFactor(this.factor * SLOWDOWN);
+  };
+
+  readonly currentRate = (): number => this.rate * this.factor;
+
+  readonly stop = async (): Promise<void> => {
+    this.stopped = true;
+    this.onStop();
+    for (const w of this.waiters.splice(0)) w.reject(new Error('the rate limiter is stopped'));
+    await this.bottleneck.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await this.bottleneck.disconnect();
+  };
+
+  private minTimeFor(factor: number): number {
+    return (1000 * this.k) / (this.rate * factor);
   }
 
-  function pump() {
-    if (tickScheduled || stopped || waiters.length === 0) return;
-    tickScheduled = true;
-    bottleneck
-      .schedule(tick)
+  private pause(ms: number): Promise<unknown> {
+    return Promise.race([this.sleep(ms), this.stopped$]);
+  }
+
+  private setFactor(next: number): void {
+    this.factor = Math.min(1, Math.max(MIN_FACTOR, next));
+    this.bottleneck.updateSettings({ minTime: this.minTimeFor(this.factor) });
+  }
+
+  /** One bottleneck job: after a 429's pause, a recovery step when due, then this tick's permits. */
+  private async tick(): Promise<void> {
+    let now = this.clock();
+    if (this.pausedUntil > now) {
+      await this.pause(this.pausedUntil - now);
+      now = this.clock();
+    }
+    if (this.factor < 1 && now - this.lastAdjust >= RECOVERY_MS) {
+      this.lastAdjust = now; // one step per quiet period
+      this.setFactor(this.factor * RECOVERY_STEP);
+    }
+    const tickPermits = permitsForTick(this.k, this.rate * this.factor, this.lastTick === undefined ? undefined : now - this.lastTick, this.owedCarry);
+    this.lastTick = now;
+    this.owedCarry = tickPermits.carry;
+    for (let granted = 0; granted < tickPermits.permits && !this.stopped; granted++) {
+      const waiter = this.waiters.shift();
+      if (waiter === undefined) break;
+      waiter.resolve();
+    }
+  }
+
+  /** At most one tick job scheduled at a time, and only while requests wait. */
+  private pump(): void {
+    if (this.tickScheduled || this.stopped || this.waiters.length === 0) return;
+    this.tickScheduled = true;
+    this.bottleneck
+      .schedule(() => this.tick())
       .catch(() => undefined)
       .finally(() => {
-        tickScheduled = false;
-        pump();
+        this.tickScheduled = false;
+        this.pump();
       });
   }
 
-  async function paceOne(): Promise<void> {
+  /** Waits until a send keeps every second under the rate, every minute under per_minute, and no 429's pause holds. */
+  private async paceOne(): Promise<void> {
     for (;;) {
-      const now = clock();
-      if (stopped) return;
-      if (pausedUntil > now) {
-        await pause(pausedUntil - now);
-        continue;
-      }
-      while (first < sentTimes.length && sentTimes[first]! <= now - PACE_WINDOW_MS) first++;
-      if (first > 1024) {
-        sentTimes.splice(0, first);
-        first = 0;
-      }
-      const cap = Math.max(1, Math.floor(rate * factor));
-      if (sentTimes.length - first >= cap) {
-        await pause(sentTimes[first]! + PACE_WINDOW_MS - now);
-        continue;
-      }
-      if (perMinute !== undefined && lastMinute.length >= perMinute) {
-        const wait = lastMinute[0]! + 60_000 - now;
-        if (wait > 0) {
-          await pause(wait);
-          continue;
-        }
-        lastMinute.shift();
-      }
-      sentTimes.push(now);
-      if (perMinute !== undefined) lastMinute.push(now);
-      return;
+      const now = this.clock();
+      if (this.stopped) return;
+      const wait = this.paceWait(now);
+      if (wait === 0) break;
+      await this.pause(wait);
     }
+    const now = this.clock();
+    this.sentTimes.push(now);
+    if (this.perMinute !== undefined) this.lastMinute.push(now);
   }
 
-  return {
-    pace() {
-      const turn = paceChain.then(paceOne);
-      paceChain = turn.catch(() => undefined);
-      return turn;
-    },
-    acquire(signal) {
-      if (stopped) return Promise.reject(new Error('the rate limiter is stopped'));
-      if (signal?.aborted) return Promise.reject(signal.reason as Error);
-      return new Promise<void>((resolve, reject) => {
-        // One abort listener per signal for every waiter (onAbort): a pass's many waits on one signal
-        // would otherwise pass Node's limit of ten listeners.
-        let forget = (): void => undefined;
-        const waiter: Waiter = {
-          resolve: () => {
-            forget();
-            resolve();
-          },
-          reject: (err) => {
-            forget();
-            reject(err);
-          },
-        };
-        if (signal) {
-          forget = onAbort(signal, () => {
-            const i = waiters.indexOf(waiter);
-            if (i >= 0) waiters.splice(i, 1);
-            reject(signal.reason as Error);
-          });
-        }
-        waiters.push(waiter);
-        pump();
-      });
-    },
-    backOff(ms) {
-      const now = clock();
-      pausedUntil = Math.max(pausedUntil, now + ms);
-      lastAdjust = now;
-      setFactor(factor * SLOWDOWN);
-    },
-    currentRate: () => rate * factor,
-    async stop() {
-      stopped = true;
-      onStop();
-      for (const w of waiters.splice(0)) w.reject(new Error('the rate limiter is stopped'));
-      await bottleneck.stop({ dropWaitingJobs: true }).catch(() => undefined);
-      await bottleneck.disconnect();
-    },
-  };
+  /** How long a send at `now` must wait (0: it may go); drops the send times that no longer count. */
+  private paceWait(now: number): number {
+    if (this.pausedUntil > now) return this.pausedUntil - now;
+    const times = this.sentTimes;
+    while (this.first < times.length && (times[this.first] ?? 0) <= now - PACE_WINDOW_MS) this.first++;
+    if (this.first > 1024) {
+      times.splice(0, this.first);
+      this.first = 0;
+    }
+    const cap = Math.max(1, Math.floor(this.rate * this.factor));
+    if (times.length - this.first >= cap) return (times[this.first] ?? now) + PACE_WINDOW_MS - now;
+    if (this.perMinute !== undefined && this.lastMinute.length >= this.perMinute) {
+      const wait = (this.lastMinute[0] ?? now) + 60_000 - now;
+      if (wait > 0) return wait;
+      this.lastMinute.shift();
+      return this.paceWait(now);
+    }
+    return 0;
+  }
 }
 
 /**
