@@ -61,16 +61,43 @@ export class ColumnFold {
     let row = this.index.get(n);
     const fresh = row < 0;
     if (fresh) {
-      if (this.rows === this.capacity) this.grow();
-      row = this.rows++;
-      this.columns.phone[row] = n;
-      this.index.set(n, row);
+      row = this.newRow(n);
       if (this.fastNew(row, event)) return;
     } else if (!this.objects.has(row)) {
       const kind = this.kind[row];
       if (kind === KIND_ATTEMPTED ? this.fastOutcome(row, event) : kind === KIND_SENT && this.fastDelivery(row, event)) return;
     }
     this.general(row, fresh, event);
+  }
+
+  /**
+   * The events of the fast paths as plain values, for a reader that has them without an event object
+   * (journal-bytes.ts reads them straight from a journal's bytes). Each returns whether it took the
+   * event: false (nothing changed then) when `apply` would not take it by its fast path, and the
+   * caller hands the event to `apply`. `n` is the phone's number (`phoneNumber`), `via`, `action` and
+   * `status` indexes of VIAS, ACTIONS and DELIVERIES, times epoch ms (`isoMs`), ids numbers (`idNumber`);
+   * -1 stands for a field that is absent.
+   */
+  takeAttempt(n: number, via: number, action: number, line: number, at: number): boolean {
+    if (this.index.get(n) >= 0) return false;
+    this.writeAttempt(this.newRow(n), via, action, line, at);
+    return true;
+  }
+
+  /** A `sent` (see takeAttempt). */
+  takeSent(n: number, via: number, action: number, conversation: number, client: number, message: number, at: number): boolean {
+    const row = this.index.get(n);
+    if (row < 0 || this.kind[row] !== KIND_ATTEMPTED || this.objects.has(row)) return false;
+    this.writeSent(row, via, action, conversation, client, message, at);
+    return true;
+  }
+
+  /** A `delivery` (see takeAttempt). */
+  takeDelivery(n: number, status: number, delivered: number, read: number, at: number): boolean {
+    const row = this.index.get(n);
+    if (row < 0 || this.kind[row] !== KIND_SENT || this.objects.has(row)) return false;
+    this.writeDelivery(row, status, delivered, read, at);
+    return true;
   }
 
   /** The table of every state folded (its counters counted). */
@@ -109,20 +136,7 @@ export class ColumnFold {
       const action = ACTIONS.indexOf(e.action);
       const at = isoMs(e.at);
       if (via < 0 || action < 0 || at === undefined || (e.line !== undefined && !isUint(e.line, 0x7fff_ffff))) return false;
-      c.status[row] = STATUS.in_doubt;
-      c.attempts[row] = 1;
-      c.updatedAt[row] = at;
-      c.via[row] = via;
-      c.action[row] = action;
-      let has = HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups;
-      if (e.line !== undefined) {
-        c.line[row] = e.line;
-        has |= HAS.line;
-      }
-      c.has[row] = has;
-      // Its `rest` (the error and attemptAt, one text per contact) is interned only if it stays in doubt: see settle.
-      c.rest[row] = 0;
-      this.kind[row] = KIND_ATTEMPTED;
+      this.writeAttempt(row, via, action, e.line ?? -1, at);
       return true;
     }
     if (e.t === 'skipped') {
@@ -144,11 +158,31 @@ export class ColumnFold {
     return false;
   }
 
+  /** The state of a new row's first attempt (`line` -1: none). */
+  private writeAttempt(row: number, via: number, action: number, line: number, at: number): void {
+    const c = this.columns;
+    c.status[row] = STATUS.in_doubt;
+    c.attempts[row] = 1;
+    c.updatedAt[row] = at;
+    c.via[row] = via;
+    c.action[row] = action;
+    let has = HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups;
+    if (line >= 0) {
+      c.line[row] = line;
+      has |= HAS.line;
+    }
+    c.has[row] = has;
+    // Its `rest` (the error and attemptAt, one text per contact) is interned only if it stays in doubt: see settle.
+    c.rest[row] = 0;
+    this.kind[row] = KIND_ATTEMPTED;
+  }
+
   /** A `sent` or `failed` answering the only attempt of a row. */
   private fastOutcome(row: number, e: ContactEvent): boolean {
     const c = this.columns;
     if (e.t !== 'sent' && e.t !== 'failed') return false;
     if (!only(e, e.t === 'sent' ? SENT_KEYS : FAILED_KEYS)) return false;
+    if (e.t === 'sent') return this.sentEvent(row, e);
     const via = VIAS.indexOf(e.via);
     const action = ACTIONS.indexOf(e.action);
     const at = isoMs(e.at);
@@ -157,24 +191,13 @@ export class ColumnFold {
     if (via < 0 || action < 0 || at === undefined) return false;
     if ((e.conversation_id !== undefined && conversation === undefined) || (e.client_id !== undefined && client === undefined)) return false;
     let has = ((c.has[row] ?? 0) & HAS.line) | HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups;
-    if (e.t === 'sent') {
-      const message = idNumber(e.message_id);
-      if (conversation === undefined || message === undefined) return false;
-      c.status[row] = STATUS.sent;
-      c.messageId[row] = message;
-      c.time2[row] = at;
-      has |= HAS.messageId | HAS.sentAt;
-      c.rest[row] = 0;
-      this.kind[row] = KIND_SENT;
-    } else {
-      if (!isUint(e.status, 0xffff) || typeof e.retryable !== 'boolean' || typeof e.error !== 'string') return false;
-      c.status[row] = STATUS.failed;
-      c.httpStatus[row] = e.status;
-      c.bools[row] = e.retryable ? TRUE.retryable : 0;
-      has |= HAS.httpStatus | HAS.retryable;
-      c.rest[row] = this.rest.intern(JSON.stringify({ error: e.error }));
-      this.kind[row] = KIND_OTHER;
-    }
+    if (!isUint(e.status, 0xffff) || typeof e.retryable !== 'boolean' || typeof e.error !== 'string') return false;
+    c.status[row] = STATUS.failed;
+    c.httpStatus[row] = e.status;
+    c.bools[row] = e.retryable ? TRUE.retryable : 0;
+    has |= HAS.httpStatus | HAS.retryable;
+    c.rest[row] = this.rest.intern(JSON.stringify({ error: e.error }));
+    this.kind[row] = KIND_OTHER;
     if (conversation !== undefined) {
       c.conversationId[row] = conversation;
       has |= HAS.conversationId;
@@ -190,15 +213,54 @@ export class ColumnFold {
     return true;
   }
 
-  /** A delivery read of a sent row (apply-delivery.ts's `deliveryAfter` on the delivery column). */
+  /** A `sent` answering the only attempt of a row. */
+  private sentEvent(row: number, e: Extract<ContactEvent, { t: 'sent' }>): boolean {
+    const via = VIAS.indexOf(e.via);
+    const action = ACTIONS.indexOf(e.action);
+    const at = isoMs(e.at);
+    const conversation = idNumber(e.conversation_id);
+    const client = e.client_id === undefined ? -1 : idNumber(e.client_id);
+    const message = idNumber(e.message_id);
+    if (via < 0 || action < 0 || at === undefined || conversation === undefined || client === undefined || message === undefined) return false;
+    this.writeSent(row, via, action, conversation, client, message, at);
+    return true;
+  }
+
+  /** The state of a row sent after its only attempt (`client` -1: none). */
+  private writeSent(row: number, via: number, action: number, conversation: number, client: number, message: number, at: number): void {
+    const c = this.columns;
+    let has = ((c.has[row] ?? 0) & HAS.line) | HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups | HAS.messageId | HAS.sentAt | HAS.conversationId;
+    c.status[row] = STATUS.sent;
+    c.messageId[row] = message;
+    c.time2[row] = at;
+    c.rest[row] = 0;
+    this.kind[row] = KIND_SENT;
+    c.conversationId[row] = conversation;
+    if (client >= 0) {
+      c.clientId[row] = client;
+      has |= HAS.clientId;
+    }
+    c.updatedAt[row] = at;
+    c.via[row] = via;
+    c.action[row] = action;
+    c.has[row] = has;
+  }
+
+  /** A delivery read of a sent row. */
   private fastDelivery(row: number, e: ContactEvent): boolean {
     if (e.t !== 'delivery' || !only(e, DELIVERY_KEYS)) return false;
-    const c = this.columns;
     const status = DELIVERIES.indexOf(e.status);
     const at = isoMs(e.at);
-    const delivered = e.delivered_at === undefined ? undefined : isoMs(e.delivered_at);
-    const read = e.read_at === undefined ? undefined : isoMs(e.read_at);
-    if (status < 0 || at === undefined || (e.delivered_at !== undefined && delivered === undefined) || (e.read_at !== undefined && read === undefined)) return false;
+    const delivered = e.delivered_at === undefined ? -1 : isoMs(e.delivered_at);
+    const read = e.read_at === undefined ? -1 : isoMs(e.read_at);
+    if (status < 0 || at === undefined || delivered === undefined || read === undefined) return false;
+    this.writeDelivery(row, status, delivered, read, at);
+    return true;
+  }
+
+  /** A delivery read written into a sent row (apply-delivery.ts's `deliveryAfter` on the delivery column; -1: a time absent). */
+  private writeDelivery(row: number, status: number, delivered: number, read: number, at: number): void {
+    const c = this.columns;
     c.updatedAt[row] = at;
     const before = c.delivery[row] ?? 0;
     if (before !== 0) {
@@ -206,23 +268,22 @@ export class ColumnFold {
       const rank = DELIVERY_RANK[status] ?? 0;
       const rankBefore = DELIVERY_RANK[was as 0 | 1 | 2 | 3] ?? 0;
       // A status that would go back (or sideways, read ↔ failed) is ignored.
-      if (rank < rankBefore || (rank === rankBefore && status !== was)) return true;
+      if (rank < rankBefore || (rank === rankBefore && status !== was)) return;
     }
     let code = (status + 1) | (before & (DELIVERY_AT.deliveredAt | DELIVERY_AT.readAt));
-    if (delivered !== undefined) {
+    if (delivered >= 0) {
       c.deliveredAt[row] = delivered;
       code |= DELIVERY_AT.deliveredAt;
     }
-    if (read !== undefined) {
+    if (read >= 0) {
       c.readAt[row] = read;
       code |= DELIVERY_AT.readAt;
     }
     if (before === 0) {
-      if (delivered === undefined) c.deliveredAt[row] = 0;
-      if (read === undefined) c.readAt[row] = 0;
+      if (delivered < 0) c.deliveredAt[row] = 0;
+      if (read < 0) c.readAt[row] = 0;
     }
     c.delivery[row] = code;
-    return true;
   }
 
   /** Any event through the one reducer, on the row's state as an object (kept while more events of it may come). */
@@ -248,6 +309,15 @@ export class ColumnFold {
       encodeRow(this.columns, row, state, this.rest);
       this.objects.delete(row);
     }
+  }
+
+  /** A new row for the phone `n`. */
+  private newRow(n: number): number {
+    if (this.rows === this.capacity) this.grow();
+    const row = this.rows++;
+    this.columns.phone[row] = n;
+    this.index.set(n, row);
+    return row;
   }
 
   private grow(): void {
