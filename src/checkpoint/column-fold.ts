@@ -44,6 +44,9 @@ export class ColumnFold {
   private readonly rest = new RestTable();
   private readonly objects = new Map<number, ContactState>();
   private readonly others = new Map<string, ContactState>();
+  /** The phone last looked up or added (-1: none yet) and its row. */
+  private lastPhone = -1;
+  private lastRow = -1;
 
   constructor(capacity = 1 << 16) {
     this.capacity = Math.max(16, capacity);
@@ -58,7 +61,7 @@ export class ColumnFold {
       this.others.set(event.phone, nextState(this.others.get(event.phone), event));
       return;
     }
-    let row = this.index.get(n);
+    let row = this.rowOf(n);
     const fresh = row < 0;
     if (fresh) {
       row = this.newRow(n);
@@ -79,14 +82,14 @@ export class ColumnFold {
    * -1 stands for a field that is absent.
    */
   takeAttempt(n: number, via: number, action: number, line: number, at: number): boolean {
-    if (this.index.get(n) >= 0) return false;
+    if (this.rowOf(n) >= 0) return false;
     this.writeAttempt(this.newRow(n), via, action, line, at);
     return true;
   }
 
   /** A `sent` (see takeAttempt). */
   takeSent(n: number, via: number, action: number, conversation: number, client: number, message: number, at: number): boolean {
-    const row = this.index.get(n);
+    const row = this.rowOf(n);
     if (row < 0 || this.kind[row] !== KIND_ATTEMPTED || this.objects.has(row)) return false;
     this.writeSent(row, via, action, conversation, client, message, at);
     return true;
@@ -94,7 +97,7 @@ export class ColumnFold {
 
   /** A `delivery` (see takeAttempt). */
   takeDelivery(n: number, status: number, delivered: number, read: number, at: number): boolean {
-    const row = this.index.get(n);
+    const row = this.rowOf(n);
     if (row < 0 || this.kind[row] !== KIND_SENT || this.objects.has(row)) return false;
     this.writeDelivery(row, status, delivered, read, at);
     return true;
@@ -106,10 +109,13 @@ export class ColumnFold {
     for (let row = 0; row < this.rows; row++) if (this.kind[row] === KIND_ATTEMPTED) this.settle(row);
     const tallies = new Tallies();
     const c = this.columns;
-    const memo = new Map<string, number>();
+    // The tally of a row without notBefore is a function of these columns: one number of them (rest's
+    // 32 bits above status's 8, action's 8, the 2 HAS bits and the delivery status's 3: 53 bits in all).
+    const memo = new Map<number, number>();
     for (let row = 0; row < this.rows; row++) {
       const has = c.has[row] ?? 0;
-      const key = (has & HAS.notBefore) === 0 ? `${c.status[row]},${has & (HAS.action | HAS.noFollowups)},${c.action[row]},${c.rest[row]},${(c.delivery[row] ?? 0) & 7}` : undefined;
+      const small = ((c.status[row] ?? 0) << 13) | ((c.action[row] ?? 0) << 5) | ((has & HAS.action) === 0 ? 0 : 16) | ((has & HAS.noFollowups) === 0 ? 0 : 8) | ((c.delivery[row] ?? 0) & 7);
+      const key = (has & HAS.notBefore) === 0 ? (c.rest[row] ?? 0) * 0x20_0000 + small : undefined;
       let id = key === undefined ? undefined : memo.get(key);
       if (id === undefined) {
         id = tallies.intern(tallyKey(decodeRow(c, row, this.rest.texts)));
@@ -311,12 +317,25 @@ export class ColumnFold {
     }
   }
 
+  /** The row of the phone `n`, or -1: the last one asked for or made is kept (a contact's events mostly come together). */
+  private rowOf(n: number): number {
+    if (n === this.lastPhone) return this.lastRow;
+    const row = this.index.get(n);
+    if (row >= 0) {
+      this.lastPhone = n;
+      this.lastRow = row;
+    }
+    return row;
+  }
+
   /** A new row for the phone `n`. */
   private newRow(n: number): number {
     if (this.rows === this.capacity) this.grow();
     const row = this.rows++;
     this.columns.phone[row] = n;
     this.index.set(n, row);
+    this.lastPhone = n;
+    this.lastRow = row;
     return row;
   }
 

@@ -15,7 +15,7 @@
  * would not take for its contact) is left to the caller's general path: JSON.parse, parseEvent and
  * `ColumnFold.apply`, which give the same state for every line this reads (a test folds journals both ways).
  */
-import { isoMsBytes } from '../time/iso.js';
+import { IsoBytesReader } from '../time/iso.js';
 import type { ColumnFold } from './column-fold.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -53,6 +53,7 @@ export class JournalBytes {
   private pos = 0;
   /** The value just read. */
   private value = 0;
+  private readonly times = new IsoBytesReader();
 
   constructor(private readonly fold: ColumnFold) {}
 
@@ -204,10 +205,10 @@ export class JournalBytes {
     return true;
   }
 
-  /** `key` (its opening quote included), a time `isoMsBytes` reads and its closing quote. */
+  /** `key` (its opening quote included), a time `isoMsBytes` reads (by IsoBytesReader) and its closing quote. */
   private time(buf: Uint8Array, key: Uint8Array): boolean {
     if (!this.literal(buf, key)) return false;
-    const ms = isoMsBytes(buf, this.pos);
+    const ms = this.times.read(buf, this.pos);
     if (ms < 0 || buf[this.pos + 24] !== QUOTE) return false;
     this.pos += 25;
     this.value = ms;

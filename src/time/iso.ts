@@ -30,19 +30,56 @@ export function isoMs(text: unknown): number | undefined {
  * by integer arithmetic (days from the civil date), the same number Date.UTC gives from 1970 on.
  */
 export function isoMsBytes(buf: Uint8Array, start: number): number {
-  if (start + 24 > buf.length) return -1;
-  if (buf[start + 4] !== 45 || buf[start + 7] !== 45 || buf[start + 10] !== 84 || buf[start + 13] !== 58) return -1;
-  if (buf[start + 16] !== 58 || buf[start + 19] !== 46 || buf[start + 23] !== 90) return -1;
+  if (start + ISO_BYTES > buf.length) return -1;
+  const date = dateMsBytes(buf, start);
+  const time = timeMsBytes(buf, start);
+  return date < 0 || time < 0 ? -1 : date + time;
+}
+
+/** `isoMsBytes` for a series of times mostly of the same day (a journal's): the day's text and ms kept from the last one read. */
+export class IsoBytesReader {
+  private readonly day = new Uint8Array(DATE_BYTES);
+  private dayMs = -1;
+
+  read(buf: Uint8Array, start: number): number {
+    if (start + ISO_BYTES > buf.length) return -1;
+    const time = timeMsBytes(buf, start);
+    if (time < 0) return -1;
+    const day = this.day;
+    let same = this.dayMs >= 0;
+    for (let i = 0; same && i < DATE_BYTES; i++) same = buf[start + i] === day[i];
+    if (!same) {
+      const date = dateMsBytes(buf, start);
+      if (date < 0) return -1;
+      day.set(buf.subarray(start, start + DATE_BYTES));
+      this.dayMs = date;
+    }
+    return this.dayMs + time;
+  }
+}
+
+/** `YYYY-MM-DD`: the bytes of the date of an ISO time. */
+const DATE_BYTES = 10;
+
+/** The epoch ms of the date (`YYYY-MM-DD`, a year from 1970, a day its month has) at `start`, or -1. */
+function dateMsBytes(buf: Uint8Array, start: number): number {
+  if (buf[start + 4] !== 45 || buf[start + 7] !== 45) return -1;
   const year = byteDigits(buf, start, 4);
   const month = byteDigits(buf, start + 5, 2);
   const day = byteDigits(buf, start + 8, 2);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return -1;
+  return daysFromCivil(year, month, day) * 86_400_000;
+}
+
+/** The ms into its day of the time (`THH:mm:ss.sssZ`) after the date at `start`, or -1. */
+function timeMsBytes(buf: Uint8Array, start: number): number {
+  if (buf[start + 10] !== 84 || buf[start + 13] !== 58 || buf[start + 16] !== 58 || buf[start + 19] !== 46 || buf[start + 23] !== 90) return -1;
   const hour = byteDigits(buf, start + 11, 2);
   const minute = byteDigits(buf, start + 14, 2);
   const second = byteDigits(buf, start + 17, 2);
   const milli = byteDigits(buf, start + 20, 3);
-  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return -1;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) return -1;
-  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli;
+  return ((hour * 60 + minute) * 60 + second) * 1000 + milli;
 }
 
 /** Days since 1970-01-01 of a civil date from 1970 on (Howard Hinnant's days_from_civil). */

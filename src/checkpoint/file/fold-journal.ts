@@ -1,4 +1,5 @@
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { CheckpointEvent, ContactEvent, HeaderEvent } from '../types.js';
 import { JournalVersionError, parseEvent } from './read-journal.js';
 
@@ -37,7 +38,13 @@ export async function foldJournal(
   fast?: LineFold,
 ): Promise<FoldResult> {
   const out: FoldResult = { endByte: from.byte, endLine: from.line, events: 0, tornLineNumbers: [] };
-  const stream = createReadStream(file, { start: from.byte, highWaterMark: CHUNK });
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    throw err;
+  }
   let carry: Buffer | undefined;
   const take = eventTaker(file, out, onEvent, onHeader);
   const line = (buf: Buffer, start: number, end: number) => {
@@ -49,7 +56,13 @@ export async function foldJournal(
     out.endByte += end + 1 - start;
   };
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    // One buffer read into again and again (no garbage of a chunk a read); the line begun in a chunk is copied out.
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    for (let position = from.byte; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const chunk = buffer.subarray(0, bytesRead);
       let start = 0;
       if (carry) {
         // Only the line begun in the last chunk is joined, not the whole chunk copied.
@@ -68,9 +81,8 @@ export async function foldJournal(
       }
       carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : undefined;
     }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    throw err;
+  } finally {
+    await handle.close();
   }
   if (carry && !isBlank(carry, 0, carry.length)) {
     // A last line without its newline: an event written whole but for its newline is read; a fragment is torn.
