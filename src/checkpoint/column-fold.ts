@@ -95,6 +95,21 @@ export class ColumnFold {
     return true;
   }
 
+  /** A `failed` (see takeAttempt): `error` the text its `rest` holds, `JSON.stringify({ error })`. */
+  takeFailed(n: number, via: number, action: number, status: number, retryable: boolean, conversation: number, client: number, error: string, at: number): boolean {
+    const row = this.rowOf(n);
+    if (row < 0 || this.kind[row] !== KIND_ATTEMPTED || this.objects.has(row)) return false;
+    this.writeFailed(row, via, action, status, retryable, conversation, client, error, at);
+    return true;
+  }
+
+  /** A `skipped` (see takeAttempt): `reason` the text its `rest` holds, `JSON.stringify({ reason })`. */
+  takeSkipped(n: number, reason: string, line: number, at: number): boolean {
+    if (this.rowOf(n) >= 0) return false;
+    this.writeSkipped(this.newRow(n), reason, line, at);
+    return true;
+  }
+
   /** A `delivery` (see takeAttempt). */
   takeDelivery(n: number, status: number, delivered: number, read: number, at: number): boolean {
     const row = this.rowOf(n);
@@ -135,7 +150,6 @@ export class ColumnFold {
 
   /** The first event of a phone: an attempt or a skip written straight into its new row. */
   private fastNew(row: number, e: ContactEvent): boolean {
-    const c = this.columns;
     if (e.t === 'attempt') {
       if (!only(e, ATTEMPT_KEYS)) return false;
       const via = VIAS.indexOf(e.via);
@@ -148,20 +162,26 @@ export class ColumnFold {
     if (e.t === 'skipped') {
       const at = isoMs(e.at);
       if (!only(e, SKIPPED_KEYS) || typeof e.reason !== 'string' || at === undefined || (e.line !== undefined && !isUint(e.line, 0x7fff_ffff))) return false;
-      c.status[row] = STATUS.skipped;
-      c.attempts[row] = 0;
-      c.updatedAt[row] = at;
-      let has = HAS.attempts | HAS.updatedAt | HAS.noFollowups;
-      if (e.line !== undefined) {
-        c.line[row] = e.line;
-        has |= HAS.line;
-      }
-      c.has[row] = has;
-      c.rest[row] = this.rest.intern(JSON.stringify({ reason: e.reason }));
-      this.kind[row] = KIND_OTHER;
+      this.writeSkipped(row, JSON.stringify({ reason: e.reason }), e.line ?? -1, at);
       return true;
     }
     return false;
+  }
+
+  /** The state of a new row skipped (`line` -1: none). */
+  private writeSkipped(row: number, reason: string, line: number, at: number): void {
+    const c = this.columns;
+    c.status[row] = STATUS.skipped;
+    c.attempts[row] = 0;
+    c.updatedAt[row] = at;
+    let has = HAS.attempts | HAS.updatedAt | HAS.noFollowups;
+    if (line >= 0) {
+      c.line[row] = line;
+      has |= HAS.line;
+    }
+    c.has[row] = has;
+    c.rest[row] = this.rest.intern(reason);
+    this.kind[row] = KIND_OTHER;
   }
 
   /** The state of a new row's first attempt (`line` -1: none). */
@@ -185,30 +205,34 @@ export class ColumnFold {
 
   /** A `sent` or `failed` answering the only attempt of a row. */
   private fastOutcome(row: number, e: ContactEvent): boolean {
-    const c = this.columns;
     if (e.t !== 'sent' && e.t !== 'failed') return false;
     if (!only(e, e.t === 'sent' ? SENT_KEYS : FAILED_KEYS)) return false;
     if (e.t === 'sent') return this.sentEvent(row, e);
     const via = VIAS.indexOf(e.via);
     const action = ACTIONS.indexOf(e.action);
     const at = isoMs(e.at);
-    const conversation = e.conversation_id === undefined ? undefined : idNumber(e.conversation_id);
-    const client = e.client_id === undefined ? undefined : idNumber(e.client_id);
-    if (via < 0 || action < 0 || at === undefined) return false;
-    if ((e.conversation_id !== undefined && conversation === undefined) || (e.client_id !== undefined && client === undefined)) return false;
-    let has = ((c.has[row] ?? 0) & HAS.line) | HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups;
+    const conversation = e.conversation_id === undefined ? -1 : idNumber(e.conversation_id);
+    const client = e.client_id === undefined ? -1 : idNumber(e.client_id);
+    if (via < 0 || action < 0 || at === undefined || conversation === undefined || client === undefined) return false;
     if (!isUint(e.status, 0xffff) || typeof e.retryable !== 'boolean' || typeof e.error !== 'string') return false;
+    this.writeFailed(row, via, action, e.status, e.retryable, conversation, client, JSON.stringify({ error: e.error }), at);
+    return true;
+  }
+
+  /** The state of a row failed after its only attempt (`conversation`, `client` -1: none). */
+  private writeFailed(row: number, via: number, action: number, status: number, retryable: boolean, conversation: number, client: number, error: string, at: number): void {
+    const c = this.columns;
+    let has = ((c.has[row] ?? 0) & HAS.line) | HAS.attempts | HAS.updatedAt | HAS.via | HAS.action | HAS.noFollowups | HAS.httpStatus | HAS.retryable;
     c.status[row] = STATUS.failed;
-    c.httpStatus[row] = e.status;
-    c.bools[row] = e.retryable ? TRUE.retryable : 0;
-    has |= HAS.httpStatus | HAS.retryable;
-    c.rest[row] = this.rest.intern(JSON.stringify({ error: e.error }));
+    c.httpStatus[row] = status;
+    c.bools[row] = retryable ? TRUE.retryable : 0;
+    c.rest[row] = this.rest.intern(error);
     this.kind[row] = KIND_OTHER;
-    if (conversation !== undefined) {
+    if (conversation >= 0) {
       c.conversationId[row] = conversation;
       has |= HAS.conversationId;
     }
-    if (client !== undefined) {
+    if (client >= 0) {
       c.clientId[row] = client;
       has |= HAS.clientId;
     }
@@ -216,7 +240,6 @@ export class ColumnFold {
     c.via[row] = via;
     c.action[row] = action;
     c.has[row] = has;
-    return true;
   }
 
   /** A `sent` answering the only attempt of a row. */

@@ -6,10 +6,14 @@
  *
  *   {"t":"attempt","phone":"+P","via":"V","action":"A"[,"line":N][,"content":C],"at":"T"}
  *   {"t":"sent","phone":"+P","via":"V","action":"A","conversation_id":"I"[,"client_id":"I"],"message_id":"I","at":"T"}
+ *   {"t":"failed","phone":"+P","via":"V","action":"A","status":H,"retryable":B[,"conversation_id":"I"][,"client_id":"I"],"error":"X","at":"T"}
  *   {"t":"delivery","phone":"+P","status":"S"[,"delivered_at":"T"][,"read_at":"T"],"at":"T"}
+ *   {"t":"skipped","phone":"+P","reason":"X"[,"line":N],"at":"T"}
  *
  * P an E.164 number's digits (`phoneNumber`), V and A and S one of VIAS, ACTIONS and DELIVERIES, N a
- * line number of at most 2^31 - 1 written plainly, I a plain id (`idNumber`), T a time `isoMs` reads, C
+ * line number of at most 2^31 - 1 and H a status of at most 65535 written plainly, B true or false,
+ * X a text of printable ASCII but for the backslash (no escape: JSON.stringify writes it back the
+ * same), I a plain id (`idNumber`), T a time `isoMs` reads, C
  * any JSON value (the request's content, which the fold does not keep) of at most CONTENT_DEPTH levels.
  * Anything else (a space, an escape, another key, a value out of range, a line the fold's fast paths
  * would not take for its contact) is left to the caller's general path: JSON.parse, parseEvent and
@@ -23,6 +27,12 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const ATTEMPT = bytes('{"t":"attempt","phone":"+');
 const SENT = bytes('{"t":"sent","phone":"+');
 const DELIVERY = bytes('{"t":"delivery","phone":"+');
+const FAILED = bytes('{"t":"failed","phone":"+');
+const SKIPPED = bytes('{"t":"skipped","phone":"+');
+const HTTP_STATUS = bytes(',"status":');
+const RETRYABLE = bytes(',"retryable":');
+const ERROR = bytes(',"error":"');
+const REASON = bytes(',"reason":"');
 const VIA = bytes(',"via":"');
 const ACTION = bytes(',"action":"');
 const LINE = bytes(',"line":');
@@ -38,10 +48,12 @@ const READ = bytes(',"read_at":"');
 const VIA_WORDS = ['start"', 'template"', 'message"'].map(bytes);
 const ACTION_WORDS = ['template"', 'text"'].map(bytes);
 const DELIVERY_WORDS = ['sent"', 'delivered"', 'read"', 'failed"'].map(bytes);
+const BOOLEANS = ['false', 'true'].map(bytes);
 
 /** The deepest content (objects and arrays in each other) read here; a deeper one goes to JSON.parse. */
 const CONTENT_DEPTH = 32;
 const MAX_LINE = 0x7fff_ffff;
+const MAX_HTTP_STATUS = 0xffff;
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -53,17 +65,65 @@ export class JournalBytes {
   private pos = 0;
   /** The value just read. */
   private value = 0;
+  /** Where the text just read starts. */
+  private textStart = 0;
   private readonly times = new IsoBytesReader();
 
   constructor(private readonly fold: ColumnFold) {}
 
   /** Folds the line `buf[start, end)` (no newline) when it is one of the shapes above; false otherwise (nothing folded). */
-  take(buf: Uint8Array, start: number, end: number): boolean {
+  take(buf: Buffer, start: number, end: number): boolean {
     const kind = buf[start + 6];
     if (kind === 0x61) return this.attempt(buf, start, end);
-    if (kind === 0x73) return this.sent(buf, start, end);
+    if (kind === 0x73) return buf[start + 7] === 0x65 ? this.sent(buf, start, end) : this.skipped(buf, start, end);
     if (kind === 0x64) return this.delivery(buf, start, end);
+    if (kind === 0x66) return this.failed(buf, start, end);
     return false;
+  }
+
+  private failed(buf: Buffer, start: number, end: number): boolean {
+    this.pos = start;
+    if (!this.literal(buf, FAILED) || !this.phone(buf)) return false;
+    const phone = this.value;
+    if (!this.literal(buf, VIA) || !this.word(buf, VIA_WORDS)) return false;
+    const via = this.value;
+    if (!this.literal(buf, ACTION) || !this.word(buf, ACTION_WORDS)) return false;
+    const action = this.value;
+    if (!this.literal(buf, HTTP_STATUS) || !this.uint(buf, MAX_HTTP_STATUS)) return false;
+    const status = this.value;
+    if (!this.literal(buf, RETRYABLE) || !this.word(buf, BOOLEANS)) return false;
+    const retryable = this.value === 1;
+    let conversation = -1;
+    if (buf[this.pos + 3] === 0x6f && this.literal(buf, CONVERSATION)) {
+      if (!this.id(buf)) return false;
+      conversation = this.value;
+    }
+    let client = -1;
+    if (buf[this.pos + 3] === 0x6c && this.literal(buf, CLIENT)) {
+      if (!this.id(buf)) return false;
+      client = this.value;
+    }
+    if (!this.literal(buf, ERROR) || !this.text(buf, end)) return false;
+    const error = this.textStart;
+    const errorEnd = this.pos - 1;
+    if (!this.time(buf, AT) || !this.closes(buf, end)) return false;
+    return this.fold.takeFailed(phone, via, action, status, retryable, conversation, client, `{"error":"${buf.toString('latin1', error, errorEnd)}"}`, this.value);
+  }
+
+  private skipped(buf: Buffer, start: number, end: number): boolean {
+    this.pos = start;
+    if (!this.literal(buf, SKIPPED) || !this.phone(buf)) return false;
+    const phone = this.value;
+    if (!this.literal(buf, REASON) || !this.text(buf, end)) return false;
+    const reason = this.textStart;
+    const reasonEnd = this.pos - 1;
+    let line = -1;
+    if (buf[this.pos + 2] === 0x6c && this.literal(buf, LINE)) {
+      if (!this.uint(buf, MAX_LINE)) return false;
+      line = this.value;
+    }
+    if (!this.time(buf, AT) || !this.closes(buf, end)) return false;
+    return this.fold.takeSkipped(phone, `{"reason":"${buf.toString('latin1', reason, reasonEnd)}"}`, line, this.value);
   }
 
   private attempt(buf: Uint8Array, start: number, end: number): boolean {
@@ -185,7 +245,7 @@ export class JournalBytes {
     return true;
   }
 
-  /** A JSON integer written plainly (`0` or digits not starting with 0) of at most `max`, followed by a comma. */
+  /** A JSON integer written plainly (`0` or digits not starting with 0) of at most `max` (up to 2^31 - 1), followed by a comma. */
   private uint(buf: Uint8Array, max: number): boolean {
     let pos = this.pos;
     const first = (buf[pos] ?? 0) - 48;
@@ -203,6 +263,20 @@ export class JournalBytes {
     this.pos = pos;
     this.value = n;
     return true;
+  }
+
+  /** A text of printable ASCII but the backslash and its closing quote (its opening one read before): it starts at textStart. */
+  private text(buf: Uint8Array, end: number): boolean {
+    this.textStart = this.pos;
+    for (let pos = this.pos; pos < end; pos++) {
+      const b = buf[pos] ?? 0;
+      if (b === QUOTE) {
+        this.pos = pos + 1;
+        return true;
+      }
+      if (b < 0x20 || b > 0x7e || b === 0x5c) return false;
+    }
+    return false;
   }
 
   /** `key` (its opening quote included), a time `isoMsBytes` reads (by IsoBytesReader) and its closing quote. */
