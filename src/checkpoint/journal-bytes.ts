@@ -22,7 +22,19 @@
 import { IsoBytesReader } from '../time/iso.js';
 import type { ColumnFold } from './column-fold.js';
 
-const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+/** A text of the line's shape: its bytes, and its whole 4-byte words as little-endian numbers (compared a word at a time). */
+interface Literal {
+  readonly bytes: Uint8Array;
+  readonly words: Uint32Array;
+}
+
+const bytes = (text: string): Literal => {
+  const b = new TextEncoder().encode(text);
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const words = new Uint32Array(b.length >> 2);
+  for (let i = 0; i < words.length; i++) words[i] = view.getUint32(i * 4, true);
+  return { bytes: b, words };
+};
 
 const ATTEMPT = bytes('{"t":"attempt","phone":"+');
 const SENT = bytes('{"t":"sent","phone":"+');
@@ -65,6 +77,11 @@ export class JournalBytes {
   private pos = 0;
   /** The value just read. */
   private value = 0;
+  /** The line's end. */
+  private end = 0;
+  /** The buffer read (the last one given) and a view of it. */
+  private buf: Buffer | undefined;
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   /** Where the text just read starts. */
   private textStart = 0;
   private readonly times = new IsoBytesReader();
@@ -73,6 +90,11 @@ export class JournalBytes {
 
   /** Folds the line `buf[start, end)` (no newline) when it is one of the shapes above; false otherwise (nothing folded). */
   take(buf: Buffer, start: number, end: number): boolean {
+    if (buf !== this.buf) {
+      this.buf = buf;
+      this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+    this.end = end;
     const kind = buf[start + 6];
     if (kind === 0x61) return this.attempt(buf, start, end);
     if (kind === 0x73) return buf[start + 7] === 0x65 ? this.sent(buf, start, end) : this.skipped(buf, start, end);
@@ -189,18 +211,23 @@ export class JournalBytes {
     return this.fold.takeDelivery(phone, status, delivered, read, this.value);
   }
 
-  /** Whether `text` is at the position (then passed). */
-  private literal(buf: Uint8Array, text: Uint8Array): boolean {
+  /** Whether `text` is at the position, within the line (then passed). */
+  private literal(buf: Uint8Array, text: Literal): boolean {
     const pos = this.pos;
-    for (let i = 0; i < text.length; i++) if (buf[pos + i] !== text[i]) return false;
-    this.pos = pos + text.length;
+    const bytes = text.bytes;
+    if (pos + bytes.length > this.end) return false;
+    const words = text.words;
+    const view = this.view;
+    for (let i = 0; i < words.length; i++) if (view.getUint32(pos + i * 4, true) !== words[i]) return false;
+    for (let i = words.length * 4; i < bytes.length; i++) if (buf[pos + i] !== bytes[i]) return false;
+    this.pos = pos + bytes.length;
     return true;
   }
 
   /** One of `words` (each with its closing quote): its index as the value. */
-  private word(buf: Uint8Array, words: readonly Uint8Array[]): boolean {
+  private word(buf: Uint8Array, words: readonly Literal[]): boolean {
     for (let w = 0; w < words.length; w++) {
-      if (this.literal(buf, words[w] as Uint8Array)) {
+      if (this.literal(buf, words[w] as Literal)) {
         this.value = w;
         return true;
       }
@@ -280,7 +307,7 @@ export class JournalBytes {
   }
 
   /** `key` (its opening quote included), a time `isoMsBytes` reads (by IsoBytesReader) and its closing quote. */
-  private time(buf: Uint8Array, key: Uint8Array): boolean {
+  private time(buf: Uint8Array, key: Literal): boolean {
     if (!this.literal(buf, key)) return false;
     const ms = this.times.read(buf, this.pos);
     if (ms < 0 || buf[this.pos + 24] !== QUOTE) return false;
@@ -336,9 +363,9 @@ export function skipValue(buf: Uint8Array, pos: number, end: number, depth: numb
   return skipNumber(buf, pos, end);
 }
 
-const TRUE_BYTES = bytes('true');
-const FALSE_BYTES = bytes('false');
-const NULL_BYTES = bytes('null');
+const TRUE_BYTES = bytes('true').bytes;
+const FALSE_BYTES = bytes('false').bytes;
+const NULL_BYTES = bytes('null').bytes;
 const HEX = (() => {
   const hex = new Uint8Array(256);
   for (const c of '0123456789abcdefABCDEF') hex[c.charCodeAt(0)] = 1;
