@@ -46,6 +46,8 @@ export async function foldJournal(
     throw err;
   }
   let carry: Buffer | undefined;
+  /** The read under way. */
+  let next: Promise<Buffer> | undefined;
   const take = eventTaker(file, out, onEvent, onHeader);
   const line = (buf: Buffer, start: number, end: number) => {
     out.endLine += 1;
@@ -56,13 +58,22 @@ export async function foldJournal(
     out.endByte += end + 1 - start;
   };
   try {
-    // One buffer read into again and again (no garbage of a chunk a read); the line begun in a chunk is copied out.
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    for (let position = from.byte; ; ) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      const chunk = buffer.subarray(0, bytesRead);
+    // Two buffers read into in turn (no garbage of a chunk a read): the next chunk is read while this
+    // one is folded. The line begun at a chunk's end is copied out before its buffer is read into again.
+    let reading = Buffer.allocUnsafe(CHUNK);
+    let spare = Buffer.allocUnsafe(CHUNK);
+    let position = from.byte;
+    const readInto = (buffer: Buffer) =>
+      handle.read(buffer, 0, CHUNK, position).then(({ bytesRead }) => {
+        position += bytesRead;
+        return buffer.subarray(0, bytesRead);
+      });
+    next = readInto(reading);
+    for (;;) {
+      const chunk = await next;
+      if (chunk.length === 0) break;
+      [reading, spare] = [spare, reading];
+      next = readInto(reading);
       let start = 0;
       if (carry) {
         // Only the line begun in the last chunk is joined, not the whole chunk copied.
@@ -82,6 +93,8 @@ export async function foldJournal(
       carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : undefined;
     }
   } finally {
+    // A read left under way (the fold threw) ends before the file is closed, whatever it gave.
+    await next?.catch(() => undefined);
     await handle.close();
   }
   if (carry && !isBlank(carry, 0, carry.length)) {
