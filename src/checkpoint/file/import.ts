@@ -145,16 +145,12 @@ async function linesOf(file: string): Promise<Array<Record<string, unknown>>> {
   return values;
 }
 
-/** Appends the folder's records the store does not have yet (compared as they will be written). */
+/** Appends the folder's records the store does not have yet (compared as they will be written: `canonical`). */
 async function appendNew(file: string, what: string, records: readonly Record<string, unknown>[]): Promise<PartImport> {
-  const have = new Set((await linesOf(file)).map(canonical));
+  const have = new RecordSet();
+  for (const r of await linesOf(file)) have.add(r);
   const fresh: Record<string, unknown>[] = [];
-  for (const r of records) {
-    const key = canonical(r);
-    if (have.has(key)) continue;
-    have.add(key);
-    fresh.push(r);
-  }
+  for (const r of records) if (have.add(r)) fresh.push(r);
   if (fresh.length > 0) await jsonlFile(file, what).append(fresh);
   return { imported: fresh.length, already: records.length - fresh.length };
 }
@@ -219,6 +215,30 @@ async function importSyncBook(from: string, dest: string): Promise<PartImport> {
 /** The state id of the first messages of a job whose journal was not taken in: its own, named after the folder it came from. */
 export function takenInState(folder: string, job: string): string {
   return `taken-in:${createHash('sha256').update(`${folder}\u0000${job}`).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Records told apart by `canonical`, computed only for records of the same phone: records of equal
+ * canonical text have the same phone (or none), so a record whose phone is new is new without it. A
+ * ledger of a million phones costs a map entry a record, not a canonical text a record.
+ */
+export class RecordSet {
+  private readonly byPhone = new Map<unknown, { first: Record<string, unknown>; texts?: Set<string> }>();
+
+  /** Adds `record`; false when an equal one is there already. */
+  add(record: Record<string, unknown>): boolean {
+    const phone = typeof record.phone === 'string' ? record.phone : undefined;
+    const group = this.byPhone.get(phone);
+    if (group === undefined) {
+      this.byPhone.set(phone, { first: record });
+      return true;
+    }
+    group.texts ??= new Set([canonical(group.first)]);
+    const text = canonical(record);
+    if (group.texts.has(text)) return false;
+    group.texts.add(text);
+    return true;
+  }
 }
 
 /** JSON with every object's keys in order (two records that differ only in key order are one). */

@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { applyEvent } from '../apply-event.js';
 import { ColumnFold } from '../column-fold.js';
+import { JournalBytes } from '../journal-bytes.js';
 import { StateTable } from '../state-table.js';
 import type { HeaderEvent } from '../types.js';
-import { foldJournal } from './fold-journal.js';
+import { foldJournal, type FoldResult } from './fold-journal.js';
 import { readSnapshot, writeSnapshot, type JournalPosition } from './snapshot.js';
 
 /** A snapshot is written once this many bytes of journal came after the last one (about 3,500 contacts). */
@@ -35,21 +36,34 @@ export async function loadState(journalFile: string, options: { fromStart?: bool
   let header = snapshot?.header;
   const start = snapshot?.position ?? { bytes: 0, lines: 0, events: 0 };
   // A whole journal (no snapshot) is folded straight into columns; a tail onto the snapshot's table.
-  const whole = snapshot ? undefined : new ColumnFold();
-  const fold = await foldJournal(
-    journalFile,
-    { byte: start.bytes, line: start.lines },
-    snapshot ? (event) => applyEvent(snapshot.table, event) : (event) => whole?.apply(event),
-    (event) => (header = event),
-  );
+  const onHeader = (event: HeaderEvent) => (header = event);
+  let state: StateTable;
+  let fold: FoldResult;
+  if (snapshot) {
+    state = snapshot.table;
+    fold = await foldJournal(journalFile, { byte: start.bytes, line: start.lines }, (event) => applyEvent(snapshot.table, event), onHeader);
+  } else {
+    const whole = new ColumnFold();
+    fold = await foldWhole(journalFile, whole, onHeader);
+    state = whole.table();
+  }
   return {
-    state: snapshot?.table ?? whole?.table() ?? new StateTable(),
+    state,
     header,
     position: { bytes: fold.endByte, lines: fold.endLine, events: start.events + fold.events },
     tailBytes: fold.endByte - start.bytes,
     tornLineNumbers: fold.tornLineNumbers,
     ...(journalIno !== undefined && { journalIno }),
   };
+}
+
+/**
+ * A whole journal into `fold`: the common lines read straight from their bytes (journal-bytes.ts),
+ * every other through the one parser and `ColumnFold.apply`.
+ */
+function foldWhole(journalFile: string, fold: ColumnFold, onHeader: (event: HeaderEvent) => void) {
+  const bytes = new JournalBytes(fold);
+  return foldJournal(journalFile, { byte: 0, line: 0 }, (event) => fold.apply(event), onHeader, (buf, start, end) => bytes.take(buf, start, end));
 }
 
 /**

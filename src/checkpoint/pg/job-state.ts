@@ -1,14 +1,15 @@
 /**
  * A job's state read from the database: its latest snapshot (a shortcut, as in the file backend) and
- * the journal rows after it, folded with the port's one reducer; and the snapshot written back when
+ * the journal rows after it, folded with the port's one reducer (a whole journal into columns: ColumnFold); and the snapshot written back when
  * enough came after the last. The journal is the truth: a snapshot that does not check is ignored.
  */
 import { applyEvent } from '../apply-event.js';
+import { ColumnFold } from '../column-fold.js';
 import { parseEvent } from '../json-line.js';
 import { decodeSnapshot, encodeSnapshot, snapshotMeta } from '../snapshot-codec.js';
 import { StateTable } from '../state-table.js';
 import type { StoreNotice } from '../store.js';
-import type { HeaderEvent } from '../types.js';
+import type { ContactEvent, HeaderEvent } from '../types.js';
 import { consistentRead, pack, readBytes, unpack } from './blob.js';
 import type { Db, Queryable } from './db.js';
 
@@ -59,7 +60,9 @@ export function loadPgJobState(db: Db, job: string, options?: { ifOpened: true }
 
 async function foldJob(c: Queryable, db: Db, job: string): Promise<PgJobState> {
   const snapshot = await readPgSnapshot(c, db, job);
-  const state = snapshot?.table ?? new StateTable();
+  // A whole journal (no snapshot) is folded straight into columns (as the file backend does); a tail onto the snapshot's table.
+  const whole = snapshot ? undefined : new ColumnFold();
+  const apply = snapshot ? (event: ContactEvent) => applyEvent(snapshot.table, event) : (event: ContactEvent) => whole?.apply(event);
   let header = snapshot?.header;
   let upto = snapshot?.upto ?? '0';
   let tail = 0;
@@ -72,12 +75,13 @@ async function foldJob(c: Queryable, db: Db, job: string): Promise<PgJobState> {
       else if (event.t === 'header') {
         if (event.v !== 1) throw new JobVersionError(job, db.url.place, event.v);
         header = event;
-      } else applyEvent(state, event);
+      } else apply(event);
       upto = row.seq;
     }
     tail += rows.length;
     if (rows.length < PAGE) break;
   }
+  const state = snapshot?.table ?? whole?.table() ?? new StateTable();
   const notices: StoreNotice[] =
     unreadable.length === 0
       ? []
