@@ -12,7 +12,7 @@ export type { ListingReads, ReadFile } from './listing-reads.js';
 export { StateTable } from './state-table.js';
 export { HELD, wholeRows, type StateRows, type StateRowsOptions } from './state-rows.js';
 export { statesOf } from './map-states.js';
-export { tallyKey, type StateTally } from './state-tally.js';
+export { tallyKey, type StateTally, type TallyOptions } from './state-tally.js';
 export { applyEvent, nextState, NO_ANSWER, MARKETING_LIMIT_REASON } from './apply-event.js';
 export { deliveryAfter } from './apply-delivery.js';
 export { deliveryEvent } from './delivery-codec.js';

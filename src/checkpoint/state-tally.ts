@@ -78,20 +78,40 @@ export class Tallies {
   }
 
   /** The tallies with a count (`counts` instead of the kept ones when given), plus `extra` states (counted one each). */
-  list(extra: Iterable<ContactState> = [], counts: readonly number[] = this.counts): StateTally[] {
-    const added = new Map<string, number>();
-    for (const s of extra) {
-      const key = tallyKey(s);
-      added.set(key, (added.get(key) ?? 0) + 1);
-    }
-    const out: StateTally[] = [];
-    for (let id = 1; id < this.keys.length; id++) {
-      const key = this.keys[id] ?? '';
-      const count = (counts[id] ?? 0) + (added.get(key) ?? 0);
-      added.delete(key);
-      if (count > 0) out.push({ state: tallyState(key), count });
-    }
-    for (const [key, count] of added) if (count > 0) out.push({ state: tallyState(key), count });
-    return out;
+  list(extra: Iterable<ContactState> = [], counts: readonly number[] = this.counts, options: TallyOptions = {}): StateTally[] {
+    return listTallies(this.keys, counts, extra, options);
   }
+}
+
+/** How the tallies are listed. */
+export interface TallyOptions {
+  /**
+   * false: a reader that does not look at when an in-doubt contact's request went (no run holds the
+   * job, so none is in flight) gets the tallies that differ only by that time as one, without it: a
+   * handful of tallies instead of one per such contact. Default true.
+   */
+  attemptTimes?: boolean;
+}
+
+/** An in-doubt tally's attempt time in its key (tallyKey writes it after the fields before it, a JSON text). */
+const ATTEMPT_AT = /,"attemptAt":"(?:[^"\\]|\\.)*"/;
+
+/**
+ * The tallies with a count of the counters `keys` and `counts` (by id, 0 not counted; a repeated key
+ * counts under its first id), plus `extra` states (one each), in the counters' order, then the extra
+ * ones' new tallies in theirs. Each tally's state is decoded once. Pure.
+ */
+export function listTallies(keys: readonly string[], counts: readonly number[], extra: Iterable<ContactState>, options: TallyOptions = {}): StateTally[] {
+  const merge = options.attemptTimes === false;
+  // A key with its attempt time taken out: the same text tallyKey gives the state without it. `,"` is
+  // never inside a JSON string (a quote there is escaped), and no nested field is an `attemptAt` text.
+  const keyOf = (key: string) => (merge && key.includes('"attemptAt":') ? key.replace(ATTEMPT_AT, '') : key);
+  const byKey = new Map<string, number>();
+  const add = (key: string, count: number) => byKey.set(key, (byKey.get(key) ?? 0) + count);
+  // Every counter in order, an empty one too: a tally's place is its counter's, whatever adds to it.
+  for (let id = 1; id < keys.length; id++) add(keyOf(keys[id] ?? ''), counts[id] ?? 0);
+  for (const s of extra) add(keyOf(tallyKey(s)), 1);
+  const out: StateTally[] = [];
+  for (const [key, count] of byKey) if (count > 0) out.push({ state: tallyState(key), count });
+  return out;
 }

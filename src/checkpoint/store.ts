@@ -9,7 +9,7 @@
  * stated by one contract suite, `test/checkpoint/contract/`, run against each backend.
  */
 import type { ContactListing } from './listing.js';
-import type { StateTally } from './state-tally.js';
+import type { StateTally, TallyOptions } from './state-tally.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
@@ -89,8 +89,12 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   countUnseen(listing: ContactListing): number;
   /** The positions in the listing of its contacts with no state here, ascending: the report's pending rows. */
   unseenAt(listing: ContactListing): Iterable<number>;
-  /** The counted status: the states' counts by tally (what status and the summary count), no state read when the backend keeps counters. */
-  tallies(): Iterable<StateTally>;
+  /**
+   * The counted status: the states' counts by tally (what status and the summary count), no state read
+   * when the backend keeps counters. With `attemptTimes: false`, in-doubt tallies that differ only by
+   * the attempt's time come as one without it (a reader that counts no request in flight).
+   */
+  tallies(options?: TallyOptions): Iterable<StateTally>;
   /** The report-row source (state-rows.ts): each state in iteration order as its own values and a shape. */
   reportRows(options?: StateRowsOptions): StateRows;
 }
