@@ -11,7 +11,7 @@ function table(): StateTable {
   for (let i = 0; i < 300; i++) {
     const phone = phoneOf(i);
     const at = new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString();
-    const events: CheckpointEvent[] = [attempt(phone, { at, ...(i % 7 === 0 && { action: 'text+media' }) })];
+    const events: CheckpointEvent[] = [attempt(phone, { at, ...(i % 7 === 0 && { action: 'text' as const }) })];
     if (i % 5 === 1) events.push(sent(phone, i));
     else if (i % 5 === 2) events.push(failed(phone, { error: i % 2 === 0 ? 'bad request' : '400: x,"attemptAt":"2025-01-01T00:00:00.000Z"' }));
     else if (i % 5 === 3) events.splice(0, 1, { t: 'deferred', phone, reason: 'quiet_hours', not_before: '2025-01-02T08:00:00.000Z', zone: 'America/Sao_Paulo', at });
