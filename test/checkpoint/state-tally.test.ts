@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestStates } from '../../src/app/states-digest.js';
-import { applyEvent } from '../../src/checkpoint/apply-event.js';
+import { applyEvent, NO_ANSWER } from '../../src/checkpoint/apply-event.js';
 import { statesOf, tallyKey, type CheckpointEvent, type ContactState } from '../../src/checkpoint/index.js';
 import { StateTable } from '../../src/checkpoint/state-table.js';
 import { attempt, failed, phoneOf, sent } from './helpers.js';
@@ -45,6 +45,27 @@ describe('the counted status without the attempts\' times', () => {
       // An error text that holds an attempt time's text is kept as it is.
       expect(merged.filter((x) => x.state.status === 'failed').map((x) => (x.state as { error: string }).error).sort()).toEqual(['400: x,"attemptAt":"2025-01-01T00:00:00.000Z"', 'bad request']);
     }
+  });
+
+  it('merges attempt times whatever their text (a quote or a backslash in one), and only the tally\'s own', () => {
+    const doubt = (phone: string, attemptAt: string, more: Record<string, unknown> = {}) =>
+      ({ phone, status: 'in_doubt', attempts: 1, followups: {}, updatedAt: '2025-01-01T00:00:00.000Z', via: 'start', action: 'template', error: NO_ANSWER, attemptAt, ...more }) as unknown as ContactState;
+    const states = statesOf(
+      new Map(
+        [
+          doubt('+1', 'x"y\\'),
+          doubt('+2', '2025-01-01T00:00:00.000Z'),
+          doubt('+3', '\\'),
+          doubt('+4', '2025-01-01T00:00:01.000Z', { followups: { 'tag:attemptAt': false } }),
+          doubt('+5', '2025-01-01T00:00:02.000Z', { followups: { 'tag:attemptAt': false } }),
+        ].map((s) => [s.phone, s]),
+      ),
+    );
+    const merged = [...states.tallies({ attemptTimes: false })];
+    expect(merged.map((t) => [t.count, t.state])).toEqual([
+      [3, { phone: '', status: 'in_doubt', action: 'template', error: NO_ANSWER, followups: {} }],
+      [2, { phone: '', status: 'in_doubt', action: 'template', error: NO_ANSWER, followups: { 'tag:attemptAt': false } }],
+    ]);
   });
 
   it('keeps each attempt time by default (a run in flight reads them)', () => {
