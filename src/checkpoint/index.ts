@@ -20,7 +20,7 @@ export { replay } from './replay.js';
 export { SuppressionIndex, SUPPRESSION_SOURCES, isSource } from './suppression.js';
 export type { SuppressionEntry, SuppressionInput, SuppressionList, SuppressionSource, SuppressResult, UnsuppressOptions, SuppressionChange } from './suppression.js';
 export { LedgerIndex } from './ledger.js';
-export type { BudgetHolder, Ledger, LedgerEntry, LedgerMessage, LedgerView, SentMessage } from './ledger.js';
+export type { BudgetHolder, Ledger, LedgerEntry, LedgerMessage, LedgerView, RecentLedger, SentMessage } from './ledger.js';
 export { inCompany } from './ledger.js';
 export type { EventsLog, RecordedEvent, EventDirection, EventSource, OpenEventsLogOptions, SentContact } from './inbound.js';
 export { parseEventLine } from './json-line.js';

@@ -15,7 +15,7 @@ import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, Header
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';
 import type { WindowLookup, WindowStore } from './windows.js';
-import type { BudgetHolder, Ledger } from './ledger.js';
+import type { BudgetHolder, Ledger, RecentLedger } from './ledger.js';
 import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
 import type { RateShareRegistry } from '../rate-share/index.js';
 
@@ -198,6 +198,12 @@ export interface StateStore extends RateShareRegistry {
   unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
   /** Every job's first messages: the messaging limit and the frequency cap count from it. */
   ledger(): Promise<Ledger>;
+  /**
+   * The ledger's counts of the rolling window after `since` (epoch ms), reading less than `ledger()`
+   * where the backend can (the file's lines before it are not parsed); the same counts for any time at
+   * or after `since`. Absent: `ledger()` answers.
+   */
+  recentLedger?(since: number): Promise<RecentLedger>;
   /** A new holder of places in the store-wide messaging limit, for one process's run. */
   budgetHolder(): Promise<BudgetHolder>;
   /** Places of the messaging limit that holders hold and have not used at `now` (epoch ms), lapsed holds left out; read only (status). None when absent. */

@@ -591,6 +591,27 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(later.lastChannelOf(phoneOf(1))).toBe(14);
     });
 
+    it('counts the rolling window from its recent read as from the whole ledger: entries before and after its start, out of order, taken back', async () => {
+      const at = Date.parse(AT);
+      const since = at - 24 * HOUR;
+      const mine = await store.ledger();
+      // Around the window's start (some written after later ones), inside it, and older; one phone twice.
+      const times = [since - 2 * HOUR, since + 1, since - 1, since, at - HOUR, since + 2, at, since - 26 * HOUR, since + HOUR];
+      const entries = times.map((t, i) => ({ phone: phoneOf(i % 7), at: t, job: i % 2 === 0 ? 'promo' : 'winter', outsideWindow: i !== 4, id: `recent-${i}` }));
+      for (const e of entries) await mine.record(e);
+      await mine.takeBack(entries[1] as (typeof entries)[number]);
+      await mine.takeBack(entries[0] as (typeof entries)[number]);
+      const other = await place.another();
+      const whole = await other.ledger();
+      await whole.refresh();
+      const recent = (await other.recentLedger?.(since)) ?? whole;
+      for (const from of [since, since + 1, since + 2, at - HOUR, at]) {
+        expect(recent.uniqueOutsideWindowSince(from), `since ${from - since}`).toBe(whole.uniqueOutsideWindowSince(from));
+        for (let n = 0; n < 5; n++) expect(recent.nthOutsideWindowSince(from, n)).toBe(whole.nthOutsideWindowSince(from, n));
+      }
+      expect(recent.uniqueOutsideWindowSince(since)).toBe(3);
+    });
+
     it('shares the ledger between stores: a first message counts for the messaging limit and the last message, a take-back undoes it', async () => {
       const at = Date.parse(AT);
       const mine = await store.ledger();
