@@ -54,7 +54,7 @@ export async function recentLedgerFile(file: string, since: number, company?: nu
       if (read === undefined || !inCompany(read.entry, company)) return;
       if (read.op === 'add') index.add(read.entry);
       else index.takeBack(read.entry);
-    });
+    }, 1 << 20);
   } catch (err) {
     throw stateFileError(err, file);
   } finally {
