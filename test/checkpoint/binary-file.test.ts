@@ -17,13 +17,15 @@ async function headOf(data: Buffer): Promise<Buffer> {
 }
 
 describe("a binary image's head, read from its file", () => {
-  it('reads a head of several megabytes whole, each byte once, and nothing after it', async () => {
+  it('reads a head of several megabytes whole, with the bytes after it as the file has them', async () => {
     const meta = { rest: Array.from({ length: 60_000 }, (_, i) => `text ${i} ${'x'.repeat(40)}`) };
     const head = Buffer.from(`outreach-test 1\n${JSON.stringify(meta)}\n`);
     const columns = Buffer.alloc(5_000_000, 7);
     const data = Buffer.concat([head, columns]);
     const read = await headOf(data);
-    expect(read.equals(head)).toBe(true);
+    expect(read.length).toBeGreaterThanOrEqual(head.length);
+    expect(read.length).toBeLessThan(data.length);
+    expect(read.equals(data.subarray(0, read.length))).toBe(true);
     expect(readHead(read, 'outreach-test 1\n')).toEqual({ meta, end: head.length });
   });
 

@@ -4,35 +4,24 @@ import { readSync } from 'node:fs';
 
 export { headOf, readHead } from '../binary-head.js';
 
-/** The most a read of a head takes at once: a long head (a snapshot's counters, megabytes) is not overshot by more. */
-const MAX_CHUNK = 1 << 20;
-
 /**
- * The first bytes of an open file up to the end of a binary image's head (two lines), or all of it
- * when it has no second line: each byte read once, in chunks that grow to a megabyte, and nothing
- * past the head kept.
+ * The first bytes of an open file, enough to hold a binary image's head (two lines), or all of it
+ * when shorter: read into a buffer that grows fourfold until the head is in it, each byte read from
+ * the file once (what was read is copied into the larger buffer, not read again).
  */
 export function headBytes(fd: number, size: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let newlines = 0;
-  let end = -1;
-  while (total < size && end === -1) {
-    const chunk = Buffer.allocUnsafe(Math.min(Math.max(1 << 16, Math.min(total, MAX_CHUNK)), size - total));
-    const n = readSync(fd, chunk, 0, chunk.length, total);
-    if (n === 0) break;
-    const read = chunk.subarray(0, n);
-    chunks.push(read);
-    for (let at = read.indexOf(0x0a); at !== -1; at = read.indexOf(0x0a, at + 1)) {
-      newlines += 1;
-      if (newlines === 2) {
-        end = total + at + 1;
-        break;
-      }
-    }
-    total += n;
+  let buf = Buffer.alloc(0);
+  let read = 0;
+  let first = -1;
+  for (let length = 1 << 16; ; length *= 4) {
+    const grown = Buffer.alloc(Math.min(length, size));
+    buf.copy(grown, 0, 0, read);
+    buf = grown;
+    const n = read < buf.length ? readSync(fd, buf, read, buf.length - read, read) : 0;
+    const from = read;
+    read += n;
+    const head = buf.subarray(0, read);
+    if (first === -1) first = head.indexOf(0x0a);
+    if ((first !== -1 && head.indexOf(0x0a, Math.max(first + 1, from)) !== -1) || read >= size || n === 0) return head;
   }
-  const length = end === -1 ? total : end;
-  const [only] = chunks;
-  return chunks.length === 1 && only ? only.subarray(0, length) : Buffer.concat(chunks, length);
 }
