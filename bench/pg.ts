@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../src/api/index.js';
 import { clientSettings, prepare, runJob, jobStatus, jobReport } from '../src/app/index.js';
-import { importStateFolder } from '../src/app/store-import.js';
+import { importStateFolder } from '../src/app/store/import.js';
 import { createFileStore, createPgStore, pgStoreImporter, type StateStore } from '../src/checkpoint/backends.js';
 import { runIsolated } from './lib/isolated.js';
 import { mostInWindow } from './lib/send-all.js';

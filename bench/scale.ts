@@ -16,9 +16,9 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { audience } from '../src/app/audience.js';
-import { checkContent } from '../src/app/content-guard.js';
-import { listFiles, listSource } from '../src/app/listing.js';
+import { audience } from '../src/app/audience/audience.js';
+import { checkContent } from '../src/app/load/content-guard.js';
+import { listFiles, listSource } from '../src/app/list/store-listing.js';
 import { jobReport, jobStatus } from '../src/app/index.js';
 import { ContactListing, createFileStore, replay, type CheckpointEvent } from '../src/checkpoint/backends.js';
 import { readJournal } from '../src/checkpoint/file/index.js';

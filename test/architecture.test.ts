@@ -178,7 +178,7 @@ describe('the layout of docs/architecture.md holds', () => {
   });
 
   it('loads neither backend nor node-postgres for a module of the run path: only the composition root opens one', async () => {
-    for (const entry of [path.join('checkpoint', 'index.ts'), path.join('run', 'deliver.ts'), path.join('app', 'run-job.ts')]) {
+    for (const entry of [path.join('checkpoint', 'index.ts'), path.join('run', 'deliver.ts'), path.join('app', 'run', 'run-job.ts')]) {
       const { modules, packages } = await loadedBy(entry);
       const backends = [...modules].filter((m) => m.startsWith(path.join('checkpoint', 'file') + path.sep) || m.startsWith(path.join('checkpoint', 'pg') + path.sep) || m === path.join('checkpoint', 'backends.ts'));
       expect(backends, `loading ${entry} loads`).toEqual([]);
@@ -204,6 +204,18 @@ describe('the layout of docs/architecture.md holds', () => {
     }
     // The check sees the database backend when it is imported statically.
     expect((await loadedBy(path.join('checkpoint', 'backends.ts'), { dynamic: false })).packages).toContain('pg');
+  });
+
+  it('loads the contact loader for status and report only when they read the list: their modules import neither the loader, the phone parse nor csv-parse statically', async () => {
+    const loader = [path.join('contacts', 'load.ts'), path.join('contacts', 'phone.ts')];
+    for (const entry of [path.join('cli', 'commands', 'status.ts'), path.join('cli', 'commands', 'report.ts')]) {
+      const { modules, packages } = await loadedBy(entry, { dynamic: false });
+      expect([...packages].filter((p) => p === 'csv-parse'), `loading ${entry} loads`).toEqual([]);
+      expect([...modules].filter((m) => loader.includes(m) || m.startsWith(path.join('app', 'audience') + path.sep)), `loading ${entry} loads`).toEqual([]);
+    }
+    // The check sees the loader when it is imported statically.
+    const audience = await loadedBy(path.join('app', 'audience', 'index.ts'), { dynamic: false });
+    expect(audience.packages.has('csv-parse') && loader.every((m) => audience.modules.has(m))).toBe(true);
   });
 
   it('lets no folder but the store reach the file backend, and keeps sim/, api/, locale/, time/, files/, metrics/ and rate-share/ apart', async () => {
@@ -234,6 +246,32 @@ describe('the layout of docs/architecture.md holds', () => {
     }
     const rootText = await readFile(path.join(src, root), 'utf8');
     for (const opener of openers) expect(rootText, `${root} opens the store with ${opener}`).toMatch(new RegExp(`\\b${opener}\\(`));
+  });
+
+  it('gives every folder of app/ an index whose first line says its purpose in one /** … */ comment', async () => {
+    const app = path.join(src, 'app');
+    const folders = (await readdir(app, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(0);
+    for (const folder of folders) {
+      const index = await readFile(path.join(app, folder, 'index.ts'), 'utf8').catch(() => undefined);
+      expect(index, `app/${folder}/ has no index.ts`).toBeDefined();
+      expect(index?.split('\n')[0] ?? '', `app/${folder}/index.ts's first line`).toMatch(/^\/\*\* \S.* \*\/$/);
+    }
+  });
+
+  it('lets a file of app/ reach another folder of app/ through that folder\'s index only', async () => {
+    const appFolderOf = (rel: string): string | undefined => {
+      const parts = rel.split(path.sep);
+      return parts[0] === 'app' && parts.length > 2 ? parts[1] : undefined;
+    };
+    for (const file of await files(path.join(src, 'app'))) {
+      const rel = path.relative(src, file);
+      for (const imported of await importsOf(file)) {
+        const folder = appFolderOf(imported);
+        if (folder === undefined || folder === appFolderOf(rel)) continue;
+        expect(imported, `${rel} imports ${imported}`).toBe(path.join('app', folder, 'index.ts'));
+      }
+    }
   });
 
   it('has no import cycle anywhere in src/: arrows only point down', async () => {

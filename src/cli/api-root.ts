@@ -1,7 +1,7 @@
 /**
  * The composition root of the platform client: the one place that builds it. A command gets its
  * client here, from the connection its flags and environment give (or the demo's simulator) and, for
- * a job's sends, the job's own settings (connections, answer timeout, HTTP/2: app/client-settings.ts),
+ * a job's sends, the job's own settings (connections, answer timeout, HTTP/2: app/run/client-settings.ts),
  * and passes it down; nothing else in src/ calls createApiClient (test/architecture.test.ts holds it).
  * The store's root is store-root.ts.
  */

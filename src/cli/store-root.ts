@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { importStateFolder, type StoreImportOutcome } from '../app/store-import.js';
+import { importStateFolder, type StoreImportOutcome } from '../app/store/import.js';
 import { messageKey } from '../job/message-key.js';
 import type { StateStore, StoreImporter } from '../checkpoint/index.js';
 import { createFileStore, fileStoreImporter, legacyFolderWaiting, MOVED_MARK, takeLegacyFolder } from '../checkpoint/backend-file.js';

@@ -48,7 +48,7 @@ export interface ReportRow {
   source_columns?: Record<string, string>;
 }
 
-/** What the report shows of a contact's row in the list (app/listed.ts fills it). */
+/** What the report shows of a contact's row in the list (app/list/contacts.ts fills it). */
 export interface RowSource {
   file?: string;
   line?: number;

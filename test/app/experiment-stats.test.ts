@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from '../../src/app/experiment-stats.js';
+import { decideArms, normalCdf, rateWithInterval, twoProportionPValue } from '../../src/app/experiment/stats.js';
 
 describe('the statistics of an experiment', () => {
   it('has the standard normal CDF to six places', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateSend, ratePerSecond, requestsPerSend, windowCloses } from '../../src/app/plan-estimate.js';
+import { estimateSend, ratePerSecond, requestsPerSend, windowCloses } from '../../src/app/plan/estimate.js';
 import type { Action } from '../../src/plan/index.js';
 import { makeJob, TEMPLATE } from '../plan/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
-import { digestStates } from '../../src/app/states-digest.js';
+import { digestStates } from '../../src/app/report/states-digest.js';
 import { createFileStore, statesOf, type ContactStates, type StateStore } from '../../src/checkpoint/backends.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { outcomeJournal } from '../helpers/outcome-journal.js';

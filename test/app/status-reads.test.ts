@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jobStatus } from '../../src/app/index.js';
-import { digestStates } from '../../src/app/states-digest.js';
+import { digestStates } from '../../src/app/report/states-digest.js';
 import { createFileStore, statesOf } from '../../src/checkpoint/backends.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';
 import { outcomeJournal } from '../helpers/outcome-journal.js';

@@ -3,7 +3,7 @@
  * once, in order: reconcile the contacts that were in flight, then resume.
  */
 import { describe, expect, it } from 'vitest';
-import { storeStopped } from '../../src/app/store-stopped.js';
+import { storeStopped } from '../../src/app/run/store-stopped.js';
 import { StoreUnavailableError, StoreWriteError } from '../../src/checkpoint/index.js';
 
 const down = new StoreWriteError(

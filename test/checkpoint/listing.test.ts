@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countPending } from '../../src/app/listing.js';
-import { sentContacts } from '../../src/app/replies.js';
+import { countPending } from '../../src/app/list/store-listing.js';
+import { sentContacts } from '../../src/app/delivery/replies.js';
 import { ContactListing, StateTable, createFileStore, replay, statesOf, type ContactState } from '../../src/checkpoint/backends.js';
 import { isoMs, isoText } from '../../src/time/iso.js';
 import { AT, attempt, phoneOf, sent, tempDir } from './helpers.js';

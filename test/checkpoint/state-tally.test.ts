@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestStates } from '../../src/app/states-digest.js';
+import { digestStates } from '../../src/app/report/states-digest.js';
 import { applyEvent, NO_ANSWER } from '../../src/checkpoint/apply-event.js';
 import { statesOf, tallyKey, type CheckpointEvent, type ContactState } from '../../src/checkpoint/index.js';
 import { StateTable } from '../../src/checkpoint/state-table.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportCsvFor, reportRowsFor } from '../../src/app/job-report.js';
+import { reportCsvFor, reportRowsFor } from '../../src/app/report/job-report.js';
 import { applyEvent, ContactListing, StateTable, type CheckpointEvent } from '../../src/checkpoint/index.js';
 import { writeFileAtomic } from '../../src/files/atomic.js';
 import { writeReport, type ReportLayout, type ReportRow } from '../../src/report/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { poolFigures, reachedRate } from '../../src/app/sender-pool.js';
+import { poolFigures, reachedRate } from '../../src/app/run/sender-pool.js';
 import { contactNumber, createSenderPool, rendezvousNumber, unlimitedLimiter } from '../../src/run/index.js';
 
 const phones = Array.from({ length: 3000 }, (_, i) => `+5511970${String(i).padStart(6, '0')}`);

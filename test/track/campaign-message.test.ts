@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Template } from '../../src/api/index.js';
-import { isCampaignMessage } from '../../src/app/campaign-message.js';
+import { isCampaignMessage } from '../../src/app/track/campaign-message.js';
 import { contactContent, type ContactContent } from '../../src/plan/index.js';
 import { testJob } from '../helpers/run.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { htmlReportData } from '../../src/app/report-output.js';
+import { htmlReportData } from '../../src/app/report/output.js';
 import { ContactListing, createFileStore, statesOf, type ContactState } from '../../src/checkpoint/backends.js';
 import { testJob } from '../helpers/run.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { nextStep } from '../../src/app/index.js';
-import { rateLimitPer } from '../../src/app/report-output.js';
-import { bucketName, timeBuckets } from '../../src/app/time-buckets.js';
+import { rateLimitPer } from '../../src/app/report/output.js';
+import { bucketName, timeBuckets } from '../../src/app/report/time-buckets.js';
 import type { ContactState } from '../../src/checkpoint/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { campaign, type Campaign } from '../helpers/campaign.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { trackJob, type TrackJobOptions } from '../../src/app/index.js';
-import { deliveryOf, isSettled } from '../../src/app/track.js';
+import { deliveryOf, isSettled } from '../../src/app/track/track-pass.js';
 import { createFileStore, type SentState } from '../../src/checkpoint/backends.js';
 import { createRateLimiter, unlimitedLimiter, type LimiterOptions } from '../../src/run/index.js';
 import { startSimulator, type RunningSimulator, type SimDelivery } from '../../src/sim/index.js';

@@ -1,7 +1,6 @@
 import type { JobRunner, StateStore, StoredJob } from '../../checkpoint/index.js';
-import type { JobPlace } from '../content-guard.js';
-import { jobStatus, type JobStatus } from '../job-report.js';
-import { sendLimit } from '../report-output.js';
+import type { JobPlace } from '../load/index.js';
+import { jobStatus, type JobStatus, sendLimit } from '../report/index.js';
 import { jobSource, type JobSource } from './job-source.js';
 import type { RateMeter } from './rate-meter.js';
 import { storeStatus } from './store-status.js';

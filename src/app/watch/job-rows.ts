@@ -1,9 +1,8 @@
 import type { StateStore, StoredJob } from '../../checkpoint/index.js';
 import { reportRowsOf, type ReportLayout, type ReportRow } from '../../report/index.js';
-import { armFor } from '../experiment.js';
-import { loadJobReport, reportRowsFor } from '../job-report.js';
-import { repliesOf } from '../replies.js';
-import { reportLayout } from '../report-output.js';
+import { armFor } from '../experiment/index.js';
+import { loadJobReport, reportRowsFor, reportLayout } from '../report/index.js';
+import { repliesOf } from '../delivery/index.js';
 import type { JobSource } from './job-source.js';
 
 /** A job's report rows as `report` writes report.csv: its layout, and its rows one at a time, in the file's order. */

@@ -1,9 +1,8 @@
 import { statesOf, type JobRunner, type StateStore, type StoredJob } from '../../checkpoint/index.js';
-import { startedFrom } from '../content-guard.js';
-import { contactsNotDone, inFlightOf, type JobStatus } from '../job-report.js';
-import { messagingRoom } from '../messaging-room.js';
-import { repliesOf } from '../replies.js';
-import { digestStates } from '../states-digest.js';
+import { startedFrom } from '../load/index.js';
+import { contactsNotDone, inFlightOf, type JobStatus, digestStates } from '../report/index.js';
+import { messagingRoom } from '../account/index.js';
+import { repliesOf } from '../delivery/index.js';
 
 /**
  * `status`'s figures of a job whose job file cannot be read here, from the store alone: its contacts by

@@ -1,6 +1,6 @@
 import type { StateStore, StoredJob } from '../../checkpoint/index.js';
-import type { MessagingRoom } from '../messaging-room.js';
-import { stopJob, type StopJobOptions, type StopOutcome } from '../stop-job.js';
+import type { MessagingRoom } from '../account/index.js';
+import { stopJob, type StopJobOptions, type StopOutcome } from '../store/index.js';
 import { jobFigures, type JobFigures } from './job-figures.js';
 import { jobRows, type JobRows } from './job-rows.js';
 import { jobSource } from './job-source.js';

@@ -123,7 +123,7 @@ export function unavailable(err: unknown, url: StoreRef): StoreUnavailableError 
   return new StoreUnavailableError(`the store (${url.place}) cannot be used: ${cause.what}`, cause.fix ?? 'check the store URL and that the server is up', { cause: err });
 }
 
-/** A command that prints the write error as it is says the step after the fix; a run says its own (`app/store-stopped.ts`). */
+/** A command that prints the write error as it is says the step after the fix; a run says its own (`app/run/store-stopped.ts`). */
 const AGAIN = 'run the command again (`outreach resume` for a run)';
 
 export function writeFailed(err: unknown, url: StoreRef, what: string): StoreWriteError {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 // Its own modules, not app/index.js: a fresh report loads no more than it uses (no API client).
-import { jobReport } from '../../app/job-report.js';
-import { jobZone } from '../../app/job-zone.js';
+import { jobReport } from '../../app/report/job-report.js';
+import { jobZone } from '../../app/report/job-zone.js';
 import { CliError } from '../exit.js';
 import { LOCALE_OPTION, readersOf, TZ_OPTION } from '../format/time.js';
 import { STATE_DIR_OPTION, STORE_OPTION, withJobStore, STORE_FILE_OPTION } from '../store-root.js';

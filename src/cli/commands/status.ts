@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 // Its own modules, not app/index.js: a fresh status loads no more than it uses (no API client).
-import { describePlace } from '../../app/content-guard.js';
-import { jobStatus, type JobStatus } from '../../app/job-report.js';
-import { jobZone } from '../../app/job-zone.js';
+import { describePlace } from '../../app/load/content-guard.js';
+import { jobStatus, type JobStatus } from '../../app/report/job-report.js';
+import { jobZone } from '../../app/report/job-zone.js';
 import { count, percent } from '../../locale/people.js';
 import { formatSummary } from '../../report/index.js';
 import { outcomeExitCode } from '../exit.js';
