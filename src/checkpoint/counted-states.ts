@@ -4,7 +4,7 @@ import { PhoneIndex } from './phone-index.js';
 import { phoneNumber } from './state-columns.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { StateTable } from './state-table.js';
-import { Tallies, tallyKey, type StateTally } from './state-tally.js';
+import { listTallies, tallyKey, type StateTally, type TallyOptions } from './state-tally.js';
 import type { ContactStates } from './store.js';
 import type { ContactEvent, ContactState, ContactStatus } from './types.js';
 import type { SentContact } from './inbound.js';
@@ -81,14 +81,14 @@ export class CountedStates implements ContactStates {
 
   readonly [Symbol.toStringTag] = 'CountedStates';
 
-  tallies(): StateTally[] {
+  tallies(options?: TallyOptions): StateTally[] {
     const { keys, counts: kept } = this.parts.tallies;
-    const tallies = Tallies.from(keys, kept);
-    // Tallies.from interns the keys in order, so a row's tally id is the same here.
-    for (const id of this.touched.values()) tallies.move(id, 0);
+    const counts = [...kept];
+    // The rows the tail changed leave the tally their row counts under (the overlay counts them again).
+    for (const id of this.touched.values()) if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
     const extra: ContactState[] = [...this.overlay.values()];
     for (const [phone, s] of this.others) if (!this.overlay.has(phone)) extra.push(s);
-    return tallies.list(extra);
+    return listTallies(keys, counts, extra, options);
   }
 
   statusOf(phone: string): ContactStatus | undefined {

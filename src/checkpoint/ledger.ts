@@ -67,6 +67,15 @@ export interface LedgerView {
 }
 
 /**
+ * The ledger read for the rolling window after `since` only (status's messaging room): the two counts
+ * are the whole ledger's for any time at or after `since`; earlier times are not read.
+ */
+export interface RecentLedger extends Pick<LedgerView, 'uniqueOutsideWindowSince' | 'nthOutsideWindowSince'> {
+  /** Epoch ms: the counts hold for times at or after it. */
+  readonly since: number;
+}
+
+/**
  * Places in the store's messaging limit held by one process: taken atomically for the whole store
  * (every process of every host together never holds more than the limit leaves), used one by one as
  * the process's first messages outside the window reach the ledger, given back at the end. Places a

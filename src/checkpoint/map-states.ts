@@ -1,7 +1,7 @@
 import type { SentContact } from './inbound.js';
 import type { ContactListing } from './listing.js';
 import { wholeRows, type StateRows } from './state-rows.js';
-import { Tallies, type StateTally } from './state-tally.js';
+import { Tallies, type StateTally, type TallyOptions } from './state-tally.js';
 import type { ContactStates } from './store.js';
 import type { ContactState, ContactStatus } from './types.js';
 
@@ -75,8 +75,8 @@ class MapStates implements ContactStates {
     for (let i = 0; i < listing.size; i++) if (!this.map.has(listing.phoneAt(i))) yield i;
   }
 
-  tallies(): StateTally[] {
-    return new Tallies().list(this.map.values());
+  tallies(options?: TallyOptions): StateTally[] {
+    return new Tallies().list(this.map.values(), undefined, options);
   }
 
   reportRows(): StateRows {

@@ -1,7 +1,7 @@
 import { PhoneIndex } from './phone-index.js';
 import { isoText } from '../time/iso.js';
 import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type ColumnRows, type Columns } from './state-columns.js';
-import { Tallies, tallyKey, type StateTally } from './state-tally.js';
+import { Tallies, tallyKey, type StateTally, type TallyOptions } from './state-tally.js';
 import { countMissing, missingNumbers, unseenPositions } from './unseen-count.js';
 import { TableRows } from './table-rows.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
@@ -205,14 +205,14 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
    * The states' counts by tally (state-tally.ts): the counters the table keeps as it changes, the
    * states set last and the ones kept whole added. No state of the columns is decoded.
    */
-  tallies(): StateTally[] {
+  tallies(options?: TallyOptions): StateTally[] {
     const extra: ContactState[] = [...this.dirty.values(), ...this.others.values()];
     const counts = [...this.tally.counts];
     for (const row of this.dirty.keys()) {
       const id = this.columns.tally[row] ?? 0;
       if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
     }
-    return this.tally.list(extra, counts);
+    return this.tally.list(extra, counts, options);
   }
 
   /** The report-row source (table-rows.ts), read from the columns: valid until the table changes. */

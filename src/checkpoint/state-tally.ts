@@ -78,20 +78,70 @@ export class Tallies {
   }
 
   /** The tallies with a count (`counts` instead of the kept ones when given), plus `extra` states (counted one each). */
-  list(extra: Iterable<ContactState> = [], counts: readonly number[] = this.counts): StateTally[] {
-    const added = new Map<string, number>();
-    for (const s of extra) {
-      const key = tallyKey(s);
-      added.set(key, (added.get(key) ?? 0) + 1);
-    }
-    const out: StateTally[] = [];
-    for (let id = 1; id < this.keys.length; id++) {
-      const key = this.keys[id] ?? '';
-      const count = (counts[id] ?? 0) + (added.get(key) ?? 0);
-      added.delete(key);
-      if (count > 0) out.push({ state: tallyState(key), count });
-    }
-    for (const [key, count] of added) if (count > 0) out.push({ state: tallyState(key), count });
-    return out;
+  list(extra: Iterable<ContactState> = [], counts: readonly number[] = this.counts, options: TallyOptions = {}): StateTally[] {
+    return listTallies(this.keys, counts, extra, options);
   }
+}
+
+/** How the tallies are listed. */
+export interface TallyOptions {
+  /**
+   * false: a reader that does not look at when an in-doubt contact's request went (no run holds the
+   * job, so none is in flight) gets the tallies that differ only by that time as one, without it: a
+   * handful of tallies instead of one per such contact. Default true.
+   */
+  attemptTimes?: boolean;
+}
+
+/** Where an in-doubt tally's attempt time starts in its key (tallyKey writes it after the fields before it). */
+const ATTEMPT_AT = ',"attemptAt":"';
+
+/**
+ * The span of a key's attempt time, `,"attemptAt":"…"` ([start, end)), or undefined when it has none.
+ * `,"` is never inside a JSON string (a quote there is escaped), and no nested field is an `attemptAt`
+ * text: the span found is the tally's own.
+ */
+function attemptSpan(key: string): readonly [number, number] | undefined {
+  const start = key.indexOf(ATTEMPT_AT);
+  if (start === -1) return undefined;
+  for (let i = start + ATTEMPT_AT.length; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 0x22) return [start, i + 1];
+    if (c === 0x5c) i += 1;
+  }
+  return undefined;
+}
+
+/**
+ * The tallies with a count of the counters `keys` and `counts` (by id, 0 not counted; a repeated key
+ * counts under its first id), plus `extra` states (one each), in the counters' order, then the extra
+ * ones' new tallies in theirs. Each tally's state is decoded once. Pure.
+ */
+export function listTallies(keys: readonly string[], counts: readonly number[], extra: Iterable<ContactState>, options: TallyOptions = {}): StateTally[] {
+  const merge = options.attemptTimes === false;
+  const byKey = new Map<string, number>();
+  const add = (key: string, count: number) => byKey.set(key, (byKey.get(key) ?? 0) + count);
+  // The key last merged, by its text around the attempt time: the next key, mostly the same but for
+  // its time, is told to be the same tally without a new text (one per tally, not one per contact).
+  let before = '';
+  let after = '';
+  let merged: string | undefined;
+  // A key without its attempt time: the text tallyKey gives the state without it.
+  const keyOf = (key: string): string => {
+    if (!merge) return key;
+    const span = attemptSpan(key);
+    if (span === undefined) return key;
+    const [start, end] = span;
+    if (merged !== undefined && start === before.length && key.length - end === after.length && key.startsWith(before) && key.endsWith(after)) return merged;
+    before = key.slice(0, start);
+    after = key.slice(end);
+    merged = before + after;
+    return merged;
+  };
+  // Every counter in order, an empty one too: a tally's place is its counter's, whatever adds to it.
+  for (let id = 1; id < keys.length; id++) add(keyOf(keys[id] ?? ''), counts[id] ?? 0);
+  for (const s of extra) add(keyOf(tallyKey(s)), 1);
+  const out: StateTally[] = [];
+  for (const [key, count] of byKey) if (count > 0) out.push({ state: tallyState(key), count });
+  return out;
 }

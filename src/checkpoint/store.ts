@@ -9,13 +9,13 @@
  * stated by one contract suite, `test/checkpoint/contract/`, run against each backend.
  */
 import type { ContactListing } from './listing.js';
-import type { StateTally } from './state-tally.js';
+import type { StateTally, TallyOptions } from './state-tally.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { CheckpointEvent, ContactEvent, ContactState, ContactStatus, HeaderEvent } from './types.js';
 import type { EventsLog, OpenEventsLogOptions, SentContact } from './inbound.js';
 import type { SyncBook } from './sync.js';
 import type { WindowLookup, WindowStore } from './windows.js';
-import type { BudgetHolder, Ledger } from './ledger.js';
+import type { BudgetHolder, Ledger, RecentLedger } from './ledger.js';
 import type { SuppressionInput, SuppressionList, SuppressResult, UnsuppressOptions } from './suppression.js';
 import type { RateShareRegistry } from '../rate-share/index.js';
 
@@ -89,8 +89,12 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   countUnseen(listing: ContactListing): number;
   /** The positions in the listing of its contacts with no state here, ascending: the report's pending rows. */
   unseenAt(listing: ContactListing): Iterable<number>;
-  /** The counted status: the states' counts by tally (what status and the summary count), no state read when the backend keeps counters. */
-  tallies(): Iterable<StateTally>;
+  /**
+   * The counted status: the states' counts by tally (what status and the summary count), no state read
+   * when the backend keeps counters. With `attemptTimes: false`, in-doubt tallies that differ only by
+   * the attempt's time come as one without it (a reader that counts no request in flight).
+   */
+  tallies(options?: TallyOptions): Iterable<StateTally>;
   /** The report-row source (state-rows.ts): each state in iteration order as its own values and a shape. */
   reportRows(options?: StateRowsOptions): StateRows;
 }
@@ -194,6 +198,12 @@ export interface StateStore extends RateShareRegistry {
   unsuppress(phones: readonly string[], options?: UnsuppressOptions): Promise<string[]>;
   /** Every job's first messages: the messaging limit and the frequency cap count from it. */
   ledger(): Promise<Ledger>;
+  /**
+   * The ledger's counts of the rolling window after `since` (epoch ms), reading less than `ledger()`
+   * where the backend can (the file's lines before it are not parsed); the same counts for any time at
+   * or after `since`. Absent: `ledger()` answers.
+   */
+  recentLedger?(since: number): Promise<RecentLedger>;
   /** A new holder of places in the store-wide messaging limit, for one process's run. */
   budgetHolder(): Promise<BudgetHolder>;
   /** Places of the messaging limit that holders hold and have not used at `now` (epoch ms), lapsed holds left out; read only (status). None when absent. */

@@ -18,8 +18,9 @@ export interface MessagingRoom {
 
 /** Room in the rolling 24 hours before `now`, from the store's ledger and the places running processes hold. */
 export async function messagingRoom(store: StateStore, limit: number | undefined, now: number): Promise<MessagingRoom> {
-  const ledger = await store.ledger();
   const since = now - DAY_MS;
+  // With no limit only the count is shown: the window's lines are read (with one, the places held read the whole ledger anyway).
+  const ledger = limit === undefined && store.recentLedger ? await store.recentLedger(since) : await store.ledger();
   const used = ledger.uniqueOutsideWindowSince(since);
   if (limit === undefined) return { used };
   const held = (await store.placesHeld?.(now)) ?? 0;

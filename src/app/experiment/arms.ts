@@ -1,6 +1,7 @@
 import type { ContactState, ContactStates, StateStore } from '../../checkpoint/index.js';
 import type { Job } from '../../job/index.js';
-import { armOf, type ExperimentFacts } from '../../plan/index.js';
+import { armOf } from '../../plan/experiment-arm.js';
+import type { ExperimentFacts } from '../../plan/context.js';
 import type { ReportRow } from '../../report/index.js';
 import { decideArms, rateWithInterval, type ArmResult } from './stats.js';
 

@@ -1,7 +1,7 @@
 import type { ListedContact, StateStore } from '../../checkpoint/index.js';
 import type { Contact } from '../../contacts/index.js';
 import { resolveContactFiles } from '../../job/index.js';
-import { chooseVariant, variantLabel } from '../../plan/index.js';
+import { chooseVariant, variantLabel } from '../../plan/variant.js';
 import type { AudienceJob } from '../follow-up/index.js';
 import { loadJobIn, type ContactList } from '../load/index.js';
 

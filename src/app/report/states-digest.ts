@@ -20,7 +20,8 @@ export function digestStates(
   also?: (s: ContactState) => void,
 ): StatesDigest {
   const { replies, ...summaryOptions } = options;
-  if (also === undefined) return digestTallies(states, states.tallies(), options);
+  // The attempts' times count only for a request in flight (a run holds the job): else a tally per time is one.
+  if (also === undefined) return digestTallies(states, states.tallies({ attemptTimes: options.inFlight !== undefined }), options);
   const summary = summaryCounter(summaryOptions);
   const funnel = funnelCounter(replies);
   const deferred = deferredCounter();

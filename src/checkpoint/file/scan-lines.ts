@@ -1,19 +1,21 @@
 import type { FileHandle } from 'node:fs/promises';
 
+/** What a scan reads at once unless told. */
 const CHUNK = 64 * 1024;
 
 /**
  * Reads [start, end) of an open file and calls `onLine` for each complete line (a torn last line is
  * left for later); returns the offset just after the last newline read. The events log and the
- * shared JSON-lines files read themselves incrementally with it.
+ * shared JSON-lines files read themselves incrementally with it; `chunk` bytes at a time (a reader
+ * that goes through a whole file at once takes more, fewer reads).
  */
-export async function scanCompleteLines(handle: Pick<FileHandle, 'read'>, start: number, end: number, onLine: (line: string) => void): Promise<number> {
+export async function scanCompleteLines(handle: Pick<FileHandle, 'read'>, start: number, end: number, onLine: (line: string) => void, chunk = CHUNK): Promise<number> {
   let position = start;
   let consumed = start;
   let carry: Buffer = Buffer.alloc(0);
-  const buffer = Buffer.allocUnsafe(CHUNK);
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunk, end - start)));
   while (position < end) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - position), position);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
     if (bytesRead === 0) break;
     position += bytesRead;
     const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);

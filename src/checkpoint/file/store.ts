@@ -30,6 +30,7 @@ import { ledgerFile } from './ledger-file.js';
 import { journalNotices } from './notices.js';
 import { suppressionFile } from './suppression-file.js';
 import { fileBudgetHolder, placesHeld } from './budget-file.js';
+import { recentLedgerFile } from './recent-ledger.js';
 import { fileRateShares } from './rate-shares.js';
 import { pingFolder } from './ping.js';
 
@@ -205,6 +206,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
       ledger,
       budgetHolder: () => Promise.resolve(fileBudgetHolder(ledger, { holds: global.budgetHolds, lock: global.budgetLock }, company)),
       placesHeld: (now) => placesHeld(ledger, global.budgetHolds, now, company),
+      recentLedger: (since) => recentLedgerFile(global.ledger, since, company),
       claimRate: rateShares.claimRate,
       leaveRate: rateShares.leaveRate,
       close: () => Promise.resolve(),
