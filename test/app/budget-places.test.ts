@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { budgetPlaces, placesChunk } from '../../src/app/run/budget-places.js';
-import { complianceContext, complianceLookups } from '../../src/app/account/compliance.js';
+import { complianceContext, complianceLookups } from '../../src/app/protection/compliance.js';
 import { createFileStore, type BudgetHolder } from '../../src/checkpoint/backends.js';
 import type { Contact } from '../../src/contacts/index.js';
 import { testContacts } from '../helpers/run.js';

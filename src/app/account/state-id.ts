@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HeaderEvent } from '../../checkpoint/index.js';
-import type { OwnState } from './compliance.js';
+import type { OwnState } from '../protection/index.js';
 
 /** A new state's id. */
 export function newStateId(): string {

@@ -3,7 +3,7 @@ import type { Contact } from '../../contacts/index.js';
 import { numberZone } from '../../contacts/index.js';
 import type { Job } from '../../job/index.js';
 import { zoneRules, type PlanContext } from '../../plan/index.js';
-import { complianceContext, complianceLookups, type ComplianceLookups, type OwnState } from '../account/index.js';
+import { complianceContext, complianceLookups, type ComplianceLookups, type OwnState } from '../protection/index.js';
 import { experimentFacts, type ExperimentLookup } from '../experiment/index.js';
 
 /** What the store knows that the planner reads, gathered once per pass (or refreshed during a run). */

@@ -6,7 +6,8 @@ import { actionLabel, decide, heldReject, recipientZone, zoneRules, type Action 
 import { numberZone } from '../../contacts/index.js';
 import { parseStartAt, startInstant } from '../../job/index.js';
 import { audience } from '../audience/index.js';
-import { noteDecision, type MessagedByOtherJobs, type OtherJobsTally } from '../account/index.js';
+import { noteDecision } from '../protection/index.js';
+import type { MessagedByOtherJobs, OtherJobsTally } from '../account/index.js';
 import type { PlanLookups } from './lookups.js';
 import { planContextFor } from './lookups.js';
 import { requestsPerSend } from './estimate.js';

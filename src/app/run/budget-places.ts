@@ -3,14 +3,14 @@
  * of the store, so a run does not decide from its own count: before each contact it makes sure it
  * holds places for the contacts about to be decided (the store grants them atomically, in chunks of
  * a couple of seconds of sending, not one round trip per message), and a contact that would go
- * outside its window is sent only on a place held and not yet promised to another (account/compliance.ts
+ * outside its window is sent only on a place held and not yet promised to another (protection/compliance.ts
  * reads `holder.held`). A first message outside the window is recorded `from` the holder
  * (sends-ledger.ts): the place moves into the ledger. At the end the run gives back what it did not
  * use. While the store has no room, it is asked again at most once per refresh interval, unless the
  * ledger as this process sees it frees a place (a take-back, a recipient leaving the 24 hours).
  */
 import type { BudgetHolder } from '../../checkpoint/index.js';
-import type { ComplianceLookups } from '../account/index.js';
+import type { ComplianceLookups } from '../protection/index.js';
 
 const DAY_MS = 86_400_000;
 /** Places are taken for about this many seconds of sending at the job's rate. */

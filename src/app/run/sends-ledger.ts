@@ -14,7 +14,7 @@ import type { CheckpointEvent, LedgerEntry } from '../../checkpoint/index.js';
 import type { Contact } from '../../contacts/index.js';
 import { messageKey } from '../../job/index.js';
 import type { Action, PlanContext } from '../../plan/index.js';
-import { noteDecision, outsideWindow, type ComplianceLookups } from '../account/index.js';
+import { noteDecision, outsideWindow, type ComplianceLookups } from '../protection/index.js';
 
 export interface SendsLedger {
   onDecided(contact: Contact, action: Action, context: PlanContext): void;

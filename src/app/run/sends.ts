@@ -8,7 +8,7 @@ import type { Contact, Reject } from '../../contacts/index.js';
 import { boundWatch, execute, runConcurrency, shareGate, type ExecuteOptions, type ExecuteResult, type RateLimiter, type RunConcurrency, type SenderPool, type ShareGate } from '../../run/index.js';
 import { shareNumbers, type RateShares } from '../../rate-share/index.js';
 import { budgetPlaces, type BudgetPlaces } from './budget-places.js';
-import { freshPass, REFRESH_EVERY_MS, type ComplianceLookups } from '../account/index.js';
+import { freshPass, REFRESH_EVERY_MS, type ComplianceLookups } from '../protection/index.js';
 import { AppError } from '../errors.js';
 import { missedWindowsWatch } from './missed-windows.js';
 import { planContextFor, rememberedNumber } from '../plan/index.js';
