@@ -7,39 +7,27 @@
 import { appendFile, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import type { RunningSimulator } from '../../src/sim/index.js';
 import { campaign, parseCsv, phoneOf, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
+import { cliEnv, simulators, startsTo } from '../helpers/sim-runs.js';
 import { countReadsOf, stopCountingReads } from '../helpers/read-count.js';
 
-const START = 'POST /chat/conversations/start-whatsapp';
 const ROWS = 30;
 /** Contacts the first run's journal keeps; the others are left for the continuing run. */
 const DONE = 20;
 
-let sims: RunningSimulator[] = [];
+const sims = simulators(5);
 let c: Campaign;
 
 afterEach(async () => {
   stopCountingReads();
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
+  await sims.closeAll();
   await c?.cleanup();
 });
 
-async function simulator(): Promise<RunningSimulator> {
-  const sim = await startSimulator({ seed: 5 });
-  sims.push(sim);
-  return sim;
-}
-
-function env(sim: RunningSimulator) {
-  return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
-}
-
-function startsTo(sim: RunningSimulator): string[] {
-  return sim.state.requests.filter((q) => q.endpoint === START).map((q) => (q.body as { phone: string }).phone);
-}
+const simulator = (): Promise<RunningSimulator> => sims.start();
+const env = (sim: RunningSimulator) => cliEnv(sim, c.stateDir);
 
 /** A row of the list for `phone`, written as the campaign writes its rows (national form). */
 function rowOf(phone: string, name: string): string {

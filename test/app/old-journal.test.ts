@@ -9,34 +9,22 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import type { RunningSimulator } from '../../src/sim/index.js';
 import { campaign, parseCsv, phoneOf, type Campaign } from '../helpers/campaign.js';
 import { cli } from '../helpers/in-process.js';
+import { cliEnv, simulators, startsTo } from '../helpers/sim-runs.js';
 
-const START = 'POST /chat/conversations/start-whatsapp';
 
-let sims: RunningSimulator[] = [];
+const sims = simulators(7);
 let c: Campaign;
 
 afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
+  await sims.closeAll();
   await c?.cleanup();
 });
 
-async function simulator(): Promise<RunningSimulator> {
-  const sim = await startSimulator({ seed: 7 });
-  sims.push(sim);
-  return sim;
-}
-
-function env(sim: RunningSimulator) {
-  return { env: { OUTREACH_BASE_URL: sim.url, OUTREACH_TOKEN: sim.token, OUTREACH_STATE_DIR: c.stateDir } };
-}
-
-function startsTo(sim: RunningSimulator): string[] {
-  return sim.state.requests.filter((q) => q.endpoint === START).map((q) => (q.body as { phone: string }).phone);
-}
+const simulator = (): Promise<RunningSimulator> => sims.start();
+const env = (sim: RunningSimulator) => cliEnv(sim, c.stateDir);
 
 const jobDir = () => path.join(c.stateDir, 'cli-test');
 const national = (phone: string) => `(011) ${phone.slice(5, 10)}-${phone.slice(10)}`;
