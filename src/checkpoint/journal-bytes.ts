@@ -77,6 +77,10 @@ export class JournalBytes {
   private pos = 0;
   /** The value just read. */
   private value = 0;
+  /** A request line's phone (its digits), via and action (their words' indexes), read by `request`. */
+  private phoneValue = 0;
+  private via = 0;
+  private action = 0;
   /** The line's end. */
   private end = 0;
   /** The buffer read (the last one given) and a view of it. */
@@ -104,13 +108,8 @@ export class JournalBytes {
   }
 
   private failed(buf: Buffer, start: number, end: number): boolean {
-    this.pos = start;
-    if (!this.literal(buf, FAILED) || !this.phone(buf)) return false;
-    const phone = this.value;
-    if (!this.literal(buf, VIA) || !this.word(buf, VIA_WORDS)) return false;
-    const via = this.value;
-    if (!this.literal(buf, ACTION) || !this.word(buf, ACTION_WORDS)) return false;
-    const action = this.value;
+    if (!this.request(buf, start, FAILED)) return false;
+    const { phoneValue: phone, via, action } = this;
     if (!this.literal(buf, HTTP_STATUS) || !this.uint(buf, MAX_HTTP_STATUS)) return false;
     const status = this.value;
     if (!this.literal(buf, RETRYABLE) || !this.word(buf, BOOLEANS)) return false;
@@ -149,13 +148,8 @@ export class JournalBytes {
   }
 
   private attempt(buf: Uint8Array, start: number, end: number): boolean {
-    this.pos = start;
-    if (!this.literal(buf, ATTEMPT) || !this.phone(buf)) return false;
-    const phone = this.value;
-    if (!this.literal(buf, VIA) || !this.word(buf, VIA_WORDS)) return false;
-    const via = this.value;
-    if (!this.literal(buf, ACTION) || !this.word(buf, ACTION_WORDS)) return false;
-    const action = this.value;
+    if (!this.request(buf, start, ATTEMPT)) return false;
+    const { phoneValue: phone, via, action } = this;
     let line = -1;
     if (buf[this.pos + 2] === 0x6c && this.literal(buf, LINE)) {
       if (!this.uint(buf, MAX_LINE)) return false;
@@ -171,13 +165,8 @@ export class JournalBytes {
   }
 
   private sent(buf: Uint8Array, start: number, end: number): boolean {
-    this.pos = start;
-    if (!this.literal(buf, SENT) || !this.phone(buf)) return false;
-    const phone = this.value;
-    if (!this.literal(buf, VIA) || !this.word(buf, VIA_WORDS)) return false;
-    const via = this.value;
-    if (!this.literal(buf, ACTION) || !this.word(buf, ACTION_WORDS)) return false;
-    const action = this.value;
+    if (!this.request(buf, start, SENT)) return false;
+    const { phoneValue: phone, via, action } = this;
     if (!this.literal(buf, CONVERSATION) || !this.id(buf)) return false;
     const conversation = this.value;
     let client = -1;
@@ -209,6 +198,18 @@ export class JournalBytes {
     }
     if (!this.time(buf, AT) || !this.closes(buf, end)) return false;
     return this.fold.takeDelivery(phone, status, delivered, read, this.value);
+  }
+
+  /** A request's line up to its action (`{"t":…,"phone":"+…","via":…,"action":…`): the three in `phone`, `via`, `action`. */
+  private request(buf: Uint8Array, start: number, kind: Literal): boolean {
+    this.pos = start;
+    if (!this.literal(buf, kind) || !this.phone(buf)) return false;
+    this.phoneValue = this.value;
+    if (!this.literal(buf, VIA) || !this.word(buf, VIA_WORDS)) return false;
+    this.via = this.value;
+    if (!this.literal(buf, ACTION) || !this.word(buf, ACTION_WORDS)) return false;
+    this.action = this.value;
+    return true;
   }
 
   /** Whether `text` is at the position, within the line (then passed). */
