@@ -255,42 +255,36 @@ export class JournalBytes {
 
   /** A quoted plain id (`0` or up to 15 digits not starting with 0): `idNumber` of the text. */
   private id(buf: Uint8Array): boolean {
-    let pos = this.pos;
-    const first = (buf[pos] ?? 0) - 48;
-    if (first < 0 || first > 9) return false;
-    let n = first;
-    pos += 1;
-    if (first !== 0) {
-      for (; pos < this.pos + 15; pos++) {
-        const d = (buf[pos] ?? 0) - 48;
-        if (d < 0 || d > 9) break;
-        n = n * 10 + d;
-      }
-    }
-    if (buf[pos] !== QUOTE) return false;
+    const pos = this.digits(buf, 15);
+    if (pos < 0 || buf[pos] !== QUOTE) return false;
     this.pos = pos + 1;
-    this.value = n;
     return true;
   }
 
   /** A JSON integer written plainly (`0` or digits not starting with 0) of at most `max` (up to 2^31 - 1), followed by a comma. */
   private uint(buf: Uint8Array, max: number): boolean {
+    const pos = this.digits(buf, 10);
+    if (pos < 0 || buf[pos] !== COMMA || this.value > max) return false;
+    this.pos = pos;
+    return true;
+  }
+
+  /** `0`, or up to `most` digits not starting with 0, at the position: their number in `value`, and where they end (-1: no digit there). */
+  private digits(buf: Uint8Array, most: number): number {
     let pos = this.pos;
     const first = (buf[pos] ?? 0) - 48;
-    if (first < 0 || first > 9) return false;
+    if (first < 0 || first > 9) return -1;
     let n = first;
     pos += 1;
     if (first !== 0) {
-      for (; pos < this.pos + 10; pos++) {
+      for (; pos < this.pos + most; pos++) {
         const d = (buf[pos] ?? 0) - 48;
         if (d < 0 || d > 9) break;
         n = n * 10 + d;
       }
     }
-    if (buf[pos] !== COMMA || n > max) return false;
-    this.pos = pos;
     this.value = n;
-    return true;
+    return pos;
   }
 
   /** A text of printable ASCII but the backslash and its closing quote (its opening one read before): it starts at textStart. */
