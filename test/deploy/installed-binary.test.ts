@@ -35,6 +35,7 @@ afterAll(async () => {
 describe('installed as a program with npm install -g of the packed tarball', () => {
   it('packs what the installed binary reads: the built code, the example jobs and lists, and the job schema the jobs name', async () => {
     expect(packed).toContain('dist/src/cli/main.js');
+    expect(packed).toContain('dist/bundle/run-cli.mjs');
     expect(packed).toContain('jobs/demo.json');
     expect(packed).toContain('samples/contacts.csv');
     // A campaign run in the checkout leaves its files for people in jobs/<job>/: they never go in the package.
