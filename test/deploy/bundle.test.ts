@@ -15,7 +15,7 @@ let hooks: string;
 beforeAll(async () => {
   c = await campaign({ rows: 2 });
   const job = await createFileStore(c.stateDir).openJob('cli-test', { pid: process.pid, startedAt: '2025-01-15T17:20:00.000Z', command: 'run' });
-  await job.record({ t: 'sent', phone: c.phones[0] ?? '', id: 7, line: 2, at: '2025-01-15T17:21:00.000Z' });
+  await job.record({ t: 'sent', phone: c.phones[0] ?? '', via: 'start', action: 'template', conversation_id: 'c1', message_id: 'm1', at: '2025-01-15T17:21:00.000Z' });
   await job.close();
   const loader = path.join(c.dir, 'loader.mjs');
   await writeFile(loader, "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n");
