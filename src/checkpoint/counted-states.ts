@@ -4,7 +4,7 @@ import { PhoneIndex } from './phone-index.js';
 import { phoneNumber } from './state-columns.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { StateTable } from './state-table.js';
-import { listTallies, tallyKey, type StateTally, type TallyOptions } from './state-tally.js';
+import { listTallies, tallyKey, type AttemptSplits, type StateTally, type TallyOptions } from './state-tally.js';
 import type { ContactStates } from './store.js';
 import type { ContactEvent, ContactState, ContactStatus } from './types.js';
 import type { SentContact } from './inbound.js';
@@ -29,8 +29,10 @@ export interface SnapshotParts {
   others: ReadonlyArray<readonly [string, ContactState]>;
   /** The phone column (state-columns' numbers), read and checked; throws when it does not check. */
   phones(): Float64Array;
-  /** The states of these rows, each with the tally it is counted under (the `tally` column). */
+  /** The states of these rows, each with the tally it is counted under (the `tally` column); throws when they cannot be read. */
   statesAt(rows: readonly number[]): Array<{ state: ContactState; tally: number }>;
+  /** The attempt times of the rows (but `skip`) counted under a tally in doubt with no answer, split at `since` (state-tally.ts); throws when they cannot be read. */
+  attemptSplits(since: number, skip: ReadonlySet<number>): AttemptSplits;
   /** The whole table, its columns checked; undefined when they do not check. */
   table(): StateTable | undefined;
 }
@@ -81,14 +83,22 @@ export class CountedStates implements ContactStates {
 
   readonly [Symbol.toStringTag] = 'CountedStates';
 
-  tallies(options?: TallyOptions): StateTally[] {
+  tallies(options: TallyOptions = {}): StateTally[] {
+    let splits: AttemptSplits | undefined;
+    if (options.attemptsSince !== undefined) {
+      try {
+        splits = this.parts.attemptSplits(options.attemptsSince, new Set(this.touched.keys()));
+      } catch {
+        return this.table().tallies(options);
+      }
+    }
     const { keys, counts: kept } = this.parts.tallies;
     const counts = [...kept];
     // The rows the tail changed leave the tally their row counts under (the overlay counts them again).
     for (const id of this.touched.values()) if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
     const extra: ContactState[] = [...this.overlay.values()];
     for (const [phone, s] of this.others) if (!this.overlay.has(phone)) extra.push(s);
-    return listTallies(keys, counts, extra, options);
+    return listTallies(keys, counts, extra, options, splits);
   }
 
   statusOf(phone: string): ContactStatus | undefined {

@@ -1,4 +1,4 @@
-import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../../checkpoint/index.js';
+import { ContactListing, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../../checkpoint/index.js';
 import type { Job, LoadedJob } from '../../job/index.js';
 import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../../report/index.js';
 import { contactListOf, listedOf, countPending, listedContacts } from '../list/index.js';
@@ -8,7 +8,7 @@ import type { FollowUpView } from '../follow-up/index.js';
 import { armFor, experimentDecision, experimentView, withArms, type ExperimentView } from '../experiment/index.js';
 import { messagingRoom, type MessagingRoom } from '../account/index.js';
 import { type Funnel, repliesOf } from '../delivery/index.js';
-import { digestStates } from './states-digest.js';
+import { digestStates, inFlightSince } from './states-digest.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
 import { reportLayout, writeHtmlReport, type JobReport, type ReportColumnsOption } from './output.js';
 import { writeFileAtomic } from '../../files/atomic.js';
@@ -232,18 +232,9 @@ export interface JobStatus {
   numbers?: NumberStatus[];
 }
 
-/**
- * Whether an in-doubt contact is a request of the running run still waiting for its answer: no
- * answer recorded to an attempt made since the run took the job (an older one is in doubt still).
- */
+/** Whether an in-doubt contact is a request of the running run still waiting for its answer (inFlightSince). */
 export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
-  const since = Date.parse(running.since);
-  return (s) => {
-    if (s.error !== NO_ANSWER) return false;
-    if (Number.isNaN(since) || s.attemptAt === undefined) return true;
-    const at = Date.parse(s.attemptAt);
-    return Number.isNaN(at) || at >= since;
-  };
+  return inFlightSince(running.since);
 }
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
@@ -253,7 +244,7 @@ export async function jobStatus(jobPath: string, options: { store: StateStore; c
   const replies = repliedAt.size;
   // A run whose process is gone has nothing in flight: its unanswered requests are in doubt.
   const live = running !== undefined && running.gone === undefined ? running : undefined;
-  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(live && { inFlight: inFlightOf(live) }) });
+  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(live && { runSince: live.since }) });
   const sent = summary.byStatus.sent;
   const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunNumbers(store.jobFiles(job.name).summary)) : undefined;
   return {
