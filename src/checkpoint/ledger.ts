@@ -156,7 +156,11 @@ export class LedgerIndex implements LedgerView {
     if (!Number.isFinite(entry.at)) return;
     if (this.takenBack.size > 0 && this.takenBack.has(keyOf(entry))) return;
     const entries = this.byPhone.get(entry.phone);
-    const counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow, ...(entry.channelId !== undefined && { channel: entry.channelId }), ...(entry.message !== undefined && { message: entry.message }), ...(entry.state !== undefined && { state: entry.state }) };
+    // Fields set one by one (no spread): a status folds ten thousand entries once, in code not yet compiled.
+    const counted: Counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow };
+    if (entry.channelId !== undefined) counted.channel = entry.channelId;
+    if (entry.message !== undefined) counted.message = entry.message;
+    if (entry.state !== undefined) counted.state = entry.state;
     if (entries === undefined) this.byPhone.set(entry.phone, [counted]);
     else if (entries.some((e) => isEntry(e, entry))) return;
     else entries.push(counted);
@@ -276,23 +280,17 @@ export function readLedgerLine(value: Record<string, unknown>): { op: 'add' | 't
   if (id !== undefined && typeof id !== 'string') return undefined;
   const ms = Date.parse(at);
   if (Number.isNaN(ms)) return undefined;
-  const of = typeof company === 'number' && Number.isInteger(company) ? { company } : {};
-  if (op === 'take_back') return { op, entry: { phone, at: ms, job, outsideWindow: outside === true, ...(id !== undefined && { id }), ...of } };
-  if (op !== undefined || typeof outside !== 'boolean') return undefined;
-  return {
-    op: 'add',
-    entry: {
-      phone,
-      at: ms,
-      job,
-      outsideWindow: outside,
-      ...(id !== undefined && { id }),
-      ...(typeof channel === 'number' && { channelId: channel }),
-      ...(typeof message === 'string' && { message }),
-      ...(typeof state === 'string' && { state }),
-      ...of,
-    },
-  };
+  if (op !== 'take_back' && (op !== undefined || typeof outside !== 'boolean')) return undefined;
+  // Fields set one by one (no spread): a status reads ten thousand lines once, in code not yet compiled.
+  const entry: LedgerEntry = { phone, at: ms, job, outsideWindow: outside === true };
+  if (id !== undefined) entry.id = id;
+  if (op !== 'take_back') {
+    if (typeof channel === 'number') entry.channelId = channel;
+    if (typeof message === 'string') entry.message = message;
+    if (typeof state === 'string') entry.state = state;
+  }
+  if (typeof company === 'number' && Number.isInteger(company)) entry.company = company;
+  return { op: op === 'take_back' ? 'take_back' : 'add', entry };
 }
 
 /** Whether a stored entry counts in the ledger of `company` (undefined: the store seen whole, every entry): its own, or one of no company. */

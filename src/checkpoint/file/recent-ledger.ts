@@ -2,12 +2,14 @@
  * The ledger's file read for the rolling 24 hours only (status's messaging room): a line whose time
  * is at or before `since` is told by its text and not parsed, so a ledger of months costs a scan of
  * its bytes, not a parse of each line. The lines after `since` are folded as the whole ledger folds
- * them (ledger-file.ts), so the counts after `since` are the same.
+ * them (ledger-file.ts), so the counts after `since` are the same; a line in the store's own shape is
+ * read from the text (ledger-text.ts), any other parsed.
  */
 import { open } from 'node:fs/promises';
-import { inCompany, LedgerIndex, readLedgerLine, type RecentLedger } from '../ledger.js';
+import { inCompany, LedgerIndex, readLedgerLine, type LedgerEntry, type RecentLedger } from '../ledger.js';
 import { parseLine } from '../json-line.js';
-import { scanCompleteLines } from './scan-lines.js';
+import { readLedgerText } from '../ledger-text.js';
+import { scanCompleteText } from './scan-lines.js';
 import { stateFileError } from './state-file-error.js';
 
 const AT = '"at":"';
@@ -47,13 +49,21 @@ export async function recentLedgerFile(file: string, since: number, company?: nu
   }
   try {
     const { size } = await handle.stat();
-    await scanCompleteLines(handle, 0, size, (line) => {
-      if (told && lineAtOrBefore(line, sinceText)) return;
-      const value = parseLine(line);
-      const read = value && readLedgerLine(value);
-      if (read === undefined || !inCompany(read.entry, company)) return;
-      if (read.op === 'add') index.add(read.entry);
-      else index.takeBack(read.entry);
+    await scanCompleteText(handle, 0, size, (text) => {
+      for (let from = 0, nl = text.indexOf('\n'); nl !== -1; from = nl + 1, nl = text.indexOf('\n', from)) {
+        const shaped = readLedgerText(text, from);
+        let read: { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined = shaped;
+        if (shaped === undefined) {
+          const line = text.slice(from, nl);
+          if (told && lineAtOrBefore(line, sinceText)) continue;
+          const value = parseLine(line);
+          read = value && readLedgerLine(value);
+          // Its one time, written as the ledger writes it: told by its text as lineAtOrBefore tells it.
+        } else if (told && shaped.at <= sinceText) continue;
+        if (read === undefined || !inCompany(read.entry, company)) continue;
+        if (read.op === 'add') index.add(read.entry);
+        else index.takeBack(read.entry);
+      }
     }, 1 << 20);
   } catch (err) {
     throw stateFileError(err, file);
