@@ -85,7 +85,8 @@ function withReads(listing: ContactListing, meta: Meta): ContactListing {
 /**
  * The same reading the phones only (checked by their own CRC): the other arrays are read, and the
  * whole checked, when a contact is first asked for (`read` must still reach the same image then; one
- * that no longer checks is an error naming `place`). Undefined for an image of before the phones' CRC.
+ * that no longer checks is an error naming `place`). The rest is read through and checked at once as
+ * well unless `checkRest` is false. Undefined for an image of before the phones' CRC.
  */
 export function decodeListingPhones(
   start: Buffer,
@@ -95,6 +96,8 @@ export function decodeListingPhones(
   place: string,
   /** Called once the other arrays were read (or could not be): the reader's file may be closed then. */
   done: () => void = () => undefined,
+  /** false: the rest is not checked now (only the phones will be read), but when first read. */
+  checkRest = true,
 ): ContactListing | undefined {
   const head = checkedHead(start, size, source);
   if (!head || typeof head.meta.phonesCrc !== 'number') return undefined;
@@ -103,14 +106,16 @@ export function decodeListingPhones(
   read(head.end, bytes);
   if (crc32(bytes) !== head.meta.phonesCrc) return undefined;
   // The rest is checked now (read through once, not kept): a damaged listing reads as none, never later.
-  let crc = crc32(bytes);
-  const part = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, size - head.end - bytes.length)));
-  for (let at = head.end + bytes.length; at < size; at += part.length) {
-    const piece = part.subarray(0, Math.min(part.length, size - at));
-    read(at, piece);
-    crc = crc32(piece, crc);
+  if (checkRest) {
+    let crc = crc32(bytes);
+    const part = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, size - head.end - bytes.length)));
+    for (let at = head.end + bytes.length; at < size; at += part.length) {
+      const piece = part.subarray(0, Math.min(part.length, size - at));
+      read(at, piece);
+      crc = crc32(piece, crc);
+    }
+    if (crc !== head.meta.crc) return undefined;
   }
-  if (crc !== head.meta.crc) return undefined;
   const lazy = ContactListing.ofPhones(head.meta.count, phones, head.meta.odd, () => {
     let columns: ListingColumns | undefined;
     try {

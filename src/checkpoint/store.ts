@@ -99,6 +99,17 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   reportRows(options?: StateRowsOptions): StateRows;
 }
 
+/** How a job's listing is read. */
+export interface ListingReadOptions {
+  /**
+   * Only its phones will be read (status counts the pending contacts): the rest of it is checked
+   * when first read, not now (a backend that reads the listing whole checks it whole anyway). A rest
+   * found damaged then is an error (ListingReadError) where a read that checks it at once would have
+   * given none (the list then read again): for a reader that never asks for a contact.
+   */
+  phonesOnly?: boolean;
+}
+
 /** A job's state as read: its header (the content in force), and one state per phone. */
 export interface JobView {
   readonly header: HeaderEvent | undefined;
@@ -164,7 +175,7 @@ export interface StateStore extends RateShareRegistry {
    * as it is now (`source`: what the caller makes of the files and the settings that read them);
    * undefined otherwise. Lets status and report count pending contacts without reading the list again.
    */
-  listing(job: string, source: string): Promise<ContactListing | undefined>;
+  listing(job: string, source: string, options?: ListingReadOptions): Promise<ContactListing | undefined>;
   /**
    * The listing the last full read left, whatever it was read from (its `source` and `reads` say
    * what): a list that only grew since is read from where it grew, the caller checking the files

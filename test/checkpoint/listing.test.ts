@@ -62,6 +62,33 @@ describe('ContactListing', () => {
     await writeFile(file, 'not a listing');
     expect(await store.listing('job', 's')).toBeUndefined();
   });
+
+  it('read for its phones only, counts from them without reading the rest; a damaged rest is then an error once a contact is asked for', async () => {
+    const dir = await tempDir();
+    const store = createFileStore(dir);
+    const listing = listingOf([phoneOf(1), phoneOf(2), 'odd', phoneOf(3)]);
+    await store.saveListing('job', 's', listing);
+    const table = new StateTable();
+    for (const [phone, s] of replay([attempt(phoneOf(2)), attempt('odd')])) table.set(phone, s);
+    const counting = await store.listing('job', 's', { phonesOnly: true });
+    expect(counting && countPending(counting, table)).toBe(2);
+    expect(counting && [...counting]).toEqual([...listing]);
+    // A byte of the texts (the file's last part) flipped: the phones still count; a contact read is an error naming the file.
+    const file = path.join(dir, 'job', 'listing.bin');
+    const bytes = await readFile(file);
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
+    await writeFile(file, bytes);
+    expect(await store.listing('job', 's')).toBeUndefined();
+    const damaged = await store.listing('job', 's', { phonesOnly: true });
+    expect(damaged && countPending(damaged, table)).toBe(2);
+    expect(() => damaged?.get(phoneOf(1))).toThrow(/listing .*listing\.bin changed or is damaged; run the command again/);
+    // Damaged phones read as none, for counting as for anything else.
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
+    const phonesAt = bytes.indexOf(0x0a, bytes.indexOf(0x0a) + 1) + 1;
+    bytes[phonesAt] = (bytes[phonesAt] ?? 0) ^ 0x01;
+    await writeFile(file, bytes);
+    expect(await store.listing('job', 's', { phonesOnly: true })).toBeUndefined();
+  });
 });
 
 describe('countPending and sentContacts', () => {

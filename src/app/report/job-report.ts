@@ -1,4 +1,4 @@
-import { ContactListing, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../../checkpoint/index.js';
+import { ContactListing, type ListingReadOptions, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../../checkpoint/index.js';
 import type { Job, LoadedJob } from '../../job/index.js';
 import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../../report/index.js';
 import { contactListOf, listedOf, countPending, listedContacts } from '../list/index.js';
@@ -126,7 +126,7 @@ export function contactsNotDone(summary: Summary): number {
 
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
-export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport & { store: StateStore }> {
+export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number; phonesOnly?: boolean } = {}): Promise<JobReport & { store: StateStore }> {
   const loaded = await loadJobIn(jobPath, whole, options.now ?? Date.now());
   const { job } = loaded;
   const store = whole.account(job.company_id);
@@ -134,7 +134,7 @@ export async function loadJobReport(jobPath: string, whole: StateStore, options:
   if (!view) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
   }
-  const { list, listing, problem } = await listingOf(loaded, store);
+  const { list, listing, problem } = await listingOf(loaded, store, { phonesOnly: options.phonesOnly === true });
   const withColumns = options.columns === true ? list : undefined;
   const headers = withColumns && (await listHeaders(withColumns));
   const replies = await repliesOf(store, view.states);
@@ -193,10 +193,10 @@ export async function writeJobReport(
 }
 
 /** The list's usable contacts (the store's listing when it is of the list as it is). A list that is gone or unreadable gives none, with the reason. */
-async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ list?: ContactList; listing: ContactListing; problem?: string }> {
+async function listingOf(loaded: LoadedJob, store: StateStore, options: ListingReadOptions = {}): Promise<{ list?: ContactList; listing: ContactListing; problem?: string }> {
   const list = await contactListOf(loaded).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
   if (typeof list === 'string') return { listing: new ContactListing(), problem: list };
-  const { listing, problem } = await listedContacts(list, store);
+  const { listing, problem } = await listedContacts(list, store, options);
   return problem === undefined ? { list, listing } : { listing, problem };
 }
 
@@ -239,7 +239,8 @@ export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
-  const { job, store, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
+  // Status counts the list's pending contacts from their phones alone: no other part of the listing is read.
+  const { job, store, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)(), phonesOnly: true });
   const running = await store.runningBy(job.name);
   const replies = repliedAt.size;
   // A run whose process is gone has nothing in flight: its unanswered requests are in doubt.

@@ -204,6 +204,11 @@ describe.each(backends)('the storage port, on the $name backend', (backend) => {
       expect(kept && [...kept]).toEqual([...listing]);
       expect(await other.listing('promo', 'source-2')).toBeUndefined();
       expect(await other.listing('winter', 'source-1')).toBeUndefined();
+      // Read for its phones only (status counting pending contacts): the same listing, for the same source only.
+      const phones = await other.listing('promo', 'source-1', { phonesOnly: true });
+      expect(phones && [...phones.phoneColumn()]).toEqual([...listing.phoneColumn()]);
+      expect(phones && [...phones]).toEqual([...listing]);
+      expect(await other.listing('promo', 'source-2', { phonesOnly: true })).toBeUndefined();
     });
 
     it('gives the last listing back whatever its source, naming the source and the reads it was saved with', async () => {
