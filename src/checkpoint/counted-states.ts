@@ -29,6 +29,8 @@ export interface SnapshotParts {
   others: ReadonlyArray<readonly [string, ContactState]>;
   /** The phone column (state-columns' numbers), read and checked; throws when it does not check. */
   phones(): Float64Array;
+  /** The same column read part by part as it is iterated (each part may be the same array, refilled): throws once read through when it does not check. */
+  phoneParts(): Iterable<Float64Array>;
   /** The states of these rows, each with the tally it is counted under (the `tally` column); throws when they cannot be read. */
   statesAt(rows: readonly number[]): Array<{ state: ContactState; tally: number }>;
   /** The attempt times of the rows (but `skip`) counted under a tally in doubt with no answer, split at `since` (state-tally.ts); throws when they cannot be read. */
@@ -118,15 +120,12 @@ export class CountedStates implements ContactStates {
     return row < 0 ? undefined : this.parts.statesAt([row])[0]?.state;
   }
 
-  /** The listing's contacts with no state: their numbers looked up among the snapshot's phones and the tail's. */
+  /**
+   * The listing's contacts with no state: their numbers looked up among the snapshot's phones and the
+   * tail's, the phones read part by part as they are walked (not held) unless read already.
+   */
   countUnseen(listing: ContactListing): number {
-    let phones: Float64Array;
-    try {
-      if (this.whole) return this.whole.countUnseen(listing);
-      phones = this.phones();
-    } catch {
-      return this.table().countUnseen(listing);
-    }
+    if (this.whole) return this.whole.countUnseen(listing);
     const added = new Set<number>();
     for (const phone of this.added) {
       const n = phoneNumber(phone);
@@ -135,8 +134,13 @@ export class CountedStates implements ContactStates {
     const listed = listing.phoneColumn();
     let odd = 0;
     if (listing.hasOdd()) for (let i = 0; i < listed.length; i++) if (listing.isOdd(i)) odd += 1;
-    const unseen = odd + countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, phones, added);
-    return unseen - listing.oddPresentIn(this);
+    let missing: number;
+    try {
+      missing = countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, this.phoneColumn ?? (() => this.parts.phoneParts()), added);
+    } catch {
+      return this.table().countUnseen(listing);
+    }
+    return odd + missing - listing.oddPresentIn(this);
   }
 
   listedStatus(listing: ContactListing): (position: number) => ContactStatus | undefined {

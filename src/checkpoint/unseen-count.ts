@@ -5,48 +5,61 @@ import { unseenTest } from './unseen-test.js';
  * How many of a listing's phones have no state: its numbers against a state's phone column, with no
  * index and no sort. Both are mostly in the same order (a run adds states as it reads the list), so
  * they are walked side by side: equal numbers pass at once, the others wait in two small sets until
- * their match comes along on the other side. Pure.
+ * their match comes along on the other side. The state's column may come in parts (read from a
+ * snapshot as the walk goes). Pure.
  */
+
+/**
+ * A state's phone column as a whole array, or read part by part (`parts()`, called once for each
+ * pass, gives its numbers in order, in pieces the caller may reuse): a reader that counts need not
+ * hold a million numbers at once.
+ */
+export type PhoneNumbers = Float64Array | (() => Iterable<Float64Array>);
 
 /**
  * The positions of `listed` (skipping those `skip` names: phones kept whole, counted by the caller)
  * whose number is neither in `mine` (a state's phone column, each number once; -1 for a row left
  * out) nor in `extra`.
  */
-export function countMissing(listed: Float64Array, skip: ((i: number) => boolean) | undefined, mine: Float64Array, extra: ReadonlySet<number>): number {
+export function countMissing(listed: Float64Array, skip: ((i: number) => boolean) | undefined, mine: PhoneNumbers, extra: ReadonlySet<number>): number {
   let missing = 0;
   for (const count of missingNumbers(listed, skip, mine, extra).values()) missing += count;
   return missing;
 }
 
 /** The same numbers themselves, each with how many positions of `listed` hold it. */
-export function missingNumbers(listed: Float64Array, skip: ((i: number) => boolean) | undefined, mine: Float64Array, extra: ReadonlySet<number>): Map<number, number> {
+export function missingNumbers(listed: Float64Array, skip: ((i: number) => boolean) | undefined, mine: PhoneNumbers, extra: ReadonlySet<number>): Map<number, number> {
+  const parts = typeof mine === 'function' ? mine : () => [mine];
   /** Numbers of the listing not matched yet, with how many positions hold each. */
   const waitingListed = new Map<number, number>();
   /** Numbers of the state not matched yet. */
   const waitingMine = new Set<number>();
+  const take = (i: number) => {
+    const n = listed[i] ?? 0;
+    if (!skip?.(i) && !waitingMine.delete(n)) waitingListed.set(n, (waitingListed.get(n) ?? 0) + 1);
+  };
   let i = 0;
-  let j = 0;
-  while (i < listed.length || j < mine.length) {
-    if (i < listed.length && j < mine.length && listed[i] === mine[j] && !skip?.(i)) {
-      i += 1;
-      j += 1;
-      continue;
-    }
-    if (i < listed.length) {
-      const n = listed[i] ?? 0;
-      if (!skip?.(i) && !waitingMine.delete(n)) waitingListed.set(n, (waitingListed.get(n) ?? 0) + 1);
-      i += 1;
-    }
-    if (j < mine.length) {
-      const n = mine[j] ?? 0;
+  for (const part of parts()) {
+    for (let j = 0; j < part.length; j++) {
+      const n = part[j] ?? 0;
+      if (i < listed.length) {
+        if (listed[i] === n && !skip?.(i)) {
+          i += 1;
+          continue;
+        }
+        take(i);
+        i += 1;
+      }
       if (!waitingListed.delete(n)) waitingMine.add(n);
-      j += 1;
     }
   }
+  for (; i < listed.length; i++) take(i);
   if (waitingListed.size === 0) return waitingListed;
   // A number the listing holds twice may have met its state at its first place: look the rest up once more.
-  for (let k = 0; k < mine.length && waitingListed.size > 0; k++) waitingListed.delete(mine[k] ?? -1);
+  for (const part of parts()) {
+    for (let k = 0; k < part.length && waitingListed.size > 0; k++) waitingListed.delete(part[k] ?? -1);
+    if (waitingListed.size === 0) break;
+  }
   for (const n of extra) waitingListed.delete(n);
   return waitingListed;
 }

@@ -32,4 +32,20 @@ describe('counting the listed phones with no state', () => {
     const skipped = new Set(skip);
     expect(countMissing(Float64Array.from(l), (i) => skipped.has(i), Float64Array.from(mine), new Set(extra))).toBe(plain(l, skipped, mine, new Set(extra)));
   });
+
+  it.each(cases)('%s: the same count with the state\'s column read part by part (one array refilled, parts of any size, an empty one)', (_, l, mine, extra, skip) => {
+    const skipped = new Set(skip);
+    for (const size of [1, 7, 64, 1_000]) {
+      const parts = function* () {
+        const part = new Float64Array(size);
+        yield part.subarray(0, 0);
+        for (let at = 0; at < mine.length; at += size) {
+          const piece = part.subarray(0, Math.min(size, mine.length - at));
+          piece.set(mine.slice(at, at + piece.length));
+          yield piece;
+        }
+      };
+      expect(countMissing(Float64Array.from(l), (i) => skipped.has(i), parts, new Set(extra)), `parts of ${size}`).toBe(plain(l, skipped, mine, new Set(extra)));
+    }
+  });
 });
