@@ -31,6 +31,25 @@ describe('counting the listed phones with no state', () => {
   it.each(cases)('%s: the same count as a lookup of each', (_, l, mine, extra, skip) => {
     const skipped = new Set(skip);
     expect(countMissing(Float64Array.from(l), (i) => skipped.has(i), Float64Array.from(mine), new Set(extra))).toBe(plain(l, skipped, mine, new Set(extra)));
+    if (skipped.size === 0) expect(countMissing(Float64Array.from(l), undefined, Float64Array.from(mine), new Set(extra))).toBe(plain(l, skipped, mine, new Set(extra)));
+  });
+
+  // Long runs the same on both sides (compared a block at a time), broken here and there.
+  const long = Array.from({ length: 20_000 }, (_, i) => 5511900000000 + i);
+  const runs: Array<[string, number[], number[]]> = [
+    ['the same numbers in the same order', long, long],
+    ['rows appended to the list since', [...long, ...Array.from({ length: 1_000 }, (_, i) => 5511800000000 + i)], long],
+    ['one number changed, one inserted, one missing, in the middle', long.map((n, i) => (i === 9_000 ? 1 : n)).toSpliced(12_000, 0, 2).toSpliced(15_000, 1), long],
+    ['states the list never had after it', long.slice(0, 10_000), long],
+    ['a phone listed twice, far apart', [...long.slice(0, 5_000), long[10] as number, ...long.slice(5_000)], long.slice(0, 8_000)],
+  ];
+  it.each(runs)('%s: the same count as a lookup of each, whole or in parts', (_, l, mine) => {
+    const none = new Set<number>();
+    expect(countMissing(Float64Array.from(l), undefined, Float64Array.from(mine), none)).toBe(plain(l, none, mine, none));
+    const parts = function* () {
+      for (let at = 0; at < mine.length; at += 3_000) yield Float64Array.from(mine.slice(at, at + 3_000));
+    };
+    expect(countMissing(Float64Array.from(l), undefined, parts, none)).toBe(plain(l, none, mine, none));
   });
 
   it.each(cases)('%s: the same count with the state\'s column read part by part (one array refilled, parts of any size, an empty one)', (_, l, mine, extra, skip) => {
