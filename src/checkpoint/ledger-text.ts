@@ -8,8 +8,8 @@
  *
  * S a JSON string with no backslash and no control character (its text is its value), T a time as
  * toISOString writes it, B true or false, N a plain integer (no sign, no leading zero, at most 15
- * digits). One regular expression reads the line (native code, where a status's ten thousand lines
- * are too few for a loop of our own to be compiled). Anything else (a space, an escape, another key
+ * digits). One regular expression finds and reads them (native code, where a status's ten thousand
+ * lines are too few for a loop of our own to be compiled). Anything else (a space, an escape, another key
  * or order) is left to the caller's general path, JSON.parse and readLedgerLine, which give the same
  * entry for every line read here (a test reads lines both ways).
  */
@@ -27,18 +27,36 @@ export interface LedgerText {
 const S = '"([^"\\\\\\u0000-\\u001f]*)"';
 const N = '(0|[1-9]\\d{0,14})';
 const LINE = new RegExp(
-  `\\{"v":1,(?:"op":"(take_back)",)?"phone":${S},"at":"(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z)","job":${S}(?:,"outside_window":(true|false))?(?:,"id":${S})?(?:,"channel_id":${N})?(?:,"message":${S})?(?:,"state":${S})?(?:,"company":${N})?(?:,"holder":${S})?\\}\\n`,
-  'y',
+  `^\\{"v":1,(?:"op":"(take_back)",)?"phone":${S},"at":"(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z)","job":${S}(?:,"outside_window":(true|false))?(?:,"id":${S})?(?:,"channel_id":${N})?(?:,"message":${S})?(?:,"state":${S})?(?:,"company":${N})?(?:,"holder":${S})?\\}\\n`,
+  'gm',
 );
 
 /**
- * The line of `text` that starts at `start` and ends with a newline, when it is of the writer's shape
- * and readLedgerLine takes it; undefined otherwise (parse it).
+ * Each line of `text` (whole lines, each ending with its newline), in order: `shaped` is given a line
+ * of the writer's shape that readLedgerLine takes, read; `other` any other line's text (parse it).
+ * One search through the text finds the shaped lines; the ones between them are the others.
  */
-export function readLedgerText(text: string, start: number): LedgerText | undefined {
-  LINE.lastIndex = start;
-  const m = LINE.exec(text);
-  if (m === null) return undefined;
+export function readLedgerLines(text: string, shaped: (read: LedgerText) => void, other: (line: string) => void): void {
+  let next = 0;
+  const others = (end: number) => {
+    for (let nl = text.indexOf('\n', next); nl !== -1 && nl < end; nl = text.indexOf('\n', next)) {
+      other(text.slice(next, nl));
+      next = nl + 1;
+    }
+  };
+  LINE.lastIndex = 0;
+  for (let m = LINE.exec(text); m !== null; m = LINE.exec(text)) {
+    others(m.index);
+    next = LINE.lastIndex;
+    const read = shapedLine(m);
+    if (read === undefined) other(text.slice(m.index, next - 1));
+    else shaped(read);
+  }
+  others(text.length);
+}
+
+/** A match of LINE read as readLedgerLine reads its line, or undefined when it would not take it. */
+function shapedLine(m: RegExpExecArray): LedgerText | undefined {
   // By index, not destructured (no iterator for each line).
   const takeBack = m[1];
   const phone = m[2];

@@ -232,7 +232,10 @@ export class LedgerIndex implements LedgerView {
       return;
     }
     this.lastOutside.set(phone, at);
-    this.outsideTimes.splice(upperBound(this.outsideTimes, at), 0, at);
+    // Most times come in order: the latest is added at the end.
+    const times = this.outsideTimes;
+    if (times.length === 0 || (times[times.length - 1] ?? Infinity) <= at) times.push(at);
+    else times.splice(upperBound(times, at), 0, at);
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerRecord, readLedgerLine, takeBackRecord, type LedgerEntry } from '../../src/checkpoint/ledger.js';
 import { parseLine } from '../../src/checkpoint/json-line.js';
-import { readLedgerText } from '../../src/checkpoint/ledger-text.js';
+import { readLedgerLines, type LedgerText } from '../../src/checkpoint/ledger-text.js';
 
 /** The entry JSON.parse and readLedgerLine read of a line (the general path), as readLedgerText gives it. */
 function general(line: string): { op: string; entry: LedgerEntry; holder?: unknown } | undefined {
@@ -10,12 +10,24 @@ function general(line: string): { op: string; entry: LedgerEntry; holder?: unkno
   return read && { ...read, ...(typeof value?.holder === 'string' && read.op === 'add' && { holder: value.holder }) };
 }
 
-/** readLedgerText's read of `line` placed among others (its own offset in a text, its newline after it). */
+/** Each line of `text` in order: its read when of the writer's shape, its text otherwise. */
+function lines(text: string): Array<LedgerText | string> {
+  const out: Array<LedgerText | string> = [];
+  readLedgerLines(text, (read) => out.push(read), (line) => out.push(line));
+  return out;
+}
+
+/** The shaped read of `line` placed among others (its own place in a text, its newline after it), without its time's text; undefined when it is left to the general path. */
 function shaped(line: string) {
-  const before = '{"v":1,"phone":"+1","at":"2026-01-01T00:00:00.000Z","job":"x","outside_window":true}\n';
-  const read = readLedgerText(`${before}${line}\n${before}`, before.length);
-  if (!read) return undefined;
-  const { at: _text, ...rest } = read;
+  const around = '{"v":1,"phone":"+1","at":"2026-01-01T00:00:00.000Z","job":"x","outside_window":true}\n';
+  const read = lines(`${around}${line}\n${around}`);
+  expect(read).toHaveLength(3);
+  const middle = read[1];
+  if (middle === undefined || typeof middle === 'string') {
+    expect(middle).toBe(line);
+    return undefined;
+  }
+  const { at: _text, ...rest } = middle;
   return rest;
 }
 
@@ -69,10 +81,12 @@ describe('a ledger line read in the shape the store writes', () => {
     expect(odd.filter((line) => shaped(line) !== undefined)).toEqual([]);
   });
 
-  it('reads a line only up to its own newline', () => {
-    const line = JSON.stringify(ledgerRecord(entries[0] as LedgerEntry));
-    expect(readLedgerText(line, 0)).toBeUndefined();
-    expect(readLedgerText(`${line}\n`, 0)?.entry).toEqual(entries[0]);
-    expect(readLedgerText(`${line}x\n`, 0)).toBeUndefined();
+  it('gives each line once, in order, whatever lines come around it', () => {
+    const record = JSON.stringify(ledgerRecord(entries[0] as LedgerEntry));
+    const text = ['not json', record, `${record}x`, record, '', record.replace('"v":1', '"v":2'), record].join('\n') + '\n';
+    const read = lines(text);
+    expect(read.map((r) => (typeof r === 'string' ? r : 'shaped'))).toEqual(['not json', 'shaped', `${record}x`, 'shaped', '', record.replace('"v":1', '"v":2'), 'shaped']);
+    expect(read.filter((r): r is LedgerText => typeof r !== 'string').map((r) => r.entry)).toEqual([entries[0], entries[0], entries[0]]);
+    expect(read.filter((r): r is LedgerText => typeof r !== 'string').map((r) => r.at)).toEqual(Array(3).fill('2026-03-01T12:00:00.000Z'));
   });
 });

@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import { inCompany, LedgerIndex, readLedgerLine, type LedgerEntry, type RecentLedger } from '../ledger.js';
 import { parseLine } from '../json-line.js';
-import { readLedgerText } from '../ledger-text.js';
+import { readLedgerLines } from '../ledger-text.js';
 import { scanCompleteText } from './scan-lines.js';
 import { stateFileError } from './state-file-error.js';
 
@@ -49,21 +49,24 @@ export async function recentLedgerFile(file: string, since: number, company?: nu
   }
   try {
     const { size } = await handle.stat();
+    const take = (read: { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined) => {
+      if (read === undefined || !inCompany(read.entry, company)) return;
+      if (read.op === 'add') index.add(read.entry);
+      else index.takeBack(read.entry);
+    };
     await scanCompleteText(handle, 0, size, (text) => {
-      for (let from = 0, nl = text.indexOf('\n'); nl !== -1; from = nl + 1, nl = text.indexOf('\n', from)) {
-        const shaped = readLedgerText(text, from);
-        let read: { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined = shaped;
-        if (shaped === undefined) {
-          const line = text.slice(from, nl);
-          if (told && lineAtOrBefore(line, sinceText)) continue;
-          const value = parseLine(line);
-          read = value && readLedgerLine(value);
+      readLedgerLines(
+        text,
+        (read) => {
           // Its one time, written as the ledger writes it: told by its text as lineAtOrBefore tells it.
-        } else if (told && shaped.at <= sinceText) continue;
-        if (read === undefined || !inCompany(read.entry, company)) continue;
-        if (read.op === 'add') index.add(read.entry);
-        else index.takeBack(read.entry);
-      }
+          if (!told || read.at > sinceText) take(read);
+        },
+        (line) => {
+          if (told && lineAtOrBefore(line, sinceText)) return;
+          const value = parseLine(line);
+          take(value && readLedgerLine(value));
+        },
+      );
     }, 1 << 20);
   } catch (err) {
     throw stateFileError(err, file);
