@@ -239,6 +239,74 @@ export class LedgerIndex implements LedgerView {
   }
 }
 
+/**
+ * The same fold as LedgerIndex for the two counts of the rolling window only (status's messaging
+ * room, RecentLedger): each entry kept as its name, time and window (no copy of its other fields, no
+ * list for a phone of one entry), and each phone's latest time outside the window found once, when
+ * first counted. Entries and take-backs are matched as LedgerIndex matches them, so the counts are
+ * its counts (a test folds the same lines into both).
+ */
+export class WindowIndex implements Pick<LedgerView, 'uniqueOutsideWindowSince' | 'nthOutsideWindowSince'> {
+  private readonly byPhone = new Map<string, Counted | Counted[]>();
+  private readonly takenBack = new Set<string>();
+  /** Each phone's latest outside-window time, ascending; undefined until counted (then kept until the next add or take-back). */
+  private times: number[] | undefined;
+
+  add(entry: LedgerEntry): void {
+    if (!Number.isFinite(entry.at)) return;
+    if (this.takenBack.size > 0 && this.takenBack.has(keyOf(entry))) return;
+    this.times = undefined;
+    const counted: Counted = { id: entry.id, job: entry.job, at: entry.at, outside: entry.outsideWindow };
+    const had = this.byPhone.get(entry.phone);
+    if (had === undefined) this.byPhone.set(entry.phone, counted);
+    else if (!Array.isArray(had)) {
+      if (!isEntry(had, entry)) this.byPhone.set(entry.phone, [had, counted]);
+    } else if (!had.some((e) => isEntry(e, entry))) had.push(counted);
+  }
+
+  takeBack(entry: Pick<LedgerEntry, 'phone' | 'at' | 'job' | 'id'>): void {
+    this.takenBack.add(keyOf(entry));
+    this.times = undefined;
+    const had = this.byPhone.get(entry.phone);
+    if (had === undefined) return;
+    if (!Array.isArray(had)) {
+      if (isEntry(had, entry)) this.byPhone.delete(entry.phone);
+      return;
+    }
+    const at = had.findIndex((e) => isEntry(e, entry));
+    if (at === -1) return;
+    had.splice(at, 1);
+    if (had.length === 0) this.byPhone.delete(entry.phone);
+  }
+
+  uniqueOutsideWindowSince(since: number): number {
+    const times = this.counted();
+    return times.length - upperBound(times, since);
+  }
+
+  nthOutsideWindowSince(since: number, n: number): number | undefined {
+    if (n < 0) return undefined;
+    const times = this.counted();
+    return times[upperBound(times, since) + n];
+  }
+
+  private counted(): number[] {
+    if (this.times) return this.times;
+    const times: number[] = [];
+    for (const had of this.byPhone.values()) {
+      if (!Array.isArray(had)) {
+        if (had.outside) times.push(had.at);
+        continue;
+      }
+      let latest: number | undefined;
+      for (const e of had) if (e.outside && (latest === undefined || e.at > latest)) latest = e.at;
+      if (latest !== undefined) times.push(latest);
+    }
+    this.times = times.sort((a, b) => a - b);
+    return this.times;
+  }
+}
+
 /** The view a backend's ledger gives of its index (the questions every backend answers the same way). */
 export function ledgerViewOf(index: LedgerIndex): LedgerView {
   return {

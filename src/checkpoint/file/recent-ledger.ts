@@ -6,7 +6,7 @@
  * read from the text (ledger-text.ts), any other parsed.
  */
 import { open } from 'node:fs/promises';
-import { inCompany, LedgerIndex, readLedgerLine, type LedgerEntry, type RecentLedger } from '../ledger.js';
+import { inCompany, readLedgerLine, WindowIndex, type LedgerEntry, type RecentLedger } from '../ledger.js';
 import { parseLine } from '../json-line.js';
 import { readLedgerLines } from '../ledger-text.js';
 import { scanCompleteText } from './scan-lines.js';
@@ -37,7 +37,7 @@ export function lineAtOrBefore(line: string, since: string): boolean {
  * the rolling window after `since` read. Complete lines only, as the whole ledger reads them.
  */
 export async function recentLedgerFile(file: string, since: number, company?: number): Promise<RecentLedger> {
-  const index = new LedgerIndex();
+  const index = new WindowIndex();
   const sinceText = Number.isFinite(since) ? new Date(since).toISOString() : '';
   const told = ISO.test(sinceText);
   let handle;
@@ -76,7 +76,7 @@ export async function recentLedgerFile(file: string, since: number, company?: nu
   return recentOf(index, since);
 }
 
-function recentOf(index: LedgerIndex, since: number): RecentLedger {
+function recentOf(index: WindowIndex, since: number): RecentLedger {
   return {
     since,
     uniqueOutsideWindowSince: (at) => index.uniqueOutsideWindowSince(at),
