@@ -46,7 +46,7 @@ export function readLedgerLines(text: string, shaped: (read: LedgerText) => void
   };
   LINE.lastIndex = 0;
   for (let m = LINE.exec(text); m !== null; m = LINE.exec(text)) {
-    others(m.index);
+    if (m.index > next) others(m.index);
     next = LINE.lastIndex;
     const read = shapedLine(m);
     if (read === undefined) other(text.slice(m.index, next - 1));
