@@ -1,5 +1,6 @@
 import { applyEvent, nextState } from './apply-event.js';
 import type { ContactListing } from './listing.js';
+import { ListingReadError } from './listing-codec.js';
 import { PhoneIndex } from './phone-index.js';
 import { phoneNumber } from './state-columns.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
@@ -131,13 +132,15 @@ export class CountedStates implements ContactStates {
       const n = phoneNumber(phone);
       if (n !== undefined) added.add(n);
     }
-    const listed = listing.phoneColumn();
     let odd = 0;
-    if (listing.hasOdd()) for (let i = 0; i < listed.length; i++) if (listing.isOdd(i)) odd += 1;
+    if (listing.hasOdd()) for (let i = 0; i < listing.size; i++) if (listing.isOdd(i)) odd += 1;
+    // A listing whose phones no longer check as they are walked is an error of its own (not a reason to read the snapshot whole).
+    const listed = listing.phoneNumbers();
     let missing: number;
     try {
       missing = countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, this.phoneColumn ?? (() => this.parts.phoneParts()), added);
-    } catch {
+    } catch (err) {
+      if (err instanceof ListingReadError) throw err;
       return this.table().countUnseen(listing);
     }
     return odd + missing - listing.oddPresentIn(this);

@@ -57,7 +57,7 @@ export async function readListing(file: string, source: string | undefined, opti
         closer.unregister(token);
         close();
       },
-      options.phonesOnly !== true,
+      options,
     );
     if (lazy) {
       // The file stays open until the other arrays are read, or the listing is collected.
