@@ -1,7 +1,6 @@
 import type { ListingReads } from './listing-reads.js';
 import { PhoneIndex } from './phone-index.js';
 import { phoneNumber, phoneText } from './state-columns.js';
-import type { PhoneNumbers } from './unseen-count.js';
 
 /** A usable contact of the list, by key, with what the report shows of its row. */
 export interface ListedContact {
@@ -16,6 +15,14 @@ export interface ListedContact {
   /** The contact's variant label, when the job has variants. */
   variant?: string;
 }
+
+/**
+ * A column of phone numbers as a whole array, or read part by part (`parts()`, called once for each
+ * pass, gives its numbers in order, in pieces the caller may reuse; it may throw once read through,
+ * when they do not check): a reader that counts need not hold a million numbers at once
+ * (unseen-count.ts walks a listing's against a state's).
+ */
+export type PhoneNumbers = Float64Array | (() => Iterable<Float64Array>);
 
 /** The phones of a listing left where they are (a store's image): read part by part, or whole; each read checked (it throws when they do not check). */
 export interface ListingPhones {

@@ -1,4 +1,4 @@
-import type { ContactListing } from './listing.js';
+import type { ContactListing, PhoneNumbers } from './listing.js';
 import { unseenTest } from './unseen-test.js';
 
 /**
@@ -8,13 +8,6 @@ import { unseenTest } from './unseen-test.js';
  * their match comes along on the other side. Either side may come in parts (read from a snapshot or
  * a listing as the walk goes). Pure.
  */
-
-/**
- * A column of phone numbers as a whole array, or read part by part (`parts()`, called once for each
- * pass, gives its numbers in order, in pieces the caller may reuse; it may throw once read through,
- * when they do not check): a reader that counts need not hold a million numbers at once.
- */
-export type PhoneNumbers = Float64Array | (() => Iterable<Float64Array>);
 
 function partsOf(numbers: PhoneNumbers): () => Iterable<Float64Array> {
   return typeof numbers === 'function' ? numbers : () => [numbers];
