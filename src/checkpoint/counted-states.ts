@@ -1,10 +1,11 @@
 import { applyEvent, nextState } from './apply-event.js';
 import type { ContactListing } from './listing.js';
+import { ListingReadError } from './listing-codec.js';
 import { PhoneIndex } from './phone-index.js';
 import { phoneNumber } from './state-columns.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
 import type { StateTable } from './state-table.js';
-import { listTallies, tallyKey, type StateTally, type TallyOptions } from './state-tally.js';
+import { listTallies, tallyKey, type AttemptSplits, type StateTally, type TallyOptions } from './state-tally.js';
 import type { ContactStates } from './store.js';
 import type { ContactEvent, ContactState, ContactStatus } from './types.js';
 import type { SentContact } from './inbound.js';
@@ -29,8 +30,12 @@ export interface SnapshotParts {
   others: ReadonlyArray<readonly [string, ContactState]>;
   /** The phone column (state-columns' numbers), read and checked; throws when it does not check. */
   phones(): Float64Array;
-  /** The states of these rows, each with the tally it is counted under (the `tally` column). */
+  /** The same column read part by part as it is iterated (each part may be the same array, refilled): throws once read through when it does not check. */
+  phoneParts(): Iterable<Float64Array>;
+  /** The states of these rows, each with the tally it is counted under (the `tally` column); throws when they cannot be read. */
   statesAt(rows: readonly number[]): Array<{ state: ContactState; tally: number }>;
+  /** The attempt times of the rows (but `skip`) counted under a tally in doubt with no answer, split at `since` (state-tally.ts); throws when they cannot be read. */
+  attemptSplits(since: number, skip: ReadonlySet<number>): AttemptSplits;
   /** The whole table, its columns checked; undefined when they do not check. */
   table(): StateTable | undefined;
 }
@@ -81,14 +86,22 @@ export class CountedStates implements ContactStates {
 
   readonly [Symbol.toStringTag] = 'CountedStates';
 
-  tallies(options?: TallyOptions): StateTally[] {
+  tallies(options: TallyOptions = {}): StateTally[] {
+    let splits: AttemptSplits | undefined;
+    if (options.attemptsSince !== undefined) {
+      try {
+        splits = this.parts.attemptSplits(options.attemptsSince, new Set(this.touched.keys()));
+      } catch {
+        return this.table().tallies(options);
+      }
+    }
     const { keys, counts: kept } = this.parts.tallies;
     const counts = [...kept];
     // The rows the tail changed leave the tally their row counts under (the overlay counts them again).
     for (const id of this.touched.values()) if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
     const extra: ContactState[] = [...this.overlay.values()];
     for (const [phone, s] of this.others) if (!this.overlay.has(phone)) extra.push(s);
-    return listTallies(keys, counts, extra, options);
+    return listTallies(keys, counts, extra, options, splits);
   }
 
   statusOf(phone: string): ContactStatus | undefined {
@@ -108,25 +121,29 @@ export class CountedStates implements ContactStates {
     return row < 0 ? undefined : this.parts.statesAt([row])[0]?.state;
   }
 
-  /** The listing's contacts with no state: their numbers looked up among the snapshot's phones and the tail's. */
+  /**
+   * The listing's contacts with no state: their numbers looked up among the snapshot's phones and the
+   * tail's, the phones read part by part as they are walked (not held) unless read already.
+   */
   countUnseen(listing: ContactListing): number {
-    let phones: Float64Array;
-    try {
-      if (this.whole) return this.whole.countUnseen(listing);
-      phones = this.phones();
-    } catch {
-      return this.table().countUnseen(listing);
-    }
+    if (this.whole) return this.whole.countUnseen(listing);
     const added = new Set<number>();
     for (const phone of this.added) {
       const n = phoneNumber(phone);
       if (n !== undefined) added.add(n);
     }
-    const listed = listing.phoneColumn();
     let odd = 0;
-    if (listing.hasOdd()) for (let i = 0; i < listed.length; i++) if (listing.isOdd(i)) odd += 1;
-    const unseen = odd + countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, phones, added);
-    return unseen - listing.oddPresentIn(this);
+    if (listing.hasOdd()) for (let i = 0; i < listing.size; i++) if (listing.isOdd(i)) odd += 1;
+    // A listing whose phones no longer check as they are walked is an error of its own (not a reason to read the snapshot whole).
+    const listed = listing.phoneNumbers();
+    let missing: number;
+    try {
+      missing = countMissing(listed, listing.hasOdd() ? (i) => listing.isOdd(i) : undefined, this.phoneColumn ?? (() => this.parts.phoneParts()), added);
+    } catch (err) {
+      if (err instanceof ListingReadError) throw err;
+      return this.table().countUnseen(listing);
+    }
+    return odd + missing - listing.oddPresentIn(this);
   }
 
   listedStatus(listing: ContactListing): (position: number) => ContactStatus | undefined {

@@ -6,7 +6,7 @@
  * reads as none (the list is read again). Pure.
  */
 import { crc32 } from 'node:zlib';
-import { ContactListing, type ListingColumns } from './listing.js';
+import { ContactListing, type ListingColumns, type ListingPhones } from './listing.js';
 import { headOf, readHead } from './binary-head.js';
 import { isListingReads, type ListingReads } from './listing-reads.js';
 
@@ -85,7 +85,10 @@ function withReads(listing: ContactListing, meta: Meta): ContactListing {
 /**
  * The same reading the phones only (checked by their own CRC): the other arrays are read, and the
  * whole checked, when a contact is first asked for (`read` must still reach the same image then; one
- * that no longer checks is an error naming `place`). Undefined for an image of before the phones' CRC.
+ * that no longer checks is an error naming `place`). The rest is read through and checked at once as
+ * well, unless only the phones will be read (`phonesOnly`: the phones are then checked now, part by
+ * part, and left in the image, read again part by part as a count walks them; the rest checked when
+ * first read). Undefined for an image of before the phones' CRC.
  */
 export function decodeListingPhones(
   start: Buffer,
@@ -95,13 +98,25 @@ export function decodeListingPhones(
   place: string,
   /** Called once the other arrays were read (or could not be): the reader's file may be closed then. */
   done: () => void = () => undefined,
+  options: { phonesOnly?: boolean } = {},
 ): ContactListing | undefined {
   const head = checkedHead(start, size, source);
   if (!head || typeof head.meta.phonesCrc !== 'number') return undefined;
-  const phones = new Float64Array(head.meta.count);
+  const { count, phonesCrc } = head.meta;
+  if (options.phonesOnly === true) {
+    // The phones checked now, part by part (a damaged listing reads as none), and left in the image.
+    const phones = phonesIn(read, head.end, count, phonesCrc, place);
+    try {
+      readThrough(phones.parts());
+    } catch {
+      return undefined;
+    }
+    return withReads(ContactListing.ofPhones(count, phones, head.meta.odd, restOf(head.meta, head.end, read, place, done)), head.meta);
+  }
+  const phones = new Float64Array(count);
   const bytes = new Uint8Array(phones.buffer);
   read(head.end, bytes);
-  if (crc32(bytes) !== head.meta.phonesCrc) return undefined;
+  if (crc32(bytes) !== phonesCrc) return undefined;
   // The rest is checked now (read through once, not kept): a damaged listing reads as none, never later.
   let crc = crc32(bytes);
   const part = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, size - head.end - bytes.length)));
@@ -111,10 +126,15 @@ export function decodeListingPhones(
     crc = crc32(piece, crc);
   }
   if (crc !== head.meta.crc) return undefined;
-  const lazy = ContactListing.ofPhones(head.meta.count, phones, head.meta.odd, () => {
+  return withReads(ContactListing.ofPhones(count, phones, head.meta.odd, restOf(head.meta, head.end, read, place, done)), head.meta);
+}
+
+/** How a listing read in part reads its arrays whole on first need (checked whole: an error naming `place` when they do not check), `done` called then. */
+function restOf(meta: Meta, start: number, read: (position: number, target: Uint8Array) => void, place: string, done: () => void): () => ListingColumns {
+  return () => {
     let columns: ListingColumns | undefined;
     try {
-      columns = readColumns(head.meta, head.end, read);
+      columns = readColumns(meta, start, read);
     } catch {
       columns = undefined;
     } finally {
@@ -122,8 +142,43 @@ export function decodeListingPhones(
     }
     if (!columns) throw new ListingReadError(place);
     return columns;
-  });
-  return withReads(lazy, head.meta);
+  };
+}
+
+/** Goes through `parts` to their end (where a read part by part is checked). */
+function readThrough(parts: Iterable<Float64Array>): void {
+  const it = parts[Symbol.iterator]();
+  while (it.next().done !== true) {
+    // each part is only read
+  }
+}
+
+/** Rows of phones read at once when they are read part by part (512 KB). */
+const PART_ROWS = 1 << 16;
+
+/** The `count` phones of an image at `at`, left there: read part by part or whole, each read checked against `crc` (an error naming `place` when they do not check). */
+function phonesIn(read: (position: number, target: Uint8Array) => void, at: number, count: number, crc: number, place: string): ListingPhones {
+  return {
+    *parts() {
+      const part = new Float64Array(Math.min(PART_ROWS, count));
+      let sum = 0;
+      for (let row = 0; row < count; row += part.length) {
+        const piece = part.subarray(0, Math.min(part.length, count - row));
+        const bytes = new Uint8Array(piece.buffer, 0, piece.byteLength);
+        read(at + row * 8, bytes);
+        sum = crc32(bytes, sum);
+        yield piece;
+      }
+      if (sum !== crc) throw new ListingReadError(place);
+    },
+    whole() {
+      const phones = new Float64Array(count);
+      const bytes = new Uint8Array(phones.buffer);
+      read(at, bytes);
+      if (crc32(bytes) !== crc) throw new ListingReadError(place);
+      return phones;
+    },
+  };
 }
 
 /** The listing kept for a job no longer checks once read whole (it changed on disk after its phones were read). */

@@ -16,6 +16,21 @@ export interface ListedContact {
   variant?: string;
 }
 
+/**
+ * A column of phone numbers as a whole array, or read part by part (`parts()`, called once for each
+ * pass, gives its numbers in order, in pieces the caller may reuse; it may throw once read through,
+ * when they do not check): a reader that counts need not hold a million numbers at once
+ * (unseen-count.ts walks a listing's against a state's).
+ */
+export type PhoneNumbers = Float64Array | (() => Iterable<Float64Array>);
+
+/** The phones of a listing left where they are (a store's image): read part by part, or whole; each read checked (it throws when they do not check). */
+export interface ListingPhones {
+  /** The numbers in order, in parts (each may be the same array, refilled); throws once read through when they do not check. */
+  parts(): Iterable<Float64Array>;
+  whole(): Float64Array;
+}
+
 /** No file, no variant: the code kept for them. */
 const NONE = 0xffff;
 const HAS_NAME = 1;
@@ -55,9 +70,10 @@ export class ContactListing implements Iterable<ListedContact> {
   private whole: ListingColumns | undefined;
   /** A listing read in part (its phones only): how its other arrays are read, on first need. */
   private rest: (() => ListingColumns) | undefined;
-  /** The count and the phones, known without the other arrays. */
+  /** The count and the phones, known without the other arrays (the phones undefined while they are read part by part only: `phoneSource`). */
   private count = 0;
-  private phones: Float64Array = new Float64Array(0);
+  private phones: Float64Array | undefined = new Float64Array(0);
+  private phoneSource: ListingPhones | undefined;
   private textEnd = 0;
   private readonly fileCodes = new Map<string, number>();
   private readonly variantCodes = new Map<string, number>();
@@ -92,13 +108,18 @@ export class ContactListing implements Iterable<ListedContact> {
   /**
    * A listing of which only the phones were read (`count` of them, the odd ones by position): counting
    * pending contacts needs no more. `rest` reads the whole arrays the first time a contact is asked for.
+   * The phones may be left where they are too (`ListingPhones`: read part by part for a count).
    */
-  static ofPhones(count: number, phones: Float64Array, odd: ReadonlyArray<readonly [number, string]>, rest: () => ListingColumns): ContactListing {
+  static ofPhones(count: number, phones: Float64Array | ListingPhones, odd: ReadonlyArray<readonly [number, string]>, rest: () => ListingColumns): ContactListing {
     const listing = new ContactListing(1);
     listing.whole = undefined;
     listing.rest = rest;
     listing.count = count;
-    listing.phones = phones;
+    if (phones instanceof Float64Array) listing.phones = phones;
+    else {
+      listing.phones = undefined;
+      listing.phoneSource = phones;
+    }
     for (const [at, phone] of odd) listing.odd.set(at, phone);
     return listing;
   }
@@ -129,7 +150,15 @@ export class ContactListing implements Iterable<ListedContact> {
 
   /** The phone column (state-columns' numbers; a phone kept whole is 0 there, see `isOdd`), without reading the other arrays. */
   phoneColumn(): Float64Array {
-    return this.whole ? this.whole.phones.subarray(0, this.whole.count) : this.phones.subarray(0, this.count);
+    if (this.whole) return this.whole.phones.subarray(0, this.whole.count);
+    this.phones ??= this.phoneSource?.whole() ?? new Float64Array(this.count);
+    return this.phones.subarray(0, this.count);
+  }
+
+  /** The same numbers for a walk through them once: the column, or its parts read as they are walked when the listing holds none (`ListingPhones`). */
+  phoneNumbers(): PhoneNumbers {
+    const source = this.phoneSource;
+    return this.whole || this.phones || !source ? this.phoneColumn() : () => source.parts();
   }
 
   /** Whether any phone is kept whole. */

@@ -1,7 +1,7 @@
 import { PhoneIndex } from './phone-index.js';
 import { isoText } from '../time/iso.js';
 import { allocColumns, decodeRow, encodeRow, growColumns, HAS, phoneNumber, phoneText, RestTable, statusAt, type ColumnRows, type Columns } from './state-columns.js';
-import { Tallies, tallyKey, type StateTally, type TallyOptions } from './state-tally.js';
+import { AttemptSplits, attemptMs, isAttemptTally, Tallies, tallyKey, tallyState, type StateTally, type TallyOptions } from './state-tally.js';
 import { countMissing, missingNumbers, unseenPositions } from './unseen-count.js';
 import { TableRows } from './table-rows.js';
 import type { StateRows, StateRowsOptions } from './state-rows.js';
@@ -205,14 +205,16 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
    * The states' counts by tally (state-tally.ts): the counters the table keeps as it changes, the
    * states set last and the ones kept whole added. No state of the columns is decoded.
    */
-  tallies(options?: TallyOptions): StateTally[] {
+  tallies(options: TallyOptions = {}): StateTally[] {
     const extra: ContactState[] = [...this.dirty.values(), ...this.others.values()];
     const counts = [...this.tally.counts];
     for (const row of this.dirty.keys()) {
       const id = this.columns.tally[row] ?? 0;
       if (id !== 0) counts[id] = (counts[id] ?? 0) - 1;
     }
-    return this.tally.list(extra, counts, options);
+    const since = options.attemptsSince;
+    const splits = since === undefined ? undefined : attemptSplits(this.tally.keys, this.columns, this.rows, this.rest.texts, since, (row) => this.dirty.has(row));
+    return this.tally.list(extra, counts, options, splits);
   }
 
   /** The report-row source (table-rows.ts), read from the columns: valid until the table changes. */
@@ -366,4 +368,41 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     for (const [phone, state] of kept) this.set(phone, state);
     for (const [phone, state] of others) this.others.set(phone, state);
   }
+}
+
+/**
+ * The attempt times of the encoded rows counted under a tally in doubt with no answer (their
+ * `attemptAt`, in `rest`), split at `since`; `skip` rows are not counted where their column says.
+ * Each `rest` text is read once.
+ */
+export function attemptSplits(
+  keys: readonly string[],
+  columns: Pick<Columns, 'tally' | 'rest'>,
+  rows: number,
+  rest: readonly string[],
+  since: number,
+  skip: (row: number) => boolean = () => false,
+): AttemptSplits {
+  const splits = new AttemptSplits(since);
+  const attempt = new Uint8Array(keys.length);
+  let any = false;
+  for (let id = 1; id < keys.length; id++) {
+    if (!isAttemptTally(tallyState(keys[id] ?? '{}'))) continue;
+    attempt[id] = 1;
+    any = true;
+  }
+  if (!any) return splits;
+  const times = new Map<number, number>();
+  for (let row = 0; row < rows; row++) {
+    const id = columns.tally[row] ?? 0;
+    if (attempt[id] !== 1 || skip(row)) continue;
+    const text = columns.rest[row] ?? 0;
+    let at = times.get(text);
+    if (at === undefined) {
+      at = attemptMs(JSON.parse(rest[text] ?? '{}') as ContactState);
+      times.set(text, at);
+    }
+    splits.add(id, at);
+  }
+  return splits;
 }

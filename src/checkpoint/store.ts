@@ -91,12 +91,25 @@ export interface ContactStates extends ReadonlyMap<string, ContactState> {
   unseenAt(listing: ContactListing): Iterable<number>;
   /**
    * The counted status: the states' counts by tally (what status and the summary count), no state read
-   * when the backend keeps counters. With `attemptTimes: false`, in-doubt tallies that differ only by
-   * the attempt's time come as one without it (a reader that counts no request in flight).
+   * when the backend keeps counters. An in-doubt state's attempt time is in no tally; with
+   * `attemptsSince` (a run's start, for a reader that counts its requests in flight) each in-doubt
+   * tally with no answer comes in two by it (state-tally.ts).
    */
   tallies(options?: TallyOptions): Iterable<StateTally>;
   /** The report-row source (state-rows.ts): each state in iteration order as its own values and a shape. */
   reportRows(options?: StateRowsOptions): StateRows;
+}
+
+/** How a job's listing is read. */
+export interface ListingReadOptions {
+  /**
+   * Only its phones will be read (status counts the pending contacts): they may be left in the store
+   * and read part by part as a count walks them, and the rest of it is checked when first read, not
+   * now (a backend that reads the listing whole checks it whole anyway). A rest found damaged then is
+   * an error (ListingReadError) where a read that checks it at once would have given none (the list
+   * then read again): for a reader that never asks for a contact.
+   */
+  phonesOnly?: boolean;
 }
 
 /** A job's state as read: its header (the content in force), and one state per phone. */
@@ -164,7 +177,7 @@ export interface StateStore extends RateShareRegistry {
    * as it is now (`source`: what the caller makes of the files and the settings that read them);
    * undefined otherwise. Lets status and report count pending contacts without reading the list again.
    */
-  listing(job: string, source: string): Promise<ContactListing | undefined>;
+  listing(job: string, source: string, options?: ListingReadOptions): Promise<ContactListing | undefined>;
   /**
    * The listing the last full read left, whatever it was read from (its `source` and `reads` say
    * what): a list that only grew since is read from where it grew, the caller checking the files

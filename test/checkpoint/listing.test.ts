@@ -62,6 +62,58 @@ describe('ContactListing', () => {
     await writeFile(file, 'not a listing');
     expect(await store.listing('job', 's')).toBeUndefined();
   });
+
+  it('read for its phones only, counts from them without reading the rest; a damaged rest is then an error once a contact is asked for', async () => {
+    const dir = await tempDir();
+    const store = createFileStore(dir);
+    const listing = listingOf([phoneOf(1), phoneOf(2), 'odd', phoneOf(3)]);
+    await store.saveListing('job', 's', listing);
+    const table = new StateTable();
+    for (const [phone, s] of replay([attempt(phoneOf(2)), attempt('odd')])) table.set(phone, s);
+    const counting = await store.listing('job', 's', { phonesOnly: true });
+    expect(counting && countPending(counting, table)).toBe(2);
+    expect(counting && [...counting]).toEqual([...listing]);
+    // A byte of the texts (the file's last part) flipped: the phones still count; a contact read is an error naming the file.
+    const file = path.join(dir, 'job', 'listing.bin');
+    const bytes = await readFile(file);
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
+    await writeFile(file, bytes);
+    expect(await store.listing('job', 's')).toBeUndefined();
+    const damaged = await store.listing('job', 's', { phonesOnly: true });
+    expect(damaged && countPending(damaged, table)).toBe(2);
+    expect(() => damaged?.get(phoneOf(1))).toThrow(/listing .*listing\.bin changed or is damaged; run the command again/);
+    // Damaged phones read as none, for counting as for anything else.
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
+    const phonesAt = bytes.indexOf(0x0a, bytes.indexOf(0x0a) + 1) + 1;
+    bytes[phonesAt] = (bytes[phonesAt] ?? 0) ^ 0x01;
+    await writeFile(file, bytes);
+    expect(await store.listing('job', 's', { phonesOnly: true })).toBeUndefined();
+  });
+
+  it('read for its phones only, counts against a snapshot\'s states walking both part by part; phones changed on disk since are an error naming the file', async () => {
+    const dir = await tempDir();
+    const store = createFileStore(dir);
+    const job = await store.openJob('job', { pid: process.pid, startedAt: AT, command: 'run' });
+    await job.record({ t: 'header', v: 1, job: 'job', fingerprint: 'f', content: {}, at: AT });
+    await Promise.all(Array.from({ length: 70_000 }, (_, i) => job.record(attempt(phoneOf(i)))));
+    await job.close();
+    // The list: the states' phones in their order, some left out, then 500 never reached, and one kept whole.
+    const listing = listingOf([...Array.from({ length: 70_000 }, (_, i) => phoneOf(i)).filter((_, i) => i % 1_000 !== 7), ...Array.from({ length: 500 }, (_, i) => phoneOf(100_000 + i)), 'odd']);
+    await store.saveListing('job', 's', listing);
+    const view = await store.readJob('job');
+    expect(Object.prototype.toString.call(view?.states)).toBe('[object CountedStates]');
+    const counting = await store.listing('job', 's', { phonesOnly: true });
+    if (!view || !counting) throw new Error('not read');
+    expect(countPending(counting, view.states)).toBe(501);
+    expect(countPending(counting, view.states)).toBe(countPending(listing, statesOf(new Map(view.states))));
+    // The file rewritten in place (the same file still open) with a phone changed: the walk does not check at its end.
+    const file = path.join(dir, 'job', 'listing.bin');
+    const bytes = await readFile(file);
+    const phonesAt = bytes.indexOf(0x0a, bytes.indexOf(0x0a) + 1) + 1;
+    bytes[phonesAt + 8 * 60_000] = (bytes[phonesAt + 8 * 60_000] ?? 0) ^ 0x01;
+    await writeFile(file, bytes);
+    expect(() => countPending(counting, view.states)).toThrow(/listing .*listing\.bin changed or is damaged; run the command again/);
+  });
 });
 
 describe('countPending and sentContacts', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerFile } from '../../src/checkpoint/file/ledger-file.js';
 import { lineAtOrBefore, recentLedgerFile } from '../../src/checkpoint/file/recent-ledger.js';
+import { LedgerIndex, WindowIndex, type LedgerEntry } from '../../src/checkpoint/ledger.js';
 import { phoneOf, tempDir } from './helpers.js';
 
 const HOUR = 3_600_000;
@@ -82,5 +83,52 @@ describe("the ledger's rolling window, read from its recent lines", () => {
     expect(lineAtOrBefore(at('2020-01-01T00:00:00.000Z', ',"x":{"a":1}'), since)).toBe(false);
     expect(lineAtOrBefore(at('2020-01-01T00:00:00.000Z', ',"at":"2030-01-01T00:00:00.000Z"'), since)).toBe(false);
     expect(lineAtOrBefore('{"v":1,"job":"\\"at\\":\\"2020-01-01T00:00:00.000Z\\""}', since)).toBe(false);
+  });
+});
+
+describe("the window's own fold (WindowIndex)", () => {
+  it('counts as the whole ledger\'s index does, whatever the entries and take-backs and their order', () => {
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor(seed / 65_536) % n;
+    };
+    for (let round = 0; round < 100; round++) {
+      const whole = new LedgerIndex();
+      const window = new WindowIndex();
+      const written: LedgerEntry[] = [];
+      for (let k = 0; k < 60; k++) {
+        // A few phones, jobs, times and ids, so that entries repeat, share names across phones and are taken back before or after.
+        const entry: LedgerEntry = {
+          phone: phoneOf(random(6)),
+          at: SINCE + (random(8) - 3) * HOUR,
+          job: random(2) === 0 ? 'promo' : 'winter',
+          outsideWindow: random(4) !== 0,
+          ...(random(3) !== 0 && { id: `e-${random(12)}` }),
+        };
+        const old = written[random(written.length + 1)];
+        if (random(5) === 0 && old) {
+          whole.takeBack(old);
+          window.takeBack(old);
+        } else if (random(7) === 0) {
+          whole.takeBack(entry);
+          window.takeBack(entry);
+        } else {
+          whole.add(entry);
+          window.add(entry);
+          written.push(entry);
+        }
+        if (random(10) === 0) {
+          for (const since of [SINCE - 4 * HOUR, SINCE, SINCE + HOUR]) {
+            expect(window.uniqueOutsideWindowSince(since)).toBe(whole.uniqueOutsideWindowSince(since));
+            for (let n = -1; n < 5; n++) expect(window.nthOutsideWindowSince(since, n)).toBe(whole.nthOutsideWindowSince(since, n));
+          }
+        }
+      }
+      for (const since of [-Infinity, SINCE - 4 * HOUR, SINCE, SINCE + 2 * HOUR, NOW]) {
+        expect(window.uniqueOutsideWindowSince(since), `round ${round}`).toBe(whole.uniqueOutsideWindowSince(since));
+        for (let n = 0; n < 7; n++) expect(window.nthOutsideWindowSince(since, n)).toBe(whole.nthOutsideWindowSince(since, n));
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { ContactListing, type ContactStates, type StateStore } from '../../checkpoint/index.js';
+import { ContactListing, type ContactStates, type ListingReadOptions, type StateStore } from '../../checkpoint/index.js';
 import { listedOf } from './contacts.js';
 import { readsFor } from './reads.js';
 import { loaderOptions, type ContactList } from '../load/index.js';
@@ -37,12 +37,12 @@ export function listSource(list: ContactList, files: string, planRejects: Iterab
  * the list as it is, else a full read of the list, kept for the next time. A list that is gone or
  * unreadable gives none, with the reason.
  */
-export async function listedContacts(list: ContactList, store: StateStore): Promise<{ listing: ContactListing; problem?: string }> {
+export async function listedContacts(list: ContactList, store: StateStore, options: ListingReadOptions = {}): Promise<{ listing: ContactListing; problem?: string }> {
   try {
     const skipRows = await store.planRejects(list.job.name);
     const files = await listFiles(list);
     const source = listSource(list, files, skipRows);
-    const kept = await store.listing(list.job.name, source);
+    const kept = await store.listing(list.job.name, source, options);
     if (kept) return { listing: kept };
     const listing = new ContactListing();
     // The contact loader (and the phone and country data it needs) only when the list is read.

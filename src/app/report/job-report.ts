@@ -1,4 +1,4 @@
-import { ContactListing, NO_ANSWER, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../../checkpoint/index.js';
+import { ContactListing, type ListingReadOptions, type ContactState, type ContactStates, type InDoubtState, type JobRunner, type ListedContact, type StateStore } from '../../checkpoint/index.js';
 import type { Job, LoadedJob } from '../../job/index.js';
 import { columnCsvChunks, columnCsvFits, contactRow, readRejects, reportRowsOf, writeRejects, writeReport, type DeferredGroup, type ReportFormat, type ReportLayout, type ReportRow, type Summary } from '../../report/index.js';
 import { contactListOf, listedOf, countPending, listedContacts } from '../list/index.js';
@@ -8,7 +8,7 @@ import type { FollowUpView } from '../follow-up/index.js';
 import { armFor, experimentDecision, experimentView, withArms, type ExperimentView } from '../experiment/index.js';
 import { messagingRoom, type MessagingRoom } from '../account/index.js';
 import { type Funnel, repliesOf } from '../delivery/index.js';
-import { digestStates } from './states-digest.js';
+import { digestStates, inFlightSince } from './states-digest.js';
 import { lastRunNumbers, numbersStatus, type NumberStatus } from './pool-status.js';
 import { reportLayout, writeHtmlReport, type JobReport, type ReportColumnsOption } from './output.js';
 import { writeFileAtomic } from '../../files/atomic.js';
@@ -126,7 +126,7 @@ export function contactsNotDone(summary: Summary): number {
 
 
 /** The job, its state, its list's contacts and the replies. A job never run is an AppError that says to run it. */
-export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number } = {}): Promise<JobReport & { store: StateStore }> {
+export async function loadJobReport(jobPath: string, whole: StateStore, options: { columns?: boolean; now?: number; phonesOnly?: boolean } = {}): Promise<JobReport & { store: StateStore }> {
   const loaded = await loadJobIn(jobPath, whole, options.now ?? Date.now());
   const { job } = loaded;
   const store = whole.account(job.company_id);
@@ -134,7 +134,7 @@ export async function loadJobReport(jobPath: string, whole: StateStore, options:
   if (!view) {
     throw new AppError(`job "${job.name}" has no state in ${store.location}: run \`outreach run\` first (or pass the --state-dir or --store it ran with)`);
   }
-  const { list, listing, problem } = await listingOf(loaded, store);
+  const { list, listing, problem } = await listingOf(loaded, store, { phonesOnly: options.phonesOnly === true });
   const withColumns = options.columns === true ? list : undefined;
   const headers = withColumns && (await listHeaders(withColumns));
   const replies = await repliesOf(store, view.states);
@@ -193,10 +193,10 @@ export async function writeJobReport(
 }
 
 /** The list's usable contacts (the store's listing when it is of the list as it is). A list that is gone or unreadable gives none, with the reason. */
-async function listingOf(loaded: LoadedJob, store: StateStore): Promise<{ list?: ContactList; listing: ContactListing; problem?: string }> {
+async function listingOf(loaded: LoadedJob, store: StateStore, options: ListingReadOptions = {}): Promise<{ list?: ContactList; listing: ContactListing; problem?: string }> {
   const list = await contactListOf(loaded).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
   if (typeof list === 'string') return { listing: new ContactListing(), problem: list };
-  const { listing, problem } = await listedContacts(list, store);
+  const { listing, problem } = await listedContacts(list, store, options);
   return problem === undefined ? { list, listing } : { listing, problem };
 }
 
@@ -232,28 +232,20 @@ export interface JobStatus {
   numbers?: NumberStatus[];
 }
 
-/**
- * Whether an in-doubt contact is a request of the running run still waiting for its answer: no
- * answer recorded to an attempt made since the run took the job (an older one is in doubt still).
- */
+/** Whether an in-doubt contact is a request of the running run still waiting for its answer (inFlightSince). */
 export function inFlightOf(running: JobRunner): (s: InDoubtState) => boolean {
-  const since = Date.parse(running.since);
-  return (s) => {
-    if (s.error !== NO_ANSWER) return false;
-    if (Number.isNaN(since) || s.attemptAt === undefined) return true;
-    const at = Date.parse(s.attemptAt);
-    return Number.isNaN(at) || at >= since;
-  };
+  return inFlightSince(running.since);
 }
 
 /** Counts by status, with replies, from the store (no platform); no row is made per contact. */
 export async function jobStatus(jobPath: string, options: { store: StateStore; clock?: () => number }): Promise<JobStatus> {
-  const { job, store, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)() });
+  // Status counts the list's pending contacts from their phones alone: no other part of the listing is read.
+  const { job, store, view, listOnlyPending, replies: repliedAt, listProblem, experiment, followUp } = await loadJobReport(jobPath, options.store, { now: (options.clock ?? Date.now)(), phonesOnly: true });
   const running = await store.runningBy(job.name);
   const replies = repliedAt.size;
   // A run whose process is gone has nothing in flight: its unanswered requests are in doubt.
   const live = running !== undefined && running.gone === undefined ? running : undefined;
-  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(live && { inFlight: inFlightOf(live) }) });
+  const { summary, funnel, deferred } = digestStates(view.states, { pending: listOnlyPending, replies: repliedAt, ...(live && { runSince: live.since }) });
   const sent = summary.byStatus.sent;
   const numbers = job.channels.length > 1 ? numbersStatus(job, view.states.values(), await lastRunNumbers(store.jobFiles(job.name).summary)) : undefined;
   return {

@@ -1,6 +1,6 @@
 import { statesOf, type JobRunner, type StateStore, type StoredJob } from '../../checkpoint/index.js';
 import { startedFrom } from '../load/index.js';
-import { contactsNotDone, inFlightOf, type JobStatus, digestStates } from '../report/index.js';
+import { contactsNotDone, type JobStatus, digestStates } from '../report/index.js';
 import { messagingRoom } from '../account/index.js';
 import { repliesOf } from '../delivery/index.js';
 
@@ -15,7 +15,7 @@ export async function storeStatus(whole: StateStore, stored: StoredJob, runner: 
   const states = view?.states ?? statesOf(new Map());
   const repliedAt = view ? await repliesOf(whole, view.states) : new Map<string, string>();
   const live = runner !== undefined && runner.gone === undefined ? runner : undefined;
-  const { summary, funnel, deferred } = digestStates(states, { replies: repliedAt, ...(live && { inFlight: inFlightOf(live) }) });
+  const { summary, funnel, deferred } = digestStates(states, { replies: repliedAt, ...(live && { runSince: live.since }) });
   const sent = summary.byStatus.sent;
   const account = stored.company !== undefined ? whole.account(stored.company) : whole;
   const place = startedFrom(view?.header);

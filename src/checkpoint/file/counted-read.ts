@@ -2,9 +2,9 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { applyEvent } from '../apply-event.js';
 import { CountedStates, type SnapshotParts } from '../counted-states.js';
-import { columnSpans, decodeSnapshotFrom, snapshotMeta, type SnapshotMeta } from '../snapshot-codec.js';
+import { columnSpans, decodeSnapshotFrom, remapTallies, snapshotMeta, snapshotRest, snapshotTallies, type SnapshotMeta } from '../snapshot-codec.js';
 import { allocColumns, COLUMN_NAMES, decodeRow } from '../state-columns.js';
-import { StateTable } from '../state-table.js';
+import { attemptSplits, StateTable } from '../state-table.js';
 import type { JobView } from '../store.js';
 import type { ContactEvent, HeaderEvent } from '../types.js';
 import { headBytes } from './binary-file.js';
@@ -30,7 +30,8 @@ export async function readCounted(journalFile: string, maxTail: number): Promise
     const size = fstatSync(fd).size;
     const meta = snapshotMeta(headBytes(fd, size)) as (SnapshotMeta & { position: JournalPosition; journalCheck: { head: number; tail: number } }) | undefined;
     const spans = meta && columnSpans(meta);
-    if (!meta || !spans || !meta.tallies || !Array.isArray(meta.crcs) || !Array.isArray(meta.others)) return undefined;
+    const tallies = meta && snapshotTallies(meta);
+    if (!meta || !spans || !tallies || !Array.isArray(meta.crcs) || !Array.isArray(meta.others)) return undefined;
     for (const name of COLUMN_NAMES) {
       const span = spans.get(name);
       if (!span || span.crc === undefined || span.bytes !== meta.rows * allocColumns(0)[name].BYTES_PER_ELEMENT || span.offset + span.bytes > size) return undefined;
@@ -59,17 +60,39 @@ export async function readCounted(journalFile: string, maxTail: number): Promise
       open = false;
       closer.unregister(parts);
     };
+    /** A whole column, read and checked (throws when it does not check). */
+    const column = <T extends ArrayBufferView>(name: (typeof COLUMN_NAMES)[number], make: (rows: number) => T): T => {
+      const span = spans.get(name);
+      const values = make(meta.rows);
+      const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+      read(span?.offset ?? 0, bytes);
+      if (crc32(bytes) !== span?.crc) throw new Error(`the snapshot's ${name} column does not check`);
+      return values;
+    };
+    let restTexts: string[] | undefined;
+    /** The rest texts, read once (throws when they do not check). */
+    const rest = (): string[] => {
+      restTexts ??= snapshotRest(meta, size, read);
+      if (!restTexts) throw new Error('the snapshot\'s rest texts do not check');
+      return restTexts;
+    };
     const parts: SnapshotParts = {
       rows: meta.rows,
-      tallies: meta.tallies,
+      tallies,
       others: meta.others,
-      phones() {
+      phones: () => column('phone', (n) => new Float64Array(n)),
+      *phoneParts() {
         const span = spans.get('phone');
-        const phones = new Float64Array(meta.rows);
-        const bytes = new Uint8Array(phones.buffer);
-        read(span?.offset ?? 0, bytes);
-        if (crc32(bytes) !== span?.crc) throw new Error('the snapshot\'s phone column does not check');
-        return phones;
+        const part = new Float64Array(Math.min(PART_ROWS, meta.rows));
+        let crc = 0;
+        for (let row = 0; row < meta.rows; row += part.length) {
+          const piece = part.subarray(0, Math.min(part.length, meta.rows - row));
+          const bytes = new Uint8Array(piece.buffer, 0, piece.byteLength);
+          read((span?.offset ?? 0) + row * 8, bytes);
+          crc = crc32(bytes, crc);
+          yield piece;
+        }
+        if (crc !== span?.crc) throw new Error("the snapshot's phone column does not check");
       },
       statesAt(rows) {
         const columns = allocColumns(rows.length);
@@ -79,7 +102,14 @@ export async function readCounted(journalFile: string, maxTail: number): Promise
           const offset = spans.get(name)?.offset ?? 0;
           rows.forEach((row, i) => read(offset + row * width, new Uint8Array(column.buffer, i * width, width)));
         }
-        return rows.map((_, i) => ({ state: decodeRow(columns, i, meta.rest), tally: columns.tally[i] ?? 0 }));
+        if (tallies.ids) remapTallies(columns.tally, rows.length, tallies.ids);
+        const texts = rest();
+        return rows.map((_, i) => ({ state: decodeRow(columns, i, texts), tally: columns.tally[i] ?? 0 }));
+      },
+      attemptSplits(since, skip) {
+        const tally = column('tally', (n) => new Uint32Array(n));
+        if (tallies.ids) remapTallies(tally, meta.rows, tallies.ids);
+        return attemptSplits(tallies.keys, { tally, rest: column('rest', (n) => new Uint32Array(n)) }, meta.rows, rest(), since, (row) => skip.has(row));
       },
       table() {
         try {
@@ -113,6 +143,9 @@ export async function readCounted(journalFile: string, maxTail: number): Promise
     if (!kept) closeSync(fd);
   }
 }
+
+/** Rows of a column read at once when it is read part by part (512 KB of phones). */
+const PART_ROWS = 1 << 16;
 
 const closer = new FinalizationRegistry<number>((fd) => {
   try {

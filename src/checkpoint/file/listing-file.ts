@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeListingFrom, decodeListingPhones, encodeListing } from '../listing-codec.js';
 import { headBytes } from './binary-file.js';
 import type { ContactListing } from '../listing.js';
+import type { ListingReadOptions } from '../store.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 
 /**
@@ -19,9 +20,10 @@ export { listingSource } from '../listing-codec.js';
  * The job's listing when it is of `source` (undefined: whatever its source): its head read first, then its phones (all that counting
  * pending contacts needs); the other arrays are read straight into the listing's memory when a
  * contact is first asked for, from the file as it was opened (a listing written since does not
- * mix in). An image of before the phones' own CRC is read whole at once.
+ * mix in). The rest of the file is checked at once, unless only the phones will be read
+ * (`phonesOnly`: then when first read). An image of before the phones' own CRC is read whole at once.
  */
-export async function readListing(file: string, source: string | undefined): Promise<ContactListing | undefined> {
+export async function readListing(file: string, source: string | undefined, options: ListingReadOptions = {}): Promise<ContactListing | undefined> {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -45,10 +47,18 @@ export async function readListing(file: string, source: string | undefined): Pro
       }
     };
     const token = {};
-    const lazy = decodeListingPhones(start, size, source, read, file, () => {
-      closer.unregister(token);
-      close();
-    });
+    const lazy = decodeListingPhones(
+      start,
+      size,
+      source,
+      read,
+      file,
+      () => {
+        closer.unregister(token);
+        close();
+      },
+      options,
+    );
     if (lazy) {
       // The file stays open until the other arrays are read, or the listing is collected.
       kept = true;

@@ -2,12 +2,14 @@
  * The ledger's file read for the rolling 24 hours only (status's messaging room): a line whose time
  * is at or before `since` is told by its text and not parsed, so a ledger of months costs a scan of
  * its bytes, not a parse of each line. The lines after `since` are folded as the whole ledger folds
- * them (ledger-file.ts), so the counts after `since` are the same.
+ * them (ledger-file.ts), so the counts after `since` are the same; a line in the store's own shape is
+ * read from the text (ledger-text.ts), any other parsed.
  */
 import { open } from 'node:fs/promises';
-import { inCompany, LedgerIndex, readLedgerLine, type RecentLedger } from '../ledger.js';
+import { inCompany, readLedgerLine, WindowIndex, type LedgerEntry, type RecentLedger } from '../ledger.js';
 import { parseLine } from '../json-line.js';
-import { scanCompleteLines } from './scan-lines.js';
+import { readLedgerLines } from '../ledger-text.js';
+import { scanCompleteText } from './scan-lines.js';
 import { stateFileError } from './state-file-error.js';
 
 const AT = '"at":"';
@@ -35,7 +37,7 @@ export function lineAtOrBefore(line: string, since: string): boolean {
  * the rolling window after `since` read. Complete lines only, as the whole ledger reads them.
  */
 export async function recentLedgerFile(file: string, since: number, company?: number): Promise<RecentLedger> {
-  const index = new LedgerIndex();
+  const index = new WindowIndex();
   const sinceText = Number.isFinite(since) ? new Date(since).toISOString() : '';
   const told = ISO.test(sinceText);
   let handle;
@@ -47,13 +49,24 @@ export async function recentLedgerFile(file: string, since: number, company?: nu
   }
   try {
     const { size } = await handle.stat();
-    await scanCompleteLines(handle, 0, size, (line) => {
-      if (told && lineAtOrBefore(line, sinceText)) return;
-      const value = parseLine(line);
-      const read = value && readLedgerLine(value);
+    const take = (read: { op: 'add' | 'take_back'; entry: LedgerEntry } | undefined) => {
       if (read === undefined || !inCompany(read.entry, company)) return;
       if (read.op === 'add') index.add(read.entry);
       else index.takeBack(read.entry);
+    };
+    await scanCompleteText(handle, 0, size, (text) => {
+      readLedgerLines(
+        text,
+        (read) => {
+          // Its one time, written as the ledger writes it: told by its text as lineAtOrBefore tells it.
+          if (!told || read.at > sinceText) take(read);
+        },
+        (line) => {
+          if (told && lineAtOrBefore(line, sinceText)) return;
+          const value = parseLine(line);
+          take(value && readLedgerLine(value));
+        },
+      );
     }, 1 << 20);
   } catch (err) {
     throw stateFileError(err, file);
@@ -63,7 +76,7 @@ export async function recentLedgerFile(file: string, since: number, company?: nu
   return recentOf(index, since);
 }
 
-function recentOf(index: LedgerIndex, since: number): RecentLedger {
+function recentOf(index: WindowIndex, since: number): RecentLedger {
   return {
     since,
     uniqueOutsideWindowSince: (at) => index.uniqueOutsideWindowSince(at),

@@ -180,7 +180,7 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): St
         });
       },
 
-      listing: async (job, source) => readListing((await paths(job)).listing, source),
+      listing: async (job, source, options) => readListing((await paths(job)).listing, source, options),
       lastListing: async (job) => readListing((await paths(job)).listing, undefined),
       async saveListing(job, source, listing) {
         const p = await paths(job);

@@ -66,6 +66,7 @@ export function createPgStore(url: string | PgStoreUrl, options: PgStoreOptions)
       savePlanRejects: async (job, rows) => savePlanRejects(db, await k(job), rows),
       jobNote: async (job, key) => jobNote(db, await k(job), key),
       saveJobNote: async (job, key, value) => saveJobNote(db, await k(job), key, value),
+      // Read whole from its row, and checked whole: a reader of its phones only (ListingReadOptions) reads the same.
       listing: async (job, source) => listing(db, await k(job), source),
       lastListing: async (job) => listing(db, await k(job), undefined),
       saveListing: async (job, source, l) => saveListing(db, await k(job), source, l),
