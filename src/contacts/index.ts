@@ -7,6 +7,7 @@ export type { LoadItem, LoadCounts, LoadWarning, WarningExample, WarningKind, Wa
 export { describeWarnings } from './warnings.js';
 export type { PhoneResult } from './phone.js';
 export { loadContacts } from './load.js';
+export { readAheadCsv, type CsvReadAhead } from './csv-read-ahead.js';
 export { normalisePhone } from './phone.js';
 export { countryLabel } from './country.js';
 export { InputError } from './errors.js';

@@ -1,5 +1,4 @@
 /** The loader: every file in order, each row through the same checks, deduped together. */
-import { resolve } from 'node:path';
 import { type Mapping, checkColumns, checkNamedKeys, checkPlaceholderColumns, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
 import { CountryCells } from './country.js';
@@ -12,7 +11,7 @@ import { ndjsonEntries } from './ndjson.js';
 import { type LoaderOptions, type Settings, resolveOptions } from './options.js';
 import { entryItem, objectsState } from './objects.js';
 import { type RowContext, rowItem } from './row.js';
-import { type Source, openSource, textChunks } from './source.js';
+import { type Source, openSource, textChunks, uniquePaths } from './source.js';
 
 /**
  * Streams all files in the given order, deduped together on E.164 (the first row wins).
@@ -47,7 +46,7 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
     const { source, layout, mapping } = prepared[i]!;
     const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe, countries, languages, zones };
     if (layout !== undefined && mapping !== undefined) {
-      for await (const { rows, lines } of csvBatches(source, layout)) {
+      for await (const { rows, lines } of settings.readAhead ? settings.readAhead.batches(source, layout) : csvBatches(source, layout)) {
         for (let r = 0; r < rows.length; r++) {
           const item = rowItem(ctx, mapping, lines[r]!, rows[r]!, warnings);
           if (warnings.length > 0) yield* flush(warnings, counts);
@@ -122,13 +121,3 @@ function tally(counts: LoadCounts, item: LoadItem): void {
   }
 }
 
-/** The files in order, a path given twice (say by two overlapping globs) read once. */
-export function uniquePaths(files: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return files.filter((file) => {
-    const key = resolve(file);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

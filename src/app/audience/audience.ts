@@ -1,5 +1,5 @@
 import { rowKey } from '../../checkpoint/index.js';
-import { contactReject, loadContacts, type Contact, type KnownPhones, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../../contacts/index.js';
+import { contactReject, loadContacts, type Contact, type CsvReadAhead, type KnownPhones, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../../contacts/index.js';
 import { closest } from '../../job/index.js';
 import { columnUses, type Action } from '../../plan/index.js';
 import { loaderOptions, type ContactList } from '../load/index.js';
@@ -24,6 +24,8 @@ export interface AudienceOptions {
   namedKeysWithin?: number;
   /** The numbers of contacts the run settled: a phone cell written as one is read without the phone library (the loader's `known`). */
   known?: KnownPhones;
+  /** The list's CSV rows read ahead in a worker (the loader's `readAhead`). */
+  readAhead?: CsvReadAhead;
 }
 
 /**
@@ -36,6 +38,7 @@ export function audience(list: ContactList, options: AudienceOptions = {}): { it
     ...loaderOptions(list.job, list.namedColumns),
     ...(options.namedKeysWithin !== undefined && { namedKeysWithin: options.namedKeysWithin }),
     ...(options.known !== undefined && { known: options.known }),
+    ...(options.readAhead !== undefined && { readAhead: options.readAhead }),
     // Planned (plan, run): a placeholder whose column a file's header lacks stops the read before its first row.
     ...(options.decide !== undefined && { placeholders: placeholderColumns(list) }),
   });

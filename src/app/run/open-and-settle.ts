@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { rowKey, type ContactListing, type ContactState, type ContactStates, type StateStore } from '../../checkpoint/index.js';
-import type { Contact, Reject } from '../../contacts/index.js';
+import { readAheadCsv, type Contact, type CsvReadAhead, type Reject } from '../../contacts/index.js';
 import { readRejects } from '../../report/index.js';
 import { decide, heldReject } from '../../plan/index.js';
 import { emptyStats, followupsDue, type RetryMode, type RunStats } from '../../run/index.js';
@@ -34,12 +34,15 @@ export async function openSendPass(
     otherJobs?: OtherJobsTally;
     /** A run going on reads only the rows left when the store keeps a listing of the list as it is (resume-rows.ts). */
     store?: StateStore;
+    /** The list read ahead since the run started (`listReadAhead`): a whole read takes its rows; a picked read stops it. */
+    csvWorker?: CsvReadAhead;
   },
   rejectsFile: string,
 ): Promise<{ pass: SendPass; files: string; picked?: PickedList; whyWhole?: string }> {
   const files = await listFiles(prepared);
-  const { lookups, clock, states, mode } = run;
+  const { lookups, clock, states, mode, csvWorker } = run;
   const { picked, why } = run.store ? await pickedList(prepared, run.store, { states, mode, files }) : { why: undefined };
+  if (picked) await csvWorker?.close();
   // A job with no after-send step and no media: a contact this run will not send owes nothing, its status alone says so.
   const stepsFollow = owedStep(prepared.job, mode) !== undefined;
   const pass = new SendPass(prepared, {
@@ -61,9 +64,22 @@ export async function openSendPass(
     ...(run.onSettled && { onSettled: run.onSettled }),
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,
+    ...(csvWorker && !picked && { csvWorker }),
   });
   if (picked) run.onSettled?.(picked.settled);
   return { pass, files, ...(picked && { picked }), ...(why !== undefined && { whyWhole: why }) };
+}
+
+/**
+ * The list's CSV and TSV files read ahead in a worker from the start of the run: a run with no listing
+ * to go on from reads the whole list before its first send, and the worker reads it while the run
+ * reads the job's state. Undefined for a list of JSON files only (or with no worker to start).
+ */
+export function listReadAhead(prepared: Prepared): CsvReadAhead | undefined {
+  const { format, delimiter } = prepared.job.input;
+  const json = (file: string) => ['json', 'ndjson', 'jsonl'].includes(format ?? file.split('.').pop()?.toLowerCase() ?? '');
+  if (prepared.files.every(json)) return undefined;
+  return readAheadCsv(prepared.files, { format, delimiter });
 }
 
 /** A state with nothing left for this run: not sent again, and (when sent) no after-send step owed. */

@@ -1,4 +1,5 @@
 import type { BudgetHolder, HeaderEvent } from '../../checkpoint/index.js';
+import type { CsvReadAhead } from '../../contacts/index.js';
 import { createRateLimiter, type SenderPool } from '../../run/index.js';
 import { checkContent, describePlace, type JobPlace, type PinnedContent } from '../load/index.js';
 import { AppError } from '../errors.js';
@@ -12,7 +13,7 @@ import type { Prepared } from '../prepare/index.js';
 import { repliesOf } from '../delivery/index.js';
 import type { RunJobOptions, Running } from './options.js';
 import { outcomeOf, type RunOutcome } from './outcome.js';
-import { listSize, openSendPass, settledProgress, settlePass } from './open-and-settle.js';
+import { listReadAhead, listSize, openSendPass, settledProgress, settlePass } from './open-and-settle.js';
 import { RunSoFar } from './so-far.js';
 import { collaborators, sendList, type SendNotes } from './sends.js';
 import { poolFigures } from './sender-pool.js';
@@ -29,6 +30,17 @@ const WINDOW_REFRESH_MS = 30_000;
  * recorded before it leaves. Ends with the report and the summary written where the store says.
  */
 export async function runJob(prepared: Prepared, given: RunJobOptions): Promise<RunOutcome> {
+  // The list is read ahead in a worker while the job's state is read; stopped whatever happens.
+  const csvWorker = listReadAhead(prepared);
+  try {
+    return await runHeld(prepared, given, csvWorker);
+  } finally {
+    await csvWorker?.close();
+  }
+}
+
+/** runJob once the list's read ahead started. */
+async function runHeld(prepared: Prepared, given: RunJobOptions, csvWorker: CsvReadAhead | undefined): Promise<RunOutcome> {
   const { job } = prepared;
   // The job's company's part of the store: its jobs by name, its suppression list, ledger, limit and windows.
   const options = { ...given, store: given.store.account(job.company_id) };
@@ -50,7 +62,7 @@ export async function runJob(prepared: Prepared, given: RunJobOptions): Promise<
   try {
     // The messaging limit is the store's: a run with one takes its places from the store (budget-places.ts).
     if (job.limits.daily_unique_recipients !== undefined) holder = await store.budgetHolder();
-    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, soFar, ...(holder && { holder }) });
+    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, soFar, ...(holder && { holder }), ...(csvWorker && { csvWorker }) });
   } catch (err) {
     // The store could not keep a write, or stayed unreachable past its patience: nothing more was sent.
     const fault = storeFault(err);
@@ -136,7 +148,8 @@ async function checkedContent(prepared: Prepared, options: RunJobOptions, run: R
 async function startListRead(prepared: Prepared, options: RunJobOptions, run: Running, counts: { onSettled: (alreadyDone: number) => void; otherJobs: OtherJobsTally }): Promise<ListRead> {
   const { store } = options;
   const { state, logger } = run;
-  const read = await openSendPass(prepared, { lookups: run.lookups, clock: run.clock, states: state.states, mode: options.mode, ...counts, store }, state.files.rejects);
+  const { csvWorker } = run;
+  const read = await openSendPass(prepared, { lookups: run.lookups, clock: run.clock, states: state.states, mode: options.mode, ...counts, store, ...(csvWorker && { csvWorker }) }, state.files.rejects);
   if (read.picked) {
     const { items, settled, newRows } = read.picked;
     logger.info({ event: 'list_resumed', rows: items.length, settled, new_rows: newRows }, newRows > 0 ? 'going on from the listing of the list it grew from: only the rows left and the new rows are read' : 'going on from the listing of the list: only the rows left are read');

@@ -1,5 +1,5 @@
 import { ContactListing, rowKey, type ListedContact } from '../../checkpoint/index.js';
-import { InputError, type Contact, type KnownPhones, type LoadCounts, type Reject } from '../../contacts/index.js';
+import { InputError, type Contact, type CsvReadAhead, type KnownPhones, type LoadCounts, type Reject } from '../../contacts/index.js';
 import type { Action } from '../../plan/index.js';
 import { audience, plannedItems, type AudienceItem } from '../audience/index.js';
 import { listedOf } from '../list/index.js';
@@ -33,6 +33,8 @@ export interface SendPassOptions {
   picked?: PickedList;
   /** The numbers of the contacts `settled` says are settled: their phone cells, written as those numbers, are read without the phone library (the loader's `known`). */
   known?: KnownPhones;
+  /** The list's CSV rows read ahead in a worker while the run's state was read (a whole read takes them). */
+  csvWorker?: CsvReadAhead;
 }
 
 /**
@@ -85,7 +87,12 @@ export class SendPass {
       return;
     }
     // A misnamed key of a JSON list shows in the rows read ahead, before anything is sent.
-    const { items, counts } = audience(list, { decide: options.planner, namedKeysWithin: this.readAhead, ...(options.known && { known: options.known }) });
+    const { items, counts } = audience(list, {
+      decide: options.planner,
+      namedKeysWithin: this.readAhead,
+      ...(options.known && { known: options.known }),
+      ...(options.csvWorker && { readAhead: options.csvWorker }),
+    });
     this.items = items[Symbol.asyncIterator]();
     this.counts = counts;
   }
