@@ -6,7 +6,7 @@ export type { KnownPhones } from './known-phone.js';
 export type { LoadItem, LoadCounts, LoadWarning, WarningExample, WarningKind, WarningSummary } from './items.js';
 export { describeWarnings } from './warnings.js';
 export type { PhoneResult } from './phone.js';
-export { loadContacts } from './load.js';
+export { flat, loadContactBatches, loadContacts } from './load.js';
 export { readAheadCsv, type CsvReadAhead } from './csv-read-ahead.js';
 export { normalisePhone } from './phone.js';
 export { countryLabel } from './country.js';
