@@ -88,6 +88,7 @@ function* planned(items: Iterable<LoadItem>, options: AudienceOptions, only?: Re
     const { contact } = item;
     const action = decide?.(contact);
     if (action?.kind === 'reject') yield { kind: 'reject', reject: contactReject(contact, action.reason, action.detail), by: 'planner' };
-    else yield { kind: 'contact', contact, ...(action && { action }) };
+    // Unplanned (or not planned now: a contact the run will not send), the loader's item is the audience's.
+    else yield action ? { kind: 'contact', contact, action } : item;
   }
 }

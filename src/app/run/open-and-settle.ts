@@ -45,10 +45,23 @@ export async function openSendPass(
   if (picked) await csvWorker?.close();
   // A job with no after-send step and no media: a contact this run will not send owes nothing, its status alone says so.
   const stepsFollow = owedStep(prepared.job, mode) !== undefined;
+  // A row asks three times of its phone's state as it is taken (is its cell a known number, is it
+  // planned, is it settled), one right after the other: one look-up answers the three. A phone's state
+  // only changes once it is sent, and a row whose phone is in flight is a duplicate, asked no more; the
+  // executor reads the state again before any request all the same (run/send-contact.ts).
+  let asked: string | undefined;
+  let may = false;
+  const maySend = (phone: string): boolean => {
+    if (phone !== asked) {
+      may = mayBeSent(states, phone, mode);
+      asked = phone;
+    }
+    return may;
+  };
   const pass = new SendPass(prepared, {
     ...(picked && { picked }),
     planner: (contact) => {
-      if (!mayBeSent(states, contact.phone, mode)) return undefined;
+      if (!maySend(contact.phone)) return undefined;
       const now = clock();
       const action = decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
       run.otherJobs?.note(contact.phone, now, action);
@@ -56,11 +69,11 @@ export async function openSendPass(
     },
     // What the executor would only count as untouched is counted here, without a trip through it.
     settled: stepsFollow
-      ? (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode)
-      : (contact) => !mayBeSent(states, contact.phone, mode),
+      ? (contact) => !maySend(contact.phone) && nothingOwed(prepared, states.get(contact.phone), contact, mode)
+      : (contact) => !maySend(contact.phone),
     // A contact this run will not send again had its number normalised when it was sent (or tried):
     // a row that writes that very number is read without the phone library (contacts/known-phone.ts).
-    known: (phone) => !mayBeSent(states, phone, mode),
+    known: (phone) => !maySend(phone),
     ...(run.onSettled && { onSettled: run.onSettled }),
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,
