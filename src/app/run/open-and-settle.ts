@@ -34,15 +34,14 @@ export async function openSendPass(
     otherJobs?: OtherJobsTally;
     /** A run going on reads only the rows left when the store keeps a listing of the list as it is (resume-rows.ts). */
     store?: StateStore;
-    /** The list read ahead since the run started (`listReadAhead`): a whole read takes its rows; a picked read stops it. */
-    csvWorker?: CsvReadAhead;
   },
   rejectsFile: string,
 ): Promise<{ pass: SendPass; files: string; picked?: PickedList; whyWhole?: string }> {
   const files = await listFiles(prepared);
-  const { lookups, clock, states, mode, csvWorker } = run;
+  const { lookups, clock, states, mode } = run;
   const { picked, why } = run.store ? await pickedList(prepared, run.store, { states, mode, files }) : { why: undefined };
-  if (picked) await csvWorker?.close();
+  // A whole read: the list's CSV is read and parsed in a worker thread meanwhile (the pass stops it).
+  const csvWorker = picked ? undefined : listReadAhead(prepared);
   // A job with no after-send step and no media: a contact this run will not send owes nothing, its status alone says so.
   const stepsFollow = owedStep(prepared.job, mode) !== undefined;
   // A row asks three times of its phone's state as it is taken (is its cell a known number, is it
@@ -77,18 +76,18 @@ export async function openSendPass(
     ...(run.onSettled && { onSettled: run.onSettled }),
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,
-    ...(csvWorker && !picked && { csvWorker }),
+    ...(csvWorker && { csvWorker }),
   });
   if (picked) run.onSettled?.(picked.settled);
   return { pass, files, ...(picked && { picked }), ...(why !== undefined && { whyWhole: why }) };
 }
 
 /**
- * The list's CSV and TSV files read ahead in a worker from the start of the run: a run with no listing
- * to go on from reads the whole list before its first send, and the worker reads it while the run
- * reads the job's state. Undefined for a list of JSON files only (or with no worker to start).
+ * The list's CSV and TSV files read and parsed ahead in a worker thread, for a run that reads its list
+ * whole: the run's thread only reads each row (a million before the first send, for a run going on
+ * with no listing). Undefined for a list of JSON files only (or with no worker to start).
  */
-export function listReadAhead(prepared: Prepared): CsvReadAhead | undefined {
+function listReadAhead(prepared: Prepared): CsvReadAhead | undefined {
   const { format, delimiter } = prepared.job.input;
   const json = (file: string) => ['json', 'ndjson', 'jsonl'].includes(format ?? file.split('.').pop()?.toLowerCase() ?? '');
   if (prepared.files.every(json)) return undefined;

@@ -5,7 +5,6 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../../api/index.js';
 import type { BudgetHolder, CheckpointEvent, JobFiles, JobOwner, JobStore, StateStore } from '../../checkpoint/index.js';
-import type { CsvReadAhead } from '../../contacts/index.js';
 import type { RateLimiter, RetryMode, RunStats } from '../../run/index.js';
 import type { PlanLookups } from '../plan/index.js';
 import type { RunSoFar } from './so-far.js';
@@ -59,6 +58,4 @@ export interface Running {
   holder?: BudgetHolder;
   /** Its counts and the contacts in flight, for the record a stop by the store leaves. */
   soFar: RunSoFar;
-  /** The list's CSV rows read ahead in a worker since the run started (open-and-settle.ts). */
-  csvWorker?: CsvReadAhead;
 }

@@ -1,5 +1,4 @@
 import type { BudgetHolder, HeaderEvent } from '../../checkpoint/index.js';
-import type { CsvReadAhead } from '../../contacts/index.js';
 import { createRateLimiter, type SenderPool } from '../../run/index.js';
 import { checkContent, describePlace, type JobPlace, type PinnedContent } from '../load/index.js';
 import { AppError } from '../errors.js';
@@ -13,7 +12,7 @@ import type { Prepared } from '../prepare/index.js';
 import { repliesOf } from '../delivery/index.js';
 import type { RunJobOptions, Running } from './options.js';
 import { outcomeOf, type RunOutcome } from './outcome.js';
-import { listReadAhead, listSize, openSendPass, settledProgress, settlePass } from './open-and-settle.js';
+import { listSize, openSendPass, settledProgress, settlePass } from './open-and-settle.js';
 import { RunSoFar } from './so-far.js';
 import { collaborators, sendList, type SendNotes } from './sends.js';
 import { poolFigures } from './sender-pool.js';
@@ -30,17 +29,6 @@ const WINDOW_REFRESH_MS = 30_000;
  * recorded before it leaves. Ends with the report and the summary written where the store says.
  */
 export async function runJob(prepared: Prepared, given: RunJobOptions): Promise<RunOutcome> {
-  // The list is read ahead in a worker while the job's state is read; stopped whatever happens.
-  const csvWorker = listReadAhead(prepared);
-  try {
-    return await runHeld(prepared, given, csvWorker);
-  } finally {
-    await csvWorker?.close();
-  }
-}
-
-/** runJob once the list's read ahead started. */
-async function runHeld(prepared: Prepared, given: RunJobOptions, csvWorker: CsvReadAhead | undefined): Promise<RunOutcome> {
   const { job } = prepared;
   // The job's company's part of the store: its jobs by name, its suppression list, ledger, limit and windows.
   const options = { ...given, store: given.store.account(job.company_id) };
@@ -62,7 +50,7 @@ async function runHeld(prepared: Prepared, given: RunJobOptions, csvWorker: CsvR
   try {
     // The messaging limit is the store's: a run with one takes its places from the store (budget-places.ts).
     if (job.limits.daily_unique_recipients !== undefined) holder = await store.budgetHolder();
-    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, soFar, ...(holder && { holder }), ...(csvWorker && { csvWorker }) });
+    return await sendAll(prepared, options, { state, limiter, lookups, clock, logger, soFar, ...(holder && { holder }) });
   } catch (err) {
     // The store could not keep a write, or stayed unreachable past its patience: nothing more was sent.
     const fault = storeFault(err);
@@ -92,35 +80,40 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const progress = settledProgress(options.onProgress);
   const otherJobs = new OtherJobsTally(prepared.job, run.lookups.compliance?.ledger);
   const read = await startListRead(prepared, options, run, { onSettled: progress.settled, otherJobs });
-  const firstRun = await pinContent(prepared, options, run, content.pinned);
-  await announceRun(prepared, options, run, read, firstRun);
-  const sending = await collaborators(prepared, options, run, read.pass);
-  const notes: SendNotes = { lateRejects: [], lateRejected: new Set(), optedOut: [] };
-  const result = await sendList(prepared, options, run, { sending, pass: read.pass, progress, notes });
-  await sending.ledger?.flush();
-  const finished = run.clock();
-  const settled = await settlePass(options.store, prepared, read, { rejects: notes.lateRejects, phones: notes.lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger: run.logger });
-  const replies = await repliesOf(options.store, run.state.states);
-  await writeJobReport(run.state.files.report, run.state.states, { listing: settled.listing, replies }, prepared.job, content.experiment?.winner);
-  const outcome = outcomeOf({
-    job: prepared.job.name,
-    command: options.command,
-    state: run.state,
-    result,
-    pass: read.pass,
-    settled,
-    replies,
-    started: sending.started,
-    finished,
-    firstRun,
-    optedOut: notes.optedOut,
-    concurrency: sending.concurrency,
-    bound: sending.bound(),
-    messagedByOtherJobs: otherJobs.result(),
-    continuedFrom: content.pinned.continuedFrom,
-    missed: sending.missed.outcome(),
-  });
-  return finishRun(prepared, run, outcome, sending.pool);
+  try {
+    const firstRun = await pinContent(prepared, options, run, content.pinned);
+    await announceRun(prepared, options, run, read, firstRun);
+    const sending = await collaborators(prepared, options, run, read.pass);
+    const notes: SendNotes = { lateRejects: [], lateRejected: new Set(), optedOut: [] };
+    const result = await sendList(prepared, options, run, { sending, pass: read.pass, progress, notes });
+    await sending.ledger?.flush();
+    const finished = run.clock();
+    const settled = await settlePass(options.store, prepared, read, { rejects: notes.lateRejects, phones: notes.lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger: run.logger });
+    const replies = await repliesOf(options.store, run.state.states);
+    await writeJobReport(run.state.files.report, run.state.states, { listing: settled.listing, replies }, prepared.job, content.experiment?.winner);
+    const outcome = outcomeOf({
+      job: prepared.job.name,
+      command: options.command,
+      state: run.state,
+      result,
+      pass: read.pass,
+      settled,
+      replies,
+      started: sending.started,
+      finished,
+      firstRun,
+      optedOut: notes.optedOut,
+      concurrency: sending.concurrency,
+      bound: sending.bound(),
+      messagedByOtherJobs: otherJobs.result(),
+      continuedFrom: content.pinned.continuedFrom,
+      missed: sending.missed.outcome(),
+    });
+    return finishRun(prepared, run, outcome, sending.pool);
+  } finally {
+    // The list's read (and its worker) stops whatever happened; once settled, it already has.
+    await read.pass.close();
+  }
 }
 
 /** What the store said of the job as it opened it: a take-over of a gone owner, and its notices. */
@@ -148,8 +141,7 @@ async function checkedContent(prepared: Prepared, options: RunJobOptions, run: R
 async function startListRead(prepared: Prepared, options: RunJobOptions, run: Running, counts: { onSettled: (alreadyDone: number) => void; otherJobs: OtherJobsTally }): Promise<ListRead> {
   const { store } = options;
   const { state, logger } = run;
-  const { csvWorker } = run;
-  const read = await openSendPass(prepared, { lookups: run.lookups, clock: run.clock, states: state.states, mode: options.mode, ...counts, store, ...(csvWorker && { csvWorker }) }, state.files.rejects);
+  const read = await openSendPass(prepared, { lookups: run.lookups, clock: run.clock, states: state.states, mode: options.mode, ...counts, store }, state.files.rejects);
   if (read.picked) {
     const { items, settled, newRows } = read.picked;
     logger.info({ event: 'list_resumed', rows: items.length, settled, new_rows: newRows }, newRows > 0 ? 'going on from the listing of the list it grew from: only the rows left and the new rows are read' : 'going on from the listing of the list: only the rows left are read');

@@ -36,7 +36,7 @@ export interface SendPassOptions {
   picked?: PickedList;
   /** The numbers of the contacts `settled` says are settled: their phone cells, written as those numbers, are read without the phone library (the loader's `known`). */
   known?: KnownPhones;
-  /** The list's CSV rows read ahead in a worker while the run's state was read (a whole read takes them). */
+  /** The list's CSV rows read ahead in a worker thread (a whole read): the pass takes them, and stops it once done. */
   csvWorker?: CsvReadAhead;
 }
 
@@ -208,6 +208,7 @@ export class SendPass {
     this.batch?.return?.();
     this.batch = undefined;
     await this.batches.return?.();
+    await this.options.csvWorker?.close();
   }
 
   private async pull(): Promise<AudienceItem | undefined> {
