@@ -1,11 +1,12 @@
 /**
  * The CSV read-ahead worker (started by csv-read-ahead.ts): reads the list's CSV and TSV files in the
- * loader's order with the loader's own header read and csvBatches, and sends their rows packed
- * (csv-wire.ts). It stays at most AHEAD_BATCHES batches ahead of what the loader took.
+ * loader's order with the loader's own header read and csvBatches' read (csvReads), and sends their
+ * rows packed (csv-wire.ts): plain lines as the text they were read from and their cells' offsets.
+ * It stays at most AHEAD_BATCHES batches ahead of what the loader took.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { csvBatches, readHeader } from './csv.js';
-import { type FromWorker, type ReadAheadData, movedBuffers, packRows, STOP, TAKEN } from './csv-wire.js';
+import { csvReads, readHeader } from './csv.js';
+import { type FromWorker, type ReadAheadData, movedBuffers, packRows, packScan, STOP, TAKEN } from './csv-wire.js';
 import { InputError } from './errors.js';
 import { openSource } from './source.js';
 
@@ -48,9 +49,9 @@ async function readAll(): Promise<void> {
     }
     post({ kind: 'file', file, layout });
     try {
-      for await (const batch of csvBatches(source, layout)) {
+      for await (const read of csvReads(source, layout)) {
         if (!room(sent)) return;
-        const packed = packRows(batch);
+        const packed = read.kind === 'plain' ? packScan(read.scan) : packRows(read.batch);
         post({ kind: 'rows', ...packed }, movedBuffers(packed));
         sent += 1;
       }

@@ -5,7 +5,7 @@ import { parse as parseSync } from 'csv-parse/sync';
 import { batches } from './batches.js';
 import { type Delimiter, detectDelimiter, excelSeparator, firstLine } from './detect.js';
 import { InputError } from './errors.js';
-import { type CsvBatch, PlainLines, isBlank } from './csv-plain.js';
+import { type CsvBatch, PlainLines, type PlainScan, isBlank, rowsOf } from './csv-plain.js';
 import { type Source, asInputError, csvInput, textChunks } from './source.js';
 
 export { isBlank, type CsvBatch } from './csv-plain.js';
@@ -86,6 +86,14 @@ export function readHeader(source: Source, delimiter: Delimiter | undefined): Cs
  * reads the rest of the file (all of it when that line comes before the first row).
  */
 export async function* csvBatches(source: Source, layout: CsvLayout): AsyncGenerator<CsvBatch> {
+  for await (const read of csvReads(source, layout)) yield read.kind === 'plain' ? rowsOf(read.scan) : read.batch;
+}
+
+/** The rows as csvBatches reads them: plain lines as offsets into their text (no cell string made yet), the rest as csv-parse's rows. */
+export type CsvRead = { kind: 'plain'; scan: PlainScan } | { kind: 'parsed'; batch: CsvBatch };
+
+/** csvBatches' read, its plain lines left as offsets into their text (the read-ahead worker sends them so). */
+export async function* csvReads(source: Source, layout: CsvLayout): AsyncGenerator<CsvRead> {
   const { file } = source;
   const plain = new PlainLines(layout.delimiter, layout.headerLine);
   const chunks = textChunks(source)[Symbol.asyncIterator]();
@@ -97,21 +105,23 @@ export async function* csvBatches(source: Source, layout: CsvLayout): AsyncGener
       } catch (err) {
         throw csvInputError(asInputError(err, file), file, plain.inHeader ? layout.headerLine : plain.line);
       }
-      const batch = plain.take(next.done ? undefined : next.value);
-      if (batch.rows.length > 0) yield batch;
+      const scan = plain.take(next.done ? undefined : next.value);
+      if (scan.cells.length > 0) yield { kind: 'plain', scan };
       if (plain.rest !== undefined) break;
       if (next.done) return;
     }
+    let parsed: AsyncGenerator<CsvBatch>;
     if (plain.inHeader) {
       await chunks.return?.(undefined);
-      yield* csvParseBatches(source, layout);
-      return;
+      parsed = csvParseBatches(source, layout);
+    } else {
+      // The rest starts at a line of its own, where csv-parse stood at the start of a record: it reads it
+      // with the line break it found at the first line, from this line on.
+      const rest = restOf(plain.rest ?? '', chunks);
+      const options = { delimiter: layout.delimiter, bom: false, record_delimiter: plain.recordDelimiter ?? '\n' };
+      parsed = parsedBatches(Readable.from(rest, { objectMode: false }), file, options, { line: plain.line, header: false });
     }
-    // The rest starts at a line of its own, where csv-parse stood at the start of a record: it reads it
-    // with the line break it found at the first line, from this line on.
-    const rest = restOf(plain.rest ?? '', chunks);
-    const options = { delimiter: layout.delimiter, bom: false, record_delimiter: plain.recordDelimiter ?? '\n' };
-    yield* parsedBatches(Readable.from(rest, { objectMode: false }), file, options, { line: plain.line, header: false });
+    for await (const batch of parsed) yield { kind: 'parsed', batch };
   } finally {
     await chunks.return?.(undefined);
   }
