@@ -139,13 +139,17 @@ export class ColumnFold {
       c.tally[row] = id;
       tallies.move(0, id);
     }
-    return StateTable.fromImage({
-      rows: this.rows,
-      columns: c,
-      rest: this.rest.texts,
-      others: [...this.others],
-      tallies: { keys: tallies.keys, counts: tallies.counts },
-    });
+    // The fold's index is of these very rows: the table takes it rather than building its own on first use.
+    return StateTable.fromImage(
+      {
+        rows: this.rows,
+        columns: c,
+        rest: this.rest.texts,
+        others: [...this.others],
+        tallies: { keys: tallies.keys, counts: tallies.counts },
+      },
+      this.index,
+    );
   }
 
   /** The first event of a phone: an attempt or a skip written straight into its new row. */

@@ -183,15 +183,20 @@ export class ContactListing implements Iterable<ListedContact> {
     c.variantOf[i] = contact.variant === undefined ? NONE : code(this.variantCodes, c.variants, contact.variant);
     c.flags[i] = (contact.name !== undefined ? HAS_NAME : 0) | (contact.phoneAsWritten !== undefined ? HAS_WRITTEN : 0);
     // NUL parts the two texts; one inside a cell (a broken export) is kept as U+FFFD.
-    const text = `${noNul(contact.name ?? '')}\u0000${noNul(contact.phoneAsWritten ?? '')}`;
-    const bytes = Buffer.byteLength(text);
-    if (this.textEnd + bytes > c.texts.length) {
-      const texts = Buffer.alloc(Math.max(c.texts.length * 2, this.textEnd + bytes));
+    const name = noNul(contact.name ?? '');
+    const written = noNul(contact.phoneAsWritten ?? '');
+    // Room for the most their UTF-8 can take: 3 bytes for each UTF-16 unit, and the NUL.
+    const most = 3 * (name.length + written.length) + 1;
+    if (this.textEnd + most > c.texts.length) {
+      const texts = Buffer.alloc(Math.max(c.texts.length * 2, this.textEnd + most));
       c.texts.copy(texts, 0, 0, this.textEnd);
       c.texts = texts;
     }
     c.textStart[i] = this.textEnd;
-    this.textEnd += c.texts.write(text, this.textEnd);
+    let at = this.textEnd + putUtf8(c.texts, name, this.textEnd);
+    c.texts[at++] = 0;
+    at += putUtf8(c.texts, written, at);
+    this.textEnd = at;
     c.textStart[i + 1] = this.textEnd;
     c.count += 1;
     if (this.index && n !== undefined && this.index.get(n) < 0) this.index.set(n, i);
@@ -333,6 +338,21 @@ function code(codes: Map<string, number>, list: string[], value: string): number
     codes.set(value, found);
   }
   return found;
+}
+
+/**
+ * Writes `text` as UTF-8 at `at` (the room checked by the caller); the bytes written. A short ASCII
+ * text (a name, a phone as written) is copied here, without a call into the buffer's encoder.
+ */
+function putUtf8(buffer: Buffer, text: string, at: number): number {
+  const length = text.length;
+  if (length > 64) return buffer.write(text, at);
+  for (let i = 0; i < length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x80) return buffer.write(text, at);
+    buffer[at + i] = unit;
+  }
+  return length;
 }
 
 function noNul(text: string): string {

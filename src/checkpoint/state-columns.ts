@@ -121,9 +121,22 @@ export function growColumns(c: Columns, rows: number, capacity: number): Columns
   return next;
 }
 
-/** The number an E.164 phone (`+` and up to 15 digits, no leading zero) is stored as, or undefined for any other key. */
+/**
+ * The number an E.164 phone (`+` and up to 15 digits, no leading zero) is stored as, or undefined for
+ * any other key. Read digit by digit (a run asks it a few times for each row of a million-row list):
+ * the same answer as testing /^\+[1-9]\d{0,14}$/ and taking Number of the digits, exact below 2^53.
+ */
 export function phoneNumber(phone: string): number | undefined {
-  return /^\+[1-9]\d{0,14}$/.test(phone) ? Number(phone.slice(1)) : undefined;
+  const length = phone.length;
+  if (length < 2 || length > 16 || phone.charCodeAt(0) !== 0x2b) return undefined;
+  let n = phone.charCodeAt(1) - 0x30;
+  if (n < 1 || n > 9) return undefined;
+  for (let i = 2; i < length; i++) {
+    const digit = phone.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
+  return n;
 }
 
 export function phoneText(n: number): string {

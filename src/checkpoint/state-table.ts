@@ -66,14 +66,17 @@ export class StateTable implements Map<string, ContactState>, ContactStates {
     this.rest = new RestTable();
   }
 
-  /** A table over a snapshot's columns (they are taken, not copied). */
-  static fromImage(image: TableImage): StateTable {
+  /**
+   * A table over a snapshot's columns (they are taken, not copied). `index`, when the caller has one of
+   * these very rows (a fold that made them), is taken too instead of being built on first use.
+   */
+  static fromImage(image: TableImage, index?: PhoneIndex): StateTable {
     const table = new StateTable(1);
     table.columns = image.columns;
     table.capacity = image.columns.phone.length;
     table.rows = image.rows;
     table.rest = RestTable.from(image.rest);
-    table.indexBuilt = undefined;
+    table.indexBuilt = index;
     for (const [phone, state] of image.others) table.others.set(phone, state);
     if (image.tallies) table.tally = Tallies.from(image.tallies.keys, image.tallies.counts);
     else table.recount();

@@ -1,11 +1,14 @@
 /** CSV and TSV: the header, then a stream of rows with the line each starts on. */
-import { pipeline } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { batches } from './batches.js';
 import { type Delimiter, detectDelimiter, excelSeparator, firstLine } from './detect.js';
 import { InputError } from './errors.js';
-import { type Source, asInputError, csvInput } from './source.js';
+import { type CsvBatch, PlainLines, type PlainScan, isBlank, rowsOf } from './csv-plain.js';
+import { type Source, asInputError, csvInput, textChunks } from './source.js';
+
+export { isBlank, type CsvBatch } from './csv-plain.js';
 
 /** A row longer than this is a runaway quote or not a CSV; it stops the load instead of eating memory. */
 export const MAX_RECORD_CHARS = 1_000_000;
@@ -75,33 +78,92 @@ export function readHeader(source: Source, delimiter: Delimiter | undefined): Cs
   return { delimiter: chosen, headerLine, headers };
 }
 
-/** Data rows in the order of the file: `lines[i]` is the 1-based line where `rows[i]` starts. */
-export interface CsvBatch {
-  rows: string[][];
-  lines: number[];
-}
-
 /**
  * The data rows after the header, streamed (backpressure kept) a batch at a time. Blank lines
  * and rows of only empty cells are skipped. A row's line is where it starts: a row spans one
- * line plus one for each line break inside its quoted cells.
+ * line plus one for each line break inside its quoted cells. Plain lines (no quote, no stray
+ * carriage return) are split by hand (csv-plain.ts); from the first line that is not, csv-parse
+ * reads the rest of the file (all of it when that line comes before the first row).
  */
 export async function* csvBatches(source: Source, layout: CsvLayout): AsyncGenerator<CsvBatch> {
+  for await (const read of csvReads(source, layout)) yield read.kind === 'plain' ? rowsOf(read.scan) : read.batch;
+}
+
+/** The rows as csvBatches reads them: plain lines as offsets into their text (no cell string made yet), the rest as csv-parse's rows. */
+export type CsvRead = { kind: 'plain'; scan: PlainScan } | { kind: 'parsed'; batch: CsvBatch };
+
+/** csvBatches' read, its plain lines left as offsets into their text (the read-ahead worker sends them so). */
+export async function* csvReads(source: Source, layout: CsvLayout): AsyncGenerator<CsvRead> {
   const { file } = source;
+  const plain = new PlainLines(layout.delimiter, layout.headerLine);
+  const chunks = textChunks(source)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = await chunks.next();
+      } catch (err) {
+        throw csvInputError(asInputError(err, file), file, plain.inHeader ? layout.headerLine : plain.line);
+      }
+      const scan = plain.take(next.done ? undefined : next.value);
+      if (scan.cells.length > 0) yield { kind: 'plain', scan };
+      if (plain.rest !== undefined) break;
+      if (next.done) return;
+    }
+    let parsed: AsyncGenerator<CsvBatch>;
+    if (plain.inHeader) {
+      await chunks.return?.(undefined);
+      parsed = csvParseBatches(source, layout);
+    } else {
+      // The rest starts at a line of its own, where csv-parse stood at the start of a record: it reads it
+      // with the line break it found at the first line, from this line on.
+      const rest = restOf(plain.rest ?? '', chunks);
+      const options = { delimiter: layout.delimiter, bom: false, record_delimiter: plain.recordDelimiter ?? '\n' };
+      parsed = parsedBatches(Readable.from(rest, { objectMode: false }), file, options, { line: plain.line, header: false });
+    }
+    for await (const batch of parsed) yield { kind: 'parsed', batch };
+  } finally {
+    await chunks.return?.(undefined);
+  }
+}
+
+/** The data rows after the header as csv-parse alone reads them (csvBatches, every line through the parse). */
+export function csvParseBatches(source: Source, layout: CsvLayout): AsyncGenerator<CsvBatch> {
+  return parsedBatches(csvInput(source), source.file, { delimiter: layout.delimiter, bom: true, from_line: layout.headerLine }, { line: layout.headerLine, header: true });
+}
+
+/** The text from the first line that is not plain, then the chunks after it. */
+async function* restOf(first: string, chunks: AsyncIterator<string>): AsyncGenerator<string> {
+  try {
+    if (first !== '') yield first;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  } finally {
+    await chunks.return?.(undefined);
+  }
+}
+
+/**
+ * csv-parse's rows of `input` (relaxed quotes, ragged rows, empty lines counted), the first record
+ * skipped when it is the header; `start.line` is the file line of its first record.
+ */
+async function* parsedBatches(
+  input: Readable,
+  file: string,
+  options: { delimiter: Delimiter; bom: boolean; from_line?: number; record_delimiter?: string },
+  start: { line: number; header: boolean },
+): AsyncGenerator<CsvBatch> {
   const parser = parse({
-    delimiter: layout.delimiter,
-    bom: true,
-    from_line: layout.headerLine,
+    ...options,
     relax_column_count: true,
     relax_quotes: true,
     skip_empty_lines: false, // an empty line is a record [''] here, so every line is counted
     max_record_size: MAX_RECORD_CHARS,
   });
-  pipeline(csvInput(source), parser, () => {
+  pipeline(input, parser, () => {
     // errors surface through the iteration below
   });
-  let next = layout.headerLine;
-  let headerSeen = false;
+  let next = start.line;
+  let headerSeen = !start.header;
   try {
     for await (const records of batches<string[]>(parser)) {
       const rows: string[][] = [];
@@ -120,8 +182,10 @@ export async function* csvBatches(source: Source, layout: CsvLayout): AsyncGener
       if (rows.length > 0) yield { rows, lines };
     }
   } catch (err) {
-    // Every record before the error has been counted, so `next` is where the broken one starts.
-    throw csvInputError(asInputError(err, file), file, headerSeen ? next : layout.headerLine);
+    // Every record before the error has been counted, so `next` is where the broken one starts;
+    // csv-parse's own line count starts at the line its input starts on.
+    if (err instanceof CsvError && typeof err.lines === 'number' && !start.header) err.lines += start.line - 1;
+    throw csvInputError(asInputError(err, file), file, headerSeen ? next : start.line);
   }
 }
 
@@ -137,15 +201,6 @@ export function lineBreaks(cells: string[]): number {
     }
   }
   return n;
-}
-
-/** A row of nothing but empty or blank cells: an empty line, spaces, or ";;;". */
-export function isBlank(cells: string[]): boolean {
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i]!;
-    if (cell !== '' && cell.trim() !== '') return false;
-  }
-  return true;
 }
 
 /** A csv-parse error as one sentence for the user; other errors unchanged. `start` is the line the broken row starts on. */

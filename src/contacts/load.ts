@@ -1,5 +1,4 @@
 /** The loader: every file in order, each row through the same checks, deduped together. */
-import { resolve } from 'node:path';
 import { type Mapping, checkColumns, checkNamedKeys, checkPlaceholderColumns, mapColumns } from './columns.js';
 import { type CsvLayout, csvBatches, readHeader } from './csv.js';
 import { CountryCells } from './country.js';
@@ -10,9 +9,9 @@ import { LanguageCells } from './language.js';
 import { ZoneCells } from './zone.js';
 import { ndjsonEntries } from './ndjson.js';
 import { type LoaderOptions, type Settings, resolveOptions } from './options.js';
-import { entryItem, objectsState } from './objects.js';
+import { entryItem, type ObjectsState, objectsState } from './objects.js';
 import { type RowContext, rowItem } from './row.js';
-import { type Source, openSource, textChunks } from './source.js';
+import { type Source, openSource, textChunks, uniquePaths } from './source.js';
 
 /**
  * Streams all files in the given order, deduped together on E.164 (the first row wins).
@@ -21,8 +20,19 @@ import { type Source, openSource, textChunks } from './source.js';
  * InputError for fatal input errors; `counts` fills in as the items are read.
  */
 export function loadContacts(files: string[], options: LoaderOptions): { items: AsyncIterable<LoadItem>; counts: LoadCounts } {
+  const { batches, counts } = loadContactBatches(files, options);
+  return { items: flat(batches), counts };
+}
+
+/**
+ * The same load a batch at a time (the rows of a piece of a CSV file, or one JSON entry): each batch
+ * makes its items as they are taken from it (each row read, deduped and counted then, as one at a
+ * time), so a reader that takes them without waiting pays no await per row. Take each batch whole
+ * before asking for the next.
+ */
+export function loadContactBatches(files: string[], options: LoaderOptions): { batches: AsyncIterable<Iterable<LoadItem>>; counts: LoadCounts } {
   const counts: LoadCounts = { rows: 0, contacts: 0, rejected: 0, byReason: {}, warnings: 0, warningsByKind: {} };
-  return { items: load(files, options, counts), counts };
+  return { batches: load(files, options, counts), counts };
 }
 
 export interface PreparedFile {
@@ -32,7 +42,7 @@ export interface PreparedFile {
   mapping: Mapping | undefined;
 }
 
-async function* load(files: string[], options: LoaderOptions, counts: LoadCounts): AsyncGenerator<LoadItem> {
+async function* load(files: string[], options: LoaderOptions, counts: LoadCounts): AsyncGenerator<Iterable<LoadItem>> {
   const settings = resolveOptions(options);
   const unique = uniquePaths(files);
   const prepared: PreparedFile[] = [];
@@ -47,29 +57,41 @@ async function* load(files: string[], options: LoaderOptions, counts: LoadCounts
     const { source, layout, mapping } = prepared[i]!;
     const ctx: RowContext = { file: source.file, fileIndex: i, settings, dedupe, countries, languages, zones };
     if (layout !== undefined && mapping !== undefined) {
-      for await (const { rows, lines } of csvBatches(source, layout)) {
-        for (let r = 0; r < rows.length; r++) {
-          const item = rowItem(ctx, mapping, lines[r]!, rows[r]!, warnings);
-          if (warnings.length > 0) yield* flush(warnings, counts);
-          tally(counts, item);
-          yield item;
-        }
+      for await (const { rows, lines } of settings.readAhead ? settings.readAhead.batches(source, layout) : csvBatches(source, layout)) {
+        yield rowItems(ctx, mapping, rows, lines, warnings, counts);
       }
     } else {
-      const state = objectsState();
-      let entries = 0;
-      for await (const entry of jsonEntries(source)) {
-        const item = entryItem(ctx, state, entry, warnings);
-        entries += 1;
-        if (entries === settings.namedKeysWithin && state.checked) checkNamedKeys(state.seen, settings, source.file, entries);
-        if (warnings.length > 0) yield* flush(warnings, counts);
-        tally(counts, item);
-        yield item;
-      }
+      const entries = { read: 0, state: objectsState() };
+      for await (const entry of jsonEntries(source)) yield entryItems(ctx, entries, entry, warnings, counts);
       // A column the job named that no entry had: JSON entries may leave out empty keys, so only now.
-      if (state.checked) checkNamedKeys(state.seen, settings, source.file);
+      if (entries.state.checked) checkNamedKeys(entries.state.seen, settings, source.file);
     }
   }
+}
+
+/** A batch of CSV rows as items, each row read when it is taken. */
+function* rowItems(ctx: RowContext, mapping: Mapping, rows: string[][], lines: number[], warnings: LoadWarning[], counts: LoadCounts): Generator<LoadItem> {
+  for (let r = 0; r < rows.length; r++) {
+    const item = rowItem(ctx, mapping, lines[r]!, rows[r]!, warnings);
+    if (warnings.length > 0) yield* flush(warnings, counts);
+    tally(counts, item);
+    yield item;
+  }
+}
+
+/** A JSON entry as its item (and its warnings); the job's named keys checked once `namedKeysWithin` entries were read. */
+function* entryItems(ctx: RowContext, entries: { read: number; state: ObjectsState }, entry: JsonEntry, warnings: LoadWarning[], counts: LoadCounts): Generator<LoadItem> {
+  const item = entryItem(ctx, entries.state, entry, warnings);
+  entries.read += 1;
+  if (entries.read === ctx.settings.namedKeysWithin && entries.state.checked) checkNamedKeys(entries.state.seen, ctx.settings, ctx.file, entries.read);
+  if (warnings.length > 0) yield* flush(warnings, counts);
+  tally(counts, item);
+  yield item;
+}
+
+/** Batches as one stream of their items. */
+export async function* flat<T>(batches: AsyncIterable<Iterable<T>>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
 }
 
 /** The warnings of a row, before its contact. */
@@ -122,13 +144,3 @@ function tally(counts: LoadCounts, item: LoadItem): void {
   }
 }
 
-/** The files in order, a path given twice (say by two overlapping globs) read once. */
-export function uniquePaths(files: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return files.filter((file) => {
-    const key = resolve(file);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

@@ -3,6 +3,7 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 import type { Delimiter, Format } from './detect.js';
 import { InputError } from './errors.js';
 import type { KnownPhones } from './known-phone.js';
+import type { CsvReadAhead } from './csv-read-ahead.js';
 
 /** Fields read from the column of their own name unless the caller names another. */
 export type BaseField = 'phone' | 'name' | 'lastname' | 'email' | 'last_inbound_at';
@@ -63,6 +64,8 @@ export interface LoaderOptions {
    * which needs the parse's number type.
    */
   known?: KnownPhones;
+  /** CSV and TSV files read ahead in a worker (csv-read-ahead.ts): their rows are taken from it. */
+  readAhead?: CsvReadAhead;
 }
 
 /** The columns a job's placeholders use, and the closest header to a misspelt one. */
@@ -97,6 +100,7 @@ export interface Settings {
   requireMobile: boolean;
   placeholders: PlaceholderColumns | undefined;
   known: KnownPhones | undefined;
+  readAhead: CsvReadAhead | undefined;
 }
 
 /** Folds the caller's options over the defaults, once. Throws InputError for a country code libphonenumber does not know. */
@@ -132,6 +136,7 @@ export function resolveOptions(options: LoaderOptions): Settings {
     requireMobile: options.requireMobile ?? false,
     placeholders: options.placeholders,
     known: options.requireMobile ? undefined : options.known,
+    readAhead: options.readAhead,
   };
 }
 

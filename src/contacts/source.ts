@@ -1,6 +1,7 @@
 /** Opening a contacts file: the checks before reading, its first bytes, and its text as a stream. */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { type Encoding, type Format, formatFromName, formatFromText, sniffEncoding } from './detect.js';
 import { InputError } from './errors.js';
@@ -117,4 +118,15 @@ export function asInputError(err: unknown, file: string): unknown {
     default:
       return err;
   }
+}
+
+/** The files in order, a path given twice (say by two overlapping globs) read once. */
+export function uniquePaths(files: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return files.filter((file) => {
+    const key = resolve(file);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import { campaign, parseCsv, phoneOf, type Campaign } from '../helpers/campaign.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { cli } from '../helpers/in-process.js';
 import { cliEnv, simulators, startsTo } from '../helpers/sim-runs.js';
 
@@ -66,7 +67,13 @@ async function olderJournal(keep: ReadonlySet<string>): Promise<void> {
   for (const f of await readdir(jobDir())) if (f.includes('snapshot') || f.startsWith('listing')) await rm(path.join(jobDir(), f));
 }
 
-describe('a run going on from an older version\'s journal, the whole list read again', () => {
+/** The continuing run in this process (the list read in this thread), and by the built CLI (the list read ahead in a worker thread while the journal is folded). */
+const continuing: Array<[string, (args: string[], options: { env: Record<string, string> }) => Promise<CliResult>]> = [
+  ['in process', cli],
+  ['by the built CLI, its list read in a worker', runCli],
+];
+
+describe.each(continuing)('a run going on from an older version\'s journal, the whole list read again (%s)', (_how, continueRun) => {
   it('writes the rejects and the settled rows of the report as a read that parses every row, and sends only the contacts left, not a suppressed one', async () => {
     c = await campaign({ rows: 0, job: { limits: { max_reject_ratio: 0.5 } } });
     await writeFile(path.join(c.dir, 'contacts.csv'), listText());
@@ -82,7 +89,7 @@ describe('a run going on from an older version\'s journal, the whole list read a
     expect(suppress.code).toBe(0);
 
     const sim = await simulator();
-    const run = await cli(['run', c.jobFile, '--json'], env(sim));
+    const run = await continueRun(['run', c.jobFile, '--json'], env(sim));
     expect(run.code).toBe(0);
     expect(startsTo(sim).sort()).toEqual([phoneOf(12), phoneOf(13), phoneOf(14)].sort());
     expect(JSON.parse(run.stdout).this_run).toMatchObject({ sent: 3, already_done: SETTLED });

@@ -1,5 +1,5 @@
 import { rowKey } from '../../checkpoint/index.js';
-import { contactReject, loadContacts, type Contact, type KnownPhones, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../../contacts/index.js';
+import { contactReject, flat, loadContactBatches, type Contact, type CsvReadAhead, type KnownPhones, type LoadCounts, type LoadItem, type LoadWarning, type PlaceholderColumns, type Reject } from '../../contacts/index.js';
 import { closest } from '../../job/index.js';
 import { columnUses, type Action } from '../../plan/index.js';
 import { loaderOptions, type ContactList } from '../load/index.js';
@@ -24,6 +24,8 @@ export interface AudienceOptions {
   namedKeysWithin?: number;
   /** The numbers of contacts the run settled: a phone cell written as one is read without the phone library (the loader's `known`). */
   known?: KnownPhones;
+  /** The list's CSV rows read ahead in a worker (the loader's `readAhead`). */
+  readAhead?: CsvReadAhead;
 }
 
 /**
@@ -32,14 +34,25 @@ export interface AudienceOptions {
  * `counts` fills in as the items are read.
  */
 export function audience(list: ContactList, options: AudienceOptions = {}): { items: AsyncIterable<AudienceItem>; counts: LoadCounts } {
-  const { items, counts } = loadContacts(list.files, {
+  const { batches, counts } = audienceBatches(list, options);
+  return { items: flat(batches), counts };
+}
+
+/**
+ * The same pipeline a batch at a time (the loader's): each item is read and planned as it is taken
+ * from its batch, so a reader that takes them without waiting pays no await per row. Take each batch
+ * whole before asking for the next.
+ */
+export function audienceBatches(list: ContactList, options: AudienceOptions = {}): { batches: AsyncIterable<Iterable<AudienceItem>>; counts: LoadCounts } {
+  const { batches, counts } = loadContactBatches(list.files, {
     ...loaderOptions(list.job, list.namedColumns),
     ...(options.namedKeysWithin !== undefined && { namedKeysWithin: options.namedKeysWithin }),
     ...(options.known !== undefined && { known: options.known }),
+    ...(options.readAhead !== undefined && { readAhead: options.readAhead }),
     // Planned (plan, run): a placeholder whose column a file's header lacks stops the read before its first row.
     ...(options.decide !== undefined && { placeholders: placeholderColumns(list) }),
   });
-  return { items: planned(items, options, list.only), counts };
+  return { batches: plannedBatches(batches, options, list.only), counts };
 }
 
 /** The job's placeholder columns for the loader, each named by the job file and the field that uses it. */
@@ -48,20 +61,18 @@ export function placeholderColumns(list: ContactList): PlaceholderColumns {
   return { uses: columnUses(list.job).map((u) => ({ column: u.column, where: where(u.path) })), suggest: closest };
 }
 
-/** Rows already read (contacts/pick.ts) through the planner, each decided as it is taken, as `audience` plans them. */
-export function plannedItems(items: Iterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncIterable<AudienceItem> {
-  return planned(
-    (async function* () {
-      yield* items;
-    })(),
-    options,
-    only,
-  );
+/** Rows already read (contacts/pick.ts) through the planner, each decided as it is taken, as `audience` plans them: one batch. */
+export async function* plannedItems(items: Iterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncGenerator<Iterable<AudienceItem>> {
+  yield planned(items, options, only);
 }
 
-async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncGenerator<AudienceItem> {
+async function* plannedBatches(batches: AsyncIterable<Iterable<LoadItem>>, options: AudienceOptions, only?: ReadonlySet<string>): AsyncGenerator<Iterable<AudienceItem>> {
+  for await (const batch of batches) yield planned(batch, options, only);
+}
+
+function* planned(items: Iterable<LoadItem>, options: AudienceOptions, only?: ReadonlySet<string>): Generator<AudienceItem> {
   const { decide, skipRows } = options;
-  for await (const item of items) {
+  for (const item of items) {
     if (item.kind === 'warning') {
       yield item;
       continue;
@@ -77,6 +88,7 @@ async function* planned(items: AsyncIterable<LoadItem>, options: AudienceOptions
     const { contact } = item;
     const action = decide?.(contact);
     if (action?.kind === 'reject') yield { kind: 'reject', reject: contactReject(contact, action.reason, action.detail), by: 'planner' };
-    else yield { kind: 'contact', contact, ...(action && { action }) };
+    // Unplanned (or not planned now: a contact the run will not send), the loader's item is the audience's.
+    else yield action ? { kind: 'contact', contact, action } : item;
   }
 }

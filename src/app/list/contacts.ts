@@ -13,16 +13,13 @@ export interface Listed extends ListedContact {
 
 /** What the report shows of a contact's row; `columns` adds the row's cells. Pure. */
 export function listedOf(contact: Contact, job: Pick<ContactList['job'], 'message'>, options: { columns?: boolean } = {}): Listed {
-  const variants = job.message.variants.length > 0;
-  return {
-    phone: contact.phone,
-    line: contact.line,
-    file: contact.file,
-    ...(contact.name !== undefined && { name: contact.name }),
-    ...(contact.row !== undefined && { phoneAsWritten: contact.row.rawPhone }),
-    ...(variants && { variant: variantLabel(chooseVariant(contact, job.message)) }),
-    ...(options.columns && contact.row && { columns: cellsOf(contact.row) }),
-  };
+  // Set one after the other, in this order (a run makes one for each of a million rows: no spreads).
+  const listed: Listed = { phone: contact.phone, line: contact.line, file: contact.file };
+  if (contact.name !== undefined) listed.name = contact.name;
+  if (contact.row !== undefined) listed.phoneAsWritten = contact.row.rawPhone;
+  if (job.message.variants.length > 0) listed.variant = variantLabel(chooseVariant(contact, job.message));
+  if (options.columns && contact.row) listed.columns = cellsOf(contact.row);
+  return listed;
 }
 
 function cellsOf(row: NonNullable<Contact['row']>): Record<string, string> {

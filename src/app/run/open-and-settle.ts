@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { rowKey, type ContactListing, type ContactState, type ContactStates, type StateStore } from '../../checkpoint/index.js';
-import type { Contact, Reject } from '../../contacts/index.js';
+import { readAheadCsv, type Contact, type CsvReadAhead, type Reject } from '../../contacts/index.js';
 import { readRejects } from '../../report/index.js';
 import { decide, heldReject } from '../../plan/index.js';
 import { emptyStats, followupsDue, type RetryMode, type RunStats } from '../../run/index.js';
@@ -40,12 +40,27 @@ export async function openSendPass(
   const files = await listFiles(prepared);
   const { lookups, clock, states, mode } = run;
   const { picked, why } = run.store ? await pickedList(prepared, run.store, { states, mode, files }) : { why: undefined };
+  // A whole read: the list's CSV is read and parsed in a worker thread meanwhile (the pass stops it).
+  const csvWorker = picked ? undefined : listReadAhead(prepared);
   // A job with no after-send step and no media: a contact this run will not send owes nothing, its status alone says so.
   const stepsFollow = owedStep(prepared.job, mode) !== undefined;
+  // A row asks three times of its phone's state as it is taken (is its cell a known number, is it
+  // planned, is it settled), one right after the other: one look-up answers the three. A phone's state
+  // only changes once it is sent, and a row whose phone is in flight is a duplicate, asked no more; the
+  // executor reads the state again before any request all the same (run/send-contact.ts).
+  let asked: string | undefined;
+  let may = false;
+  const maySend = (phone: string): boolean => {
+    if (phone !== asked) {
+      may = mayBeSent(states, phone, mode);
+      asked = phone;
+    }
+    return may;
+  };
   const pass = new SendPass(prepared, {
     ...(picked && { picked }),
     planner: (contact) => {
-      if (!mayBeSent(states, contact.phone, mode)) return undefined;
+      if (!maySend(contact.phone)) return undefined;
       const now = clock();
       const action = decide(contact, prepared.channel, prepared.job, planContextFor(lookups, contact, now));
       run.otherJobs?.note(contact.phone, now, action);
@@ -53,17 +68,30 @@ export async function openSendPass(
     },
     // What the executor would only count as untouched is counted here, without a trip through it.
     settled: stepsFollow
-      ? (contact) => !mayBeSent(states, contact.phone, mode) && nothingOwed(prepared, states.get(contact.phone), contact, mode)
-      : (contact) => !mayBeSent(states, contact.phone, mode),
+      ? (contact) => !maySend(contact.phone) && nothingOwed(prepared, states.get(contact.phone), contact, mode)
+      : (contact) => !maySend(contact.phone),
     // A contact this run will not send again had its number normalised when it was sent (or tried):
     // a row that writes that very number is read without the phone library (contacts/known-phone.ts).
-    known: (phone) => !mayBeSent(states, phone, mode),
+    known: (phone) => !maySend(phone),
     ...(run.onSettled && { onSettled: run.onSettled }),
     maxRejectRatio: prepared.job.limits.max_reject_ratio,
     rejectsFile,
+    ...(csvWorker && { csvWorker }),
   });
   if (picked) run.onSettled?.(picked.settled);
   return { pass, files, ...(picked && { picked }), ...(why !== undefined && { whyWhole: why }) };
+}
+
+/**
+ * The list's CSV and TSV files read and parsed ahead in a worker thread, for a run that reads its list
+ * whole: the run's thread only reads each row (a million before the first send, for a run going on
+ * with no listing). Undefined for a list of JSON files only (or with no worker to start).
+ */
+function listReadAhead(prepared: Prepared): CsvReadAhead | undefined {
+  const { format, delimiter } = prepared.job.input;
+  const json = (file: string) => ['json', 'ndjson', 'jsonl'].includes(format ?? file.split('.').pop()?.toLowerCase() ?? '');
+  if (prepared.files.every(json)) return undefined;
+  return readAheadCsv(prepared.files, { format, delimiter });
 }
 
 /** A state with nothing left for this run: not sent again, and (when sent) no after-send step owed. */

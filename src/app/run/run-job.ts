@@ -80,35 +80,40 @@ async function sendAll(prepared: Prepared, options: RunJobOptions, run: Running)
   const progress = settledProgress(options.onProgress);
   const otherJobs = new OtherJobsTally(prepared.job, run.lookups.compliance?.ledger);
   const read = await startListRead(prepared, options, run, { onSettled: progress.settled, otherJobs });
-  const firstRun = await pinContent(prepared, options, run, content.pinned);
-  await announceRun(prepared, options, run, read, firstRun);
-  const sending = await collaborators(prepared, options, run, read.pass);
-  const notes: SendNotes = { lateRejects: [], lateRejected: new Set(), optedOut: [] };
-  const result = await sendList(prepared, options, run, { sending, pass: read.pass, progress, notes });
-  await sending.ledger?.flush();
-  const finished = run.clock();
-  const settled = await settlePass(options.store, prepared, read, { rejects: notes.lateRejects, phones: notes.lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger: run.logger });
-  const replies = await repliesOf(options.store, run.state.states);
-  await writeJobReport(run.state.files.report, run.state.states, { listing: settled.listing, replies }, prepared.job, content.experiment?.winner);
-  const outcome = outcomeOf({
-    job: prepared.job.name,
-    command: options.command,
-    state: run.state,
-    result,
-    pass: read.pass,
-    settled,
-    replies,
-    started: sending.started,
-    finished,
-    firstRun,
-    optedOut: notes.optedOut,
-    concurrency: sending.concurrency,
-    bound: sending.bound(),
-    messagedByOtherJobs: otherJobs.result(),
-    continuedFrom: content.pinned.continuedFrom,
-    missed: sending.missed.outcome(),
-  });
-  return finishRun(prepared, run, outcome, sending.pool);
+  try {
+    const firstRun = await pinContent(prepared, options, run, content.pinned);
+    await announceRun(prepared, options, run, read, firstRun);
+    const sending = await collaborators(prepared, options, run, read.pass);
+    const notes: SendNotes = { lateRejects: [], lateRejected: new Set(), optedOut: [] };
+    const result = await sendList(prepared, options, run, { sending, pass: read.pass, progress, notes });
+    await sending.ledger?.flush();
+    const finished = run.clock();
+    const settled = await settlePass(options.store, prepared, read, { rejects: notes.lateRejects, phones: notes.lateRejected }, { ...(options.cutSignal && { cut: options.cutSignal }), logger: run.logger });
+    const replies = await repliesOf(options.store, run.state.states);
+    await writeJobReport(run.state.files.report, run.state.states, { listing: settled.listing, replies }, prepared.job, content.experiment?.winner);
+    const outcome = outcomeOf({
+      job: prepared.job.name,
+      command: options.command,
+      state: run.state,
+      result,
+      pass: read.pass,
+      settled,
+      replies,
+      started: sending.started,
+      finished,
+      firstRun,
+      optedOut: notes.optedOut,
+      concurrency: sending.concurrency,
+      bound: sending.bound(),
+      messagedByOtherJobs: otherJobs.result(),
+      continuedFrom: content.pinned.continuedFrom,
+      missed: sending.missed.outcome(),
+    });
+    return finishRun(prepared, run, outcome, sending.pool);
+  } finally {
+    // The list's read (and its worker) stops whatever happened; once settled, it already has.
+    await read.pass.close();
+  }
 }
 
 /** What the store said of the job as it opened it: a take-over of a gone owner, and its notices. */

@@ -1,7 +1,7 @@
 import { ContactListing, rowKey, type ListedContact } from '../../checkpoint/index.js';
-import { InputError, type Contact, type KnownPhones, type LoadCounts, type Reject } from '../../contacts/index.js';
+import { InputError, type Contact, type CsvReadAhead, type KnownPhones, type LoadCounts, type Reject } from '../../contacts/index.js';
 import type { Action } from '../../plan/index.js';
-import { audience, plannedItems, type AudienceItem } from '../audience/index.js';
+import { audienceBatches, plannedItems, type AudienceItem } from '../audience/index.js';
 import { listedOf } from '../list/index.js';
 import { rejectRatioProblem } from '../plan/index.js';
 import type { ContactList } from '../load/index.js';
@@ -9,6 +9,9 @@ import type { PickedList } from './resume-rows.js';
 
 /** Rows read before the first send to check the reject ratio on (the whole list when it is shorter). */
 export const READ_AHEAD_ROWS = 1_000;
+
+/** What `pullNow` gives when the next item needs the next batch, which is awaited. */
+const WAIT = Symbol('wait');
 
 export interface SendPassOptions {
   /** The planner's choice for a contact, at the moment it is read; undefined for one the run will not send (settled before). */
@@ -33,6 +36,8 @@ export interface SendPassOptions {
   picked?: PickedList;
   /** The numbers of the contacts `settled` says are settled: their phone cells, written as those numbers, are read without the phone library (the loader's `known`). */
   known?: KnownPhones;
+  /** The list's CSV rows read ahead in a worker thread (a whole read): the pass takes them, and stops it once done. */
+  csvWorker?: CsvReadAhead;
 }
 
 /**
@@ -60,7 +65,9 @@ export class SendPass {
   listError: InputError | undefined;
   /** The last row read (contact or reject): the files are read in order, so every row before it was read. */
   lastRow: { file: string; line: number } | undefined;
-  private readonly items: AsyncIterator<AudienceItem>;
+  /** The list's items a batch at a time (each item read and planned as it is taken), and the batch being taken. */
+  private readonly batches: AsyncIterator<Iterable<AudienceItem>>;
+  private batch: Iterator<AudienceItem> | undefined;
   private readonly counts: LoadCounts;
   private readonly buffer: AudienceItem[] = [];
   private ended = false;
@@ -77,7 +84,7 @@ export class SendPass {
     this.readAhead = options.readAhead ?? READ_AHEAD_ROWS;
     const { picked } = options;
     if (picked) {
-      this.items = plannedItems(picked.items, { decide: options.planner }, list.only)[Symbol.asyncIterator]();
+      this.batches = plannedItems(picked.items, { decide: options.planner }, list.only);
       // The rows not read are counted as read: the ratio is the whole list's, as the last whole read saw it.
       this.counts = { rows: picked.rows, contacts: picked.kept.size, rejected: picked.rejects.length, byReason: {}, warnings: 0, warningsByKind: {} };
       for (const reject of picked.rejects) this.noteReject(reject);
@@ -85,8 +92,13 @@ export class SendPass {
       return;
     }
     // A misnamed key of a JSON list shows in the rows read ahead, before anything is sent.
-    const { items, counts } = audience(list, { decide: options.planner, namedKeysWithin: this.readAhead, ...(options.known && { known: options.known }) });
-    this.items = items[Symbol.asyncIterator]();
+    const { batches, counts } = audienceBatches(list, {
+      decide: options.planner,
+      namedKeysWithin: this.readAhead,
+      ...(options.known && { known: options.known }),
+      ...(options.csvWorker && { readAhead: options.csvWorker }),
+    });
+    this.batches = batches[Symbol.asyncIterator]();
     this.counts = counts;
   }
 
@@ -140,7 +152,12 @@ export class SendPass {
         const buffered = this.buffer.shift();
         let item: AudienceItem | undefined;
         try {
-          item = buffered ?? (await this.pull());
+          if (buffered !== undefined) item = buffered;
+          else {
+            // Rows at hand are taken without an await: a million settled rows before the first to send.
+            const now = this.pullNow();
+            item = now === WAIT ? await this.pullBatch() : now;
+          }
         } catch (err) {
           if (!(err instanceof InputError)) throw err;
           this.listError = err;
@@ -169,7 +186,8 @@ export class SendPass {
     try {
       // A picked read holds its few rows in memory: they are all counted, cut or not.
       while (!this.ended && this.listError === undefined && (this.options.picked !== undefined || !cut?.aborted)) {
-        const item = await this.pull();
+        const now = this.pullNow();
+        const item = now === WAIT ? await this.pullBatch() : now;
         if (item) this.tally(item);
       }
     } catch (err) {
@@ -177,23 +195,50 @@ export class SendPass {
       this.listError = err;
       this.ended = true;
     }
-    if (this.ended) await this.items.return?.();
+    if (this.ended) await this.stopReading();
   }
 
   /** Stops reading the list (a run that failed); safe to call twice. */
   async close(): Promise<void> {
     this.ended = true;
-    await this.items.return?.();
+    await this.stopReading();
+  }
+
+  private async stopReading(): Promise<void> {
+    this.batch?.return?.();
+    this.batch = undefined;
+    await this.batches.return?.();
+    await this.options.csvWorker?.close();
   }
 
   private async pull(): Promise<AudienceItem | undefined> {
+    const now = this.pullNow();
+    return now === WAIT ? this.pullBatch() : now;
+  }
+
+  /** The next item of the batch at hand; WAIT when it is taken and the next must be awaited; undefined at the end. */
+  private pullNow(): AudienceItem | undefined | typeof WAIT {
     if (this.ended) return undefined;
-    const next = await this.items.next();
-    if (next.done) {
-      this.ended = true;
-      return undefined;
+    if (this.batch) {
+      const next = this.batch.next();
+      if (!next.done) return next.value;
+      this.batch = undefined;
     }
-    return next.value;
+    return WAIT;
+  }
+
+  /** Awaits the next batch (an empty one passed over) and takes its first item; undefined at the end. */
+  private async pullBatch(): Promise<AudienceItem | undefined> {
+    for (;;) {
+      const next = await this.batches.next();
+      if (next.done) {
+        this.ended = true;
+        return undefined;
+      }
+      this.batch = next.value[Symbol.iterator]();
+      const now = this.pullNow();
+      if (now !== WAIT) return now;
+    }
   }
 
   /** Counts one item of the list. */
