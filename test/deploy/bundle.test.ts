@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,5 +77,16 @@ describe('the built command line runs bundled (npm run build bundles it into dis
     expect(under(loaded, 'dist/src')).toEqual(['dist/src/cli/main.js']);
     expect(under(loaded, 'dist/bundle').length).toBeGreaterThan(20);
     expect(under(loaded, 'node_modules').filter((f) => f.startsWith('node_modules/pg/'))).toEqual([]);
+  });
+
+  it('puts a worker thread\'s module beside the chunk that starts it (the list read ahead while a run folds its journal)', async () => {
+    const chunks = path.join(repoRoot, 'dist/bundle/chunks');
+    const started: string[] = [];
+    for (const name of await readdir(chunks)) {
+      const text = await readFile(path.join(chunks, name), 'utf8');
+      for (const m of text.matchAll(/new URL\(`\.\/([\w.-]+-worker\.js)`,\s*import\.meta\.url\)/g)) started.push(m[1] ?? '');
+    }
+    expect(started).toContain('csv-read-worker.js');
+    for (const worker of started) expect(existsSync(path.join(chunks, worker)), worker).toBe(true);
   });
 });
