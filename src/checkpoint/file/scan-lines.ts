@@ -9,31 +9,27 @@ const CHUNK = 64 * 1024;
  * shared JSON-lines files read themselves incrementally with it; `chunk` bytes at a time (a reader
  * that goes through a whole file at once takes more, fewer reads).
  */
-export async function scanCompleteLines(handle: Pick<FileHandle, 'read'>, start: number, end: number, onLine: (line: string) => void, chunk = CHUNK): Promise<number> {
-  let position = start;
-  let consumed = start;
-  let carry: Buffer = Buffer.alloc(0);
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunk, end - start)));
-  while (position < end) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-    let from = 0;
-    for (let nl = data.indexOf(0x0a, from); nl !== -1; nl = data.indexOf(0x0a, from)) {
-      onLine(data.toString('utf8', from, nl));
-      consumed += nl + 1 - from;
-      from = nl + 1;
-    }
-    carry = Buffer.from(data.subarray(from));
-  }
-  return consumed;
+export function scanCompleteLines(handle: Pick<FileHandle, 'read'>, start: number, end: number, onLine: (line: string) => void, chunk = CHUNK): Promise<number> {
+  return scanCompleteText(
+    handle,
+    start,
+    end,
+    (text) => {
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        onLine(text.slice(from, nl));
+        from = nl + 1;
+      }
+    },
+    chunk,
+  );
 }
 
 /**
- * The same, each read's complete lines given at once as one text (`onText(text)`, every line in it
- * ending with its newline): a reader that goes through its lines by their offsets makes no string
- * per line. A newline never falls inside a character, so the text is the lines' text.
+ * Reads [start, end) of an open file as scanCompleteLines does, each read's complete lines given at
+ * once as one text (`onText(text)`, every line in it ending with its newline): a reader that goes
+ * through its lines by their offsets makes no string per line. A newline never falls inside a
+ * character, so the text is the lines' text.
  */
 export async function scanCompleteText(handle: Pick<FileHandle, 'read'>, start: number, end: number, onText: (text: string) => void, chunk = CHUNK): Promise<number> {
   let position = start;
